@@ -1,0 +1,122 @@
+# ubtune — GNU make build.
+#
+#   make              build build/ubtune
+#   make run          install missing packages, build, run `ubtune probe`
+#   make check        install missing packages, build, run every test
+#   make install      PREFIX=/usr/local DESTDIR= (binary, man page, profiles, completion)
+#
+# Optional libraries: WITH_SYSTEMD=0 WITH_UDEV=0 WITH_HWLOC=0 WITH_SQLITE=0
+# WITH_ARCHIVE=0, or MINIMAL=1 for all of them off.
+
+VERSION := 0.1.0
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/ubtune
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DESTDIR ?=
+
+CROSS_COMPILE ?=
+CC := $(CROSS_COMPILE)gcc
+AR := $(CROSS_COMPILE)ar
+PKG_CONFIG ?= pkg-config
+
+MINIMAL ?= 0
+ifeq ($(MINIMAL),1)
+WITH_SYSTEMD ?= 0
+WITH_UDEV ?= 0
+WITH_HWLOC ?= 0
+WITH_SQLITE ?= 0
+WITH_ARCHIVE ?= 0
+endif
+WITH_SYSTEMD ?= 1
+WITH_UDEV ?= 1
+WITH_HWLOC ?= 1
+WITH_SQLITE ?= 1
+WITH_ARCHIVE ?= 1
+
+PKGS := json-c inih
+ifeq ($(WITH_SYSTEMD),1)
+PKGS += libsystemd
+endif
+ifeq ($(WITH_UDEV),1)
+PKGS += libudev
+endif
+ifeq ($(WITH_HWLOC),1)
+PKGS += hwloc
+endif
+ifeq ($(WITH_SQLITE),1)
+PKGS += sqlite3
+endif
+ifeq ($(WITH_ARCHIVE),1)
+PKGS += libarchive
+endif
+
+B := build
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmissing-prototypes \
+	-I. -MMD -MP -D_GNU_SOURCE -DUBTUNE_VERSION='"$(VERSION)"' -DUBTUNE_DATADIR='"$(DATADIR)"' \
+	-DHAVE_SYSTEMD=$(WITH_SYSTEMD) -DHAVE_UDEV=$(WITH_UDEV) -DHAVE_HWLOC=$(WITH_HWLOC) \
+	-DHAVE_SQLITE=$(WITH_SQLITE) -DHAVE_ARCHIVE=$(WITH_ARCHIVE)
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+LDLIBS += -lm
+
+LIB_SRC := $(wildcard lib/*.c probe/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+all: $(B)/ubtune
+.PHONY: all deps run check check-unit check-e2e install clean
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(B)/libubtune.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/ubtune: $(CLI_OBJ) $(B)/libubtune.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c tests/unit/testlib.h $(B)/libubtune.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -DSRCDIR='"$(CURDIR)"' -o $@ $< \
+		$(B)/libubtune.a $(PKG_LIBS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
+
+# Debian packages: to build, to test, and tools the tests drive.
+DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libudev-dev \
+	libhwloc-dev libsqlite3-dev libarchive-dev
+DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
+deps:
+	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST)
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(B)/ubtune probe
+
+check: deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory check-unit check-e2e
+
+check-unit: $(UNIT_BIN)
+	@tools/run-tests unit $(UNIT_BIN)
+
+check-e2e: $(B)/ubtune
+	@tools/run-tests e2e tests/e2e/test-*.sh
+
+install: all
+	install -Dm755 $(B)/ubtune $(DESTDIR)$(BINDIR)/ubtune
+	install -Dm644 man/ubtune.1 $(DESTDIR)$(MANDIR)/man1/ubtune.1
+	install -Dm644 completion/ubtune.bash $(DESTDIR)$(COMPLETIONDIR)/ubtune
+	install -d $(DESTDIR)$(DATADIR)/profiles
+	$(if $(wildcard profiles/*.profile),install -m644 profiles/*.profile $(DESTDIR)$(DATADIR)/profiles/)
+
+clean:
+	rm -rf $(B)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+
+#include "command.h"
+#include "probe/findings.h"
+#include "probe/probe.h"
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "workdir", required_argument, NULL, 'w' },
+	{ "strict", no_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int run(int argc, char **argv)
+{
+	struct probe_opts opts = {0};
+	bool json = false, strict = false;
+	int opt, code;
+
+	while ((opt = command_getopt(&cmd_probe, argc, argv, "+h", &code)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			opts.root = optarg;
+			break;
+		case 'w':
+			opts.workdir = optarg;
+			break;
+		case 's':
+			strict = true;
+			break;
+		default:
+			return code;
+		}
+	}
+	if (optind < argc)
+		return command_usage_error(&cmd_probe, "unexpected argument '%s'", argv[optind]);
+
+	_cleanup_json_ json_object *rec = NULL;
+	_cleanup_free_ char *error = NULL;
+	if (probe_collect(&opts, &rec, NULL, &error) < 0) {
+		log_error("%s", error);
+		return EXIT_FAIL;
+	}
+	if (json)
+		printf("%s\n", jdump(rec, true));
+	else
+		probe_render(rec, stdout);
+	if (fflush(stdout) != 0)
+		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
+	return strict && findings_at_least(rec, SEV_WARN) ? EXIT_FINDINGS : EXIT_OK;
+}
+
+const struct command cmd_probe = {
+	.name = "probe",
+	.run = run,
+	.args = "[--json] [--root DIR] [--workdir DIR] [--strict]",
+	.summary = "Report everything about this machine that moves a UnixBench score",
+	.help = "Options:\n"
+		"  --json           print the environment record (schema ubtune.probe/1) as JSON\n"
+		"  --root DIR       read a dump of another machine (a directory with proc/, sys/...,\n"
+		"                   for example one unpacked from `ubtune gather`) instead of this one\n"
+		"  --workdir DIR    the benchmark directory whose storage is examined\n"
+		"                   (default: the current directory)\n"
+		"  --strict         exit with status 3 when a warning or critical finding exists\n"
+		"  -h, --help       show this help\n\n"
+		"Facts that cannot be read (no permission, not in a dump) are listed as not\n"
+		"available; nothing is guessed. probe never changes the machine.\n",
+	.options = options,
+};

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "lib/log.h"
+
+/*
+ * One entry of the command table. `ubtune help NAME`, `ubtune NAME --help`,
+ * the man page check and shell completion all read it, so they cannot
+ * drift apart.
+ */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *args;    /* synopsis after the name: "[--json] [--root DIR]" */
+	const char *summary; /* one line, no final period */
+	const char *help;    /* option list and notes, shown by --help */
+	const struct option *options;
+};
+
+extern const struct command *const commands[];
+const struct command *command_find(const char *name);
+void command_help(const struct command *c, FILE *f);
+/* Prints "ubtune NAME: message" and a hint to --help; returns EXIT_USAGE. */
+int command_usage_error(const struct command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Standard handling of getopt's '?' and ':' and of --help ('h'). */
+int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code);
+
+extern const struct command cmd_probe, cmd_gather;

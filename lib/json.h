@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Setters: a NULL string becomes JSON null, never "". */
+void jset(json_object *o, const char *key, json_object *v);
+void jset_str(json_object *o, const char *key, const char *v);
+void jset_int(json_object *o, const char *key, int64_t v);
+void jset_double(json_object *o, const char *key, double v);
+void jset_bool(json_object *o, const char *key, bool v);
+void jset_null(json_object *o, const char *key);
+/* The object under key, created when missing. */
+json_object *jchild(json_object *o, const char *key);
+void jarr_add_str(json_object *a, const char *v);
+
+/*
+ * Lookups by dotted path ("cpu.freq.governor", "power.hwmon.0.name").
+ * A member that is missing or JSON null gives NULL / false.
+ */
+json_object *jpath(json_object *o, const char *path);
+const char *jpath_str(json_object *o, const char *path);
+bool jpath_int(json_object *o, const char *path, int64_t *out);
+bool jpath_double(json_object *o, const char *path, double *out);
+bool jpath_bool(json_object *o, const char *path, bool *out);
+size_t jpath_len(json_object *o, const char *path);
+
+/* Serialised form (pretty or compact), owned by the object. */
+const char *jdump(json_object *o, bool pretty);
+/* Parses a whole file; 0 or -errno (-EBADMSG when it is not JSON). */
+int jload_file(const char *path, json_object **out);
+int jload_string(const char *s, json_object **out);
+
+static inline void json_putp(json_object **o) { if (*o) json_object_put(*o); }
+#define _cleanup_json_ __attribute__((cleanup(json_putp)))

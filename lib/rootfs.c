@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "rootfs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+
+#define READ_MAX (16u << 20)
+#define MAX_SYMLINKS 40
+
+struct rootfs {
+	char *path;
+	int fd; /* O_PATH directory of a dump; -1 for the live root */
+	bool tracing;
+	struct rootfs_trace_entry *trace;
+	size_t ntrace, cap;
+};
+
+int rootfs_new(const char *path, struct rootfs **out)
+{
+	struct rootfs *rf = xcalloc(1, sizeof(*rf));
+	rf->fd = -1;
+	if (!path || streq(path, "/")) {
+		rf->path = xstrdup("/");
+	} else {
+		char *abs = realpath(path, NULL);
+		if (!abs) {
+			int r = -errno;
+			free(rf);
+			return r;
+		}
+		rf->path = abs;
+		if (!streq(abs, "/")) {
+			rf->fd = open(abs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (rf->fd < 0) {
+				int r = -errno;
+				rootfs_free(rf);
+				return r;
+			}
+		}
+	}
+	*out = rf;
+	return 0;
+}
+
+void rootfs_free(struct rootfs *rf)
+{
+	if (rf->fd >= 0)
+		close(rf->fd);
+	for (size_t i = 0; i < rf->ntrace; i++)
+		free(rf->trace[i].path);
+	free(rf->trace);
+	free(rf->path);
+	free(rf);
+}
+
+bool rootfs_is_live(const struct rootfs *rf)
+{
+	return rf->fd < 0;
+}
+
+const char *rootfs_path(const struct rootfs *rf)
+{
+	return rf->path;
+}
+
+void rootfs_trace_start(struct rootfs *rf)
+{
+	rf->tracing = true;
+}
+
+void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kind kind)
+{
+	if (!rf->tracing)
+		return;
+	if (rf->ntrace == rf->cap) {
+		rf->cap = rf->cap ? rf->cap * 2 : 256;
+		rf->trace = xrealloc(rf->trace, rf->cap * sizeof(*rf->trace));
+	}
+	rf->trace[rf->ntrace++] = (struct rootfs_trace_entry){ xstrdup(path), kind };
+}
+
+const struct rootfs_trace_entry *rootfs_trace_entries(const struct rootfs *rf, size_t *n)
+{
+	*n = rf->ntrace;
+	return rf->trace;
+}
+
+/* Directory fd and relative path for a canonical absolute path. */
+static int at(const struct rootfs *rf, const char *canon, const char **rel)
+{
+	if (rf->fd < 0) {
+		*rel = canon;
+		return AT_FDCWD;
+	}
+	*rel = canon[1] ? canon + 1 : ".";
+	return rf->fd;
+}
+
+static int readlink_at(int dfd, const char *rel, char **out)
+{
+	size_t size = 128;
+	for (;;) {
+		char *b = xmalloc(size);
+		ssize_t n = readlinkat(dfd, rel, b, size);
+		if (n < 0) {
+			int r = -errno;
+			free(b);
+			return r;
+		}
+		if ((size_t)n < size) {
+			b[n] = '\0';
+			*out = b;
+			return 0;
+		}
+		free(b);
+		if (size >= PATH_MAX * 4)
+			return -ENAMETOOLONG;
+		size *= 2;
+	}
+}
+
+/*
+ * Resolves path component by component inside the root, the way the
+ * kernel would with the root as "/": ".." stops at the root and absolute
+ * symlink targets restart from it. Symlinks met are traced.
+ */
+static int resolve(struct rootfs *rf, const char *path, bool follow_last, char **out)
+{
+	struct buf res = {0};
+	_cleanup_free_ char *todo = xstrdup(path);
+	int links = 0, r = 0;
+
+	if (path[0] != '/')
+		return -EINVAL;
+
+	char *p = todo;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		char *end = strchr(p, '/');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char *rest = p + len;
+		while (*rest == '/')
+			rest++;
+		bool last = *rest == '\0';
+
+		if (len == 1 && p[0] == '.') {
+			p = rest;
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = res.s ? strrchr(res.s, '/') : NULL;
+			if (slash) {
+				*slash = '\0';
+				res.len = (size_t)(slash - res.s);
+			}
+			p = rest;
+			continue;
+		}
+
+		size_t keep = res.len;
+		buf_add(&res, "/", 1);
+		buf_add(&res, p, len);
+		if (last && !follow_last)
+			break;
+
+		const char *rel;
+		int dfd = at(rf, res.s, &rel);
+		_cleanup_free_ char *target = NULL;
+		r = readlink_at(dfd, rel, &target);
+		if (r == -EINVAL) { /* not a symlink */
+			r = 0;
+			p = rest;
+			continue;
+		}
+		if (r < 0)
+			goto fail;
+		if (++links > MAX_SYMLINKS) {
+			r = -ELOOP;
+			goto fail;
+		}
+		rootfs_trace_add(rf, res.s, TRACE_LINK);
+
+		/* Continue with target + rest, relative to the link's directory. */
+		char *next = xasprintf("%s/%s", target, rest);
+		res.len = target[0] == '/' ? 0 : keep;
+		if (res.s)
+			res.s[res.len] = '\0';
+		free(todo);
+		todo = next;
+		p = todo;
+	}
+	*out = res.len ? buf_steal(&res) : (buf_free(&res), xstrdup("/"));
+	return 0;
+fail:
+	buf_free(&res);
+	return r;
+}
+
+int rootfs_realpath(struct rootfs *rf, const char *path, char **out)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r = resolve(rf, path, true, &canon);
+	if (r < 0)
+		return r;
+	const char *rel;
+	int dfd = at(rf, canon, &rel);
+	struct stat st;
+	if (fstatat(dfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	*out = TAKE_PTR(canon);
+	return 0;
+}
+
+static int open_canon(struct rootfs *rf, const char *path, int flags, enum rootfs_trace_kind kind)
+{
+	_cleanup_free_ char *canon = NULL;
+	int fd;
+
+	if (rf->fd < 0 && !rf->tracing) {
+		fd = open(path, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	int r = resolve(rf, path, !(flags & O_NOFOLLOW), &canon);
+	if (r < 0)
+		return r;
+	const char *rel;
+	int dfd = at(rf, canon, &rel);
+	fd = openat(dfd, rel, flags | O_CLOEXEC | (rf->fd >= 0 ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return -errno;
+	rootfs_trace_add(rf, canon, kind);
+	return fd;
+}
+
+int rootfs_open(struct rootfs *rf, const char *path, int flags)
+{
+	return open_canon(rf, path, flags, TRACE_FILE);
+}
+
+static int stat_impl(struct rootfs *rf, const char *path, struct stat *st, bool follow)
+{
+	if (rf->fd < 0 && !rf->tracing)
+		return (follow ? stat(path, st) : lstat(path, st)) < 0 ? -errno : 0;
+	_cleanup_free_ char *canon = NULL;
+	int r = resolve(rf, path, follow, &canon);
+	if (r < 0)
+		return r;
+	const char *rel;
+	int dfd = at(rf, canon, &rel);
+	return fstatat(dfd, rel, st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+}
+
+int rootfs_stat(struct rootfs *rf, const char *path, struct stat *st)
+{
+	return stat_impl(rf, path, st, true);
+}
+
+int rootfs_lstat(struct rootfs *rf, const char *path, struct stat *st)
+{
+	return stat_impl(rf, path, st, false);
+}
+
+int rootfs_exists(struct rootfs *rf, const char *path)
+{
+	struct stat st;
+	int r = rootfs_stat(rf, path, &st);
+	if (r == 0 && rf->tracing) {
+		_cleanup_free_ char *canon = NULL;
+		if (rootfs_realpath(rf, path, &canon) == 0)
+			rootfs_trace_add(rf, canon, TRACE_EXISTS);
+	}
+	return r;
+}
+
+int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = rootfs_open(rf, path, O_RDONLY);
+	if (fd < 0)
+		return fd;
+
+	struct buf b = {0};
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int r = -errno;
+			buf_free(&b);
+			return r;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > READ_MAX) {
+			buf_free(&b);
+			return -EFBIG;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	if (len)
+		*len = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
+int rootfs_read_line(struct rootfs *rf, const char *path, char **out)
+{
+	char *s;
+	int r = rootfs_read(rf, path, &s, NULL);
+	if (r < 0)
+		return r;
+	s[strcspn(s, "\n")] = '\0';
+	*out = strstrip(s);
+	return 0;
+}
+
+int rootfs_read_u64(struct rootfs *rf, const char *path, uint64_t *out)
+{
+	_cleanup_free_ char *s = NULL;
+	int r = rootfs_read_line(rf, path, &s);
+	return r < 0 ? r : parse_u64(s, out);
+}
+
+int rootfs_read_s64(struct rootfs *rf, const char *path, int64_t *out)
+{
+	_cleanup_free_ char *s = NULL;
+	int r = rootfs_read_line(rf, path, &s);
+	return r < 0 ? r : parse_s64(s, out);
+}
+
+int rootfs_read_choice(struct rootfs *rf, const char *path, char **current, struct strv *all)
+{
+	_cleanup_free_ char *s = NULL;
+	int r = rootfs_read_line(rf, path, &s);
+	if (r < 0)
+		return r;
+	*current = NULL;
+	for (char *save = NULL, *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		size_t n = strlen(tok);
+		if (tok[0] == '[' && n > 2 && tok[n - 1] == ']') {
+			tok[n - 1] = '\0';
+			tok++;
+			free(*current);
+			*current = xstrdup(tok);
+		}
+		if (all)
+			strv_push(all, tok);
+	}
+	return 0;
+}
+
+int rootfs_readlink(struct rootfs *rf, const char *path, char **out)
+{
+	if (rf->fd < 0 && !rf->tracing)
+		return readlink_at(AT_FDCWD, path, out);
+	_cleanup_free_ char *canon = NULL;
+	int r = resolve(rf, path, false, &canon);
+	if (r < 0)
+		return r;
+	const char *rel;
+	int dfd = at(rf, canon, &rel);
+	r = readlink_at(dfd, rel, out);
+	if (r == 0)
+		rootfs_trace_add(rf, canon, TRACE_LINK);
+	return r;
+}
+
+int rootfs_readlink_base(struct rootfs *rf, const char *path, char **out)
+{
+	_cleanup_free_ char *target = NULL;
+	int r = rootfs_readlink(rf, path, &target);
+	if (r < 0)
+		return r;
+	size_t n = strlen(target);
+	while (n > 1 && target[n - 1] == '/')
+		target[--n] = '\0';
+	const char *slash = strrchr(target, '/');
+	*out = xstrdup(slash ? slash + 1 : target);
+	return 0;
+}
+
+int rootfs_list(struct rootfs *rf, const char *path, struct strv *out)
+{
+	int fd = open_canon(rf, path, O_RDONLY | O_DIRECTORY, TRACE_DIR);
+	if (fd < 0)
+		return fd;
+	_cleanup_closedir_ DIR *d = fdopendir(fd);
+	if (!d) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	return dir_list_sorted(d, out);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+/*
+ * Every read of /proc, /sys, /dev, /etc, /boot and /run goes through a
+ * rootfs: the live machine ("/") or a directory holding a dump of another
+ * machine (root-relative proc/, sys/, ...). In a dump, paths and symlinks
+ * (absolute ones too) resolve inside the dump and never reach the host.
+ *
+ * All functions take absolute paths ("/proc/cpuinfo") and return 0 (or a
+ * file descriptor) on success and -errno on failure.
+ */
+struct rootfs;
+
+int rootfs_new(const char *path, struct rootfs **out);
+void rootfs_free(struct rootfs *rf);
+static inline void rootfs_freep(struct rootfs **rf) { if (*rf) rootfs_free(*rf); }
+#define _cleanup_rootfs_ _cleanup_(rootfs_freep)
+
+bool rootfs_is_live(const struct rootfs *rf);
+/* "/" or the absolute path of the dump directory. */
+const char *rootfs_path(const struct rootfs *rf);
+
+int rootfs_open(struct rootfs *rf, const char *path, int flags);
+int rootfs_stat(struct rootfs *rf, const char *path, struct stat *st);
+int rootfs_lstat(struct rootfs *rf, const char *path, struct stat *st);
+/* 0 when path exists (after following symlinks). */
+int rootfs_exists(struct rootfs *rf, const char *path);
+
+/* Whole file, NUL-terminated; at most 16 MiB. */
+int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len);
+/* First line, white space trimmed. */
+int rootfs_read_line(struct rootfs *rf, const char *path, char **out);
+int rootfs_read_u64(struct rootfs *rf, const char *path, uint64_t *out);
+int rootfs_read_s64(struct rootfs *rf, const char *path, int64_t *out);
+/* Bracketed choice lists such as "none [mq-deadline] kyber": the marked
+ * choice in *current (NULL if none), all choices in *all. */
+int rootfs_read_choice(struct rootfs *rf, const char *path, char **current, struct strv *all);
+
+int rootfs_readlink(struct rootfs *rf, const char *path, char **out);
+/* The last path component of a symlink's target ("../../bus/pci/drivers/ahci" -> "ahci"). */
+int rootfs_readlink_base(struct rootfs *rf, const char *path, char **out);
+/* Canonical absolute path inside the root, symlinks resolved. */
+int rootfs_realpath(struct rootfs *rf, const char *path, char **out);
+
+/* Sorted entry names of a directory (natural order: cpu2 before cpu10). */
+int rootfs_list(struct rootfs *rf, const char *path, struct strv *out);
+
+/*
+ * Tracing: while on, every path read, listed or passed through as a
+ * symlink is remembered, so `ubtune gather` can archive exactly the files a
+ * probe read.
+ */
+/* FILE: content read; DIR: entries listed; LINK: symlink followed;
+ * EXISTS: only existence (and file type) looked at. */
+enum rootfs_trace_kind { TRACE_FILE, TRACE_DIR, TRACE_LINK, TRACE_EXISTS };
+struct rootfs_trace_entry {
+	char *path;
+	enum rootfs_trace_kind kind;
+};
+void rootfs_trace_start(struct rootfs *rf);
+/* Entries in the order met; the same path may repeat. */
+const struct rootfs_trace_entry *rootfs_trace_entries(const struct rootfs *rf, size_t *n);
+/* Adds a path to the trace as if it had been read. */
+void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kind kind);

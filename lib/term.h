@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+void term_set_color_mode(enum color_mode m);
+int term_parse_color_mode(const char *s, enum color_mode *out);
+/* Colour only on a terminal, never with NO_COLOR set or TERM=dumb,
+ * unless --color=always. */
+bool term_color(FILE *f);
+bool term_is_tty(FILE *f);
+
+#define ANSI_RED "\033[31m"
+#define ANSI_YELLOW "\033[33m"
+#define ANSI_GREEN "\033[32m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_DIM "\033[2m"
+#define ANSI_RESET "\033[0m"
+
+/* The escape when colour is on for f, "" otherwise. */
+const char *term_esc(FILE *f, const char *esc);

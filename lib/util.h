@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+
+static inline void freep(void *p) { free(*(void **)p); }
+static inline void fclosep(FILE **f) { if (*f) fclose(*f); }
+static inline void closedirp(DIR **d) { if (*d) closedir(*d); }
+static inline void closep(int *fd) { if (*fd >= 0) close(*fd); }
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _cleanup_free_ _cleanup_(freep)
+#define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_closedir_ _cleanup_(closedirp)
+#define _cleanup_close_ _cleanup_(closep)
+
+/* Hands ownership of a pointer to the caller: return TAKE_PTR(p). */
+#define TAKE_PTR(p) ({ __typeof__(p) _p = (p); (p) = NULL; _p; })
+
+static inline bool streq(const char *a, const char *b) { return strcmp(a, b) == 0; }
+static inline bool streq_ptr(const char *a, const char *b)
+{
+	return a && b ? streq(a, b) : a == b;
+}
+static inline const char *startswith(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return strncmp(s, prefix, n) == 0 ? s + n : NULL;
+}
+bool endswith(const char *s, const char *suffix);
+
+/* Allocation that aborts on exhaustion: a probe that cannot allocate a few
+ * bytes has nothing sensible left to report. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) _printf_(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
+
+/* In-place trimming of ASCII white space; returns s. */
+char *strstrip(char *s);
+/* Collapses runs of white space into one space and trims. */
+char *strsqueeze(char *s);
+
+/* Numbers from text, whole-string and range checked; 0 or -EINVAL/-ERANGE. */
+int parse_u64(const char *s, uint64_t *out);
+int parse_s64(const char *s, int64_t *out);
+int parse_double(const char *s, double *out);
+
+/* A growable NULL-terminated list of owned strings. */
+struct strv {
+	char **v;
+	size_t n, cap;
+};
+void strv_push(struct strv *l, const char *s);
+void strv_take(struct strv *l, char *s);
+bool strv_contains(const struct strv *l, const char *s);
+void strv_sort(struct strv *l);
+void strv_free(struct strv *l);
+
+/* A growable byte buffer that always holds a terminating NUL. */
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+void buf_add(struct buf *b, const char *s, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) _printf_(2, 3);
+char *buf_steal(struct buf *b);
+void buf_free(struct buf *b);
+
+/* Sorted, de-duplicated directory entries (without "." and ".."), for
+ * output that does not depend on readdir order. */
+int dir_list_sorted(DIR *d, struct strv *out);
+
+/* Natural comparison: "cpu2" < "cpu10". */
+int strnatcmp(const char *a, const char *b);
+
+/* Monotonic time in microseconds. */
+uint64_t now_usec(void);

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "findings.h"
+
+#include <errno.h>
+
+#include "lib/term.h"
+
+static const struct rule *const rule_tables[] = {
+	cpu_rules, memory_rules, virt_rules, power_rules, storage_rules, numa_rules, services_rules,
+};
+
+static const char *const severity_names[] = { "info", "warn", "crit" };
+
+const char *severity_name(enum severity s)
+{
+	return severity_names[s];
+}
+
+int severity_parse(const char *s, enum severity *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(severity_names); i++)
+		if (streq(s, severity_names[i])) {
+			*out = (enum severity)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+void finding_set(char **field, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	free(*field);
+	*field = s;
+}
+
+void finding_clear(struct finding *f)
+{
+	free(f->message);
+	free(f->evidence);
+	free(f->fix);
+	*f = (struct finding){0};
+}
+
+bool rule_run(const struct rule *r, json_object *rec, struct finding *f)
+{
+	*f = (struct finding){
+		.id = r->id,
+		.area = r->area,
+		.severity = r->severity,
+		.message = xstrdup(r->message),
+		.fix = r->fix ? xstrdup(r->fix) : NULL,
+	};
+	if (r->match(rec, f))
+		return true;
+	finding_clear(f);
+	return false;
+}
+
+void rules_foreach(void (*fn)(const struct rule *r, void *data), void *data)
+{
+	for (size_t t = 0; t < ARRAY_SIZE(rule_tables); t++)
+		for (const struct rule *r = rule_tables[t]; r->id; r++)
+			fn(r, data);
+}
+
+struct lookup {
+	const char *id;
+	const struct rule *found;
+};
+
+static void lookup_one(const struct rule *r, void *data)
+{
+	struct lookup *l = data;
+	if (!l->found && streq(r->id, l->id))
+		l->found = r;
+}
+
+const struct rule *rule_lookup(const char *id)
+{
+	struct lookup l = { id, NULL };
+	rules_foreach(lookup_one, &l);
+	return l.found;
+}
+
+struct evaluation {
+	json_object *rec;
+	json_object *by_severity[3];
+};
+
+static void evaluate_one(const struct rule *r, void *data)
+{
+	struct evaluation *e = data;
+	struct finding f;
+	if (!rule_run(r, e->rec, &f))
+		return;
+	json_object *o = json_object_new_object();
+	jset_str(o, "id", f.id);
+	jset_str(o, "severity", severity_name(f.severity));
+	jset_str(o, "area", f.area);
+	jset_str(o, "message", f.message);
+	jset_str(o, "evidence", f.evidence);
+	jset_str(o, "fix", f.fix);
+	json_object_array_add(e->by_severity[f.severity], o);
+	finding_clear(&f);
+}
+
+void findings_evaluate(json_object *rec)
+{
+	struct evaluation e = { .rec = rec };
+	for (int s = SEV_INFO; s <= SEV_CRIT; s++)
+		e.by_severity[s] = json_object_new_array();
+	rules_foreach(evaluate_one, &e);
+
+	json_object *all = json_object_new_array();
+	for (int s = SEV_CRIT; s >= SEV_INFO; s--) {
+		size_t n = json_object_array_length(e.by_severity[s]);
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(all, json_object_get(json_object_array_get_idx(e.by_severity[s], i)));
+		json_object_put(e.by_severity[s]);
+	}
+	jset(rec, "findings", all);
+}
+
+bool findings_at_least(json_object *rec, enum severity min)
+{
+	size_t n = jpath_len(rec, "findings");
+	json_object *a = jpath(rec, "findings");
+	for (size_t i = 0; i < n; i++) {
+		enum severity s;
+		const char *name = jpath_str(json_object_array_get_idx(a, i), "severity");
+		if (name && severity_parse(name, &s) == 0 && s >= min)
+			return true;
+	}
+	return false;
+}
+
+/* Prints text wrapped at width columns, continuation lines indented. */
+static void print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
+{
+	size_t col = indent;
+	const char *p = text;
+	while (*p) {
+		size_t w = strcspn(p, " \n");
+		if (col > indent && col + 1 + w > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, w, out);
+		col += w;
+		p += w;
+		if (*p == '\n') {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	fputc('\n', out);
+}
+
+void findings_render(json_object *rec, FILE *out)
+{
+	size_t n = jpath_len(rec, "findings");
+	json_object *a = jpath(rec, "findings");
+
+	fputc('\n', out);
+	if (n == 0) {
+		fprintf(out, "Findings  none: nothing found that moves a UnixBench score\n");
+		return;
+	}
+	fprintf(out, "%sFindings (worst first)%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
+	for (size_t i = 0; i < n; i++) {
+		json_object *f = json_object_array_get_idx(a, i);
+		const char *sev = jpath_str(f, "severity");
+		const char *color = streq_ptr(sev, "crit") ? ANSI_RED
+				    : streq_ptr(sev, "warn") ? ANSI_YELLOW
+							     : ANSI_DIM;
+		fprintf(out, "  %s%-4s%s %-30s ", term_esc(out, color), sev, term_esc(out, ANSI_RESET),
+			jpath_str(f, "id"));
+		print_wrapped(out, jpath_str(f, "message") ? jpath_str(f, "message") : "", 38, 100);
+		if (jpath_str(f, "evidence")) {
+			fprintf(out, "%*sevidence ", 38, "");
+			print_wrapped(out, jpath_str(f, "evidence"), 47, 100);
+		}
+		if (jpath_str(f, "fix")) {
+			fprintf(out, "%*sfix      ", 38, "");
+			print_wrapped(out, jpath_str(f, "fix"), 47, 100);
+		}
+	}
+}

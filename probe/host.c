@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Host: name, kernel, architecture, OS, uptime, load, locale, init system. */
+#include <errno.h>
+#include <sys/utsname.h>
+
+#include "probe.h"
+
+/* Value of KEY=value (optionally quoted) in an os-release/locale style file. */
+static char *env_file_value(struct rootfs *rf, const char *path, const char *key)
+{
+	_cleanup_free_ char *text = NULL;
+	if (rootfs_read(rf, path, &text, NULL) < 0)
+		return NULL;
+	char *result = NULL;
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *v = startswith(strstrip(l), key);
+		if (!v || *v != '=')
+			continue;
+		v++;
+		size_t n = strlen(v);
+		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+			v++;
+			n -= 2;
+		}
+		free(result);
+		result = xstrndup(v, n);
+	}
+	return result;
+}
+
+/* The architecture a dump's /proc/cpuinfo describes, as uname -m prints it. */
+static char *arch_from_cpuinfo(const char *cpuinfo)
+{
+	if (strstr(cpuinfo, "vendor_id")) {
+		const char *flags = strstr(cpuinfo, "\nflags");
+		const char *eol = flags ? strchr(flags + 1, '\n') : NULL;
+		_cleanup_free_ char *line = flags ? xstrndup(flags, eol ? (size_t)(eol - flags) : strlen(flags)) : NULL;
+		return xstrdup(line && strstr(line, " lm ") ? "x86_64" : "i686");
+	}
+	const char *a = strstr(cpuinfo, "CPU architecture:");
+	if (a) {
+		a += strlen("CPU architecture:");
+		while (*a == ' ' || *a == '\t')
+			a++;
+		if (*a == '8' || strstr(cpuinfo, "AArch64"))
+			return xstrdup(strstr(cpuinfo, "(v7l)") ? "armv7l" : "aarch64");
+		return xstrdup("armv7l");
+	}
+	return NULL;
+}
+
+static char *gather_meta(struct rootfs *rf, const char *key)
+{
+	return env_file_value(rf, GATHER_META, key);
+}
+
+static void collect_kernel(struct probe_ctx *ctx, json_object *host)
+{
+	_cleanup_free_ char *release = NULL, *version = NULL, *proc_version = NULL;
+
+	if (rootfs_read_line(ctx->rf, "/proc/sys/kernel/osrelease", &release) < 0 ||
+	    rootfs_read_line(ctx->rf, "/proc/sys/kernel/version", &version) < 0) {
+		free(release);
+		free(version);
+		release = version = NULL;
+		/* "Linux version RELEASE (builder) (compiler...) #1 SMP ..." */
+		if (rootfs_read_line(ctx->rf, "/proc/version", &proc_version) == 0) {
+			const char *r = startswith(proc_version, "Linux version ");
+			if (r) {
+				release = xstrndup(r, strcspn(r, " "));
+				const char *hash = strstr(r, " #");
+				if (hash)
+					version = xstrdup(hash + 1);
+			}
+		}
+	}
+	if (!release)
+		probe_unavailable(ctx, "host", "kernel release: neither /proc/sys/kernel/osrelease nor /proc/version is readable");
+	jset_str(host, "kernel_release", release);
+	jset_str(host, "kernel_version", version);
+}
+
+static void collect_arch(struct probe_ctx *ctx, json_object *host)
+{
+	_cleanup_free_ char *arch = NULL;
+	if (ctx->live) {
+		struct utsname u;
+		if (uname(&u) == 0)
+			arch = xstrdup(u.machine);
+	} else {
+		arch = gather_meta(ctx->rf, "arch");
+		if (!arch) {
+			_cleanup_free_ char *cpuinfo = NULL;
+			if (rootfs_read(ctx->rf, "/proc/cpuinfo", &cpuinfo, NULL) == 0)
+				arch = arch_from_cpuinfo(cpuinfo);
+		}
+	}
+	if (!arch)
+		probe_unavailable(ctx, "host", "architecture: no uname record and no /proc/cpuinfo in this dump");
+	jset_str(host, "arch", arch);
+}
+
+/*
+ * The init system from PID 1: its command name, then what its executable
+ * (or /sbin/init) is. busybox and systemd both show up as links.
+ */
+static char *detect_init(struct probe_ctx *ctx)
+{
+	_cleanup_free_ char *comm = NULL, *exe = NULL;
+	if (rootfs_read_line(ctx->rf, "/proc/1/comm", &comm) < 0)
+		return NULL;
+	if (streq(comm, "systemd"))
+		return xstrdup("systemd");
+	/* /proc/1/exe needs privileges; "init" is busybox's or sysvinit's name */
+	if (rootfs_readlink(ctx->rf, "/proc/1/exe", &exe) < 0 && streq(comm, "init"))
+		rootfs_realpath(ctx->rf, "/sbin/init", &exe);
+	if (exe && strstr(exe, "busybox"))
+		return xstrdup("busybox");
+	if (exe && strstr(exe, "systemd"))
+		return xstrdup("systemd");
+	if (exe && strstr(exe, "openrc-init"))
+		return xstrdup("openrc");
+	if (streq(comm, "init")) {
+		if (rootfs_exists(ctx->rf, "/run/openrc") == 0)
+			return xstrdup("openrc");
+		return xstrdup("sysvinit");
+	}
+	return TAKE_PTR(comm);
+}
+
+int host_collect(struct probe_ctx *ctx)
+{
+	json_object *host = jchild(ctx->rec, "host");
+	_cleanup_free_ char *hostname = NULL, *os = NULL, *uptime = NULL, *loadavg = NULL, *locale = NULL,
+			    *init = NULL;
+
+	if (rootfs_read_line(ctx->rf, "/proc/sys/kernel/hostname", &hostname) < 0 &&
+	    rootfs_read_line(ctx->rf, "/etc/hostname", &hostname) < 0)
+		probe_unavailable(ctx, "host", "hostname: /proc/sys/kernel/hostname and /etc/hostname are missing");
+	jset_str(host, "hostname", hostname);
+
+	collect_kernel(ctx, host);
+	collect_arch(ctx, host);
+
+	os = env_file_value(ctx->rf, "/etc/os-release", "PRETTY_NAME");
+	if (!os)
+		os = env_file_value(ctx->rf, "/usr/lib/os-release", "PRETTY_NAME");
+	jset_str(host, "os", os);
+
+	if (rootfs_read_line(ctx->rf, "/proc/uptime", &uptime) == 0) {
+		double up;
+		uptime[strcspn(uptime, " ")] = '\0';
+		if (parse_double(uptime, &up) == 0)
+			jset_int(host, "uptime_s", (int64_t)up);
+		else
+			jset_null(host, "uptime_s");
+	} else {
+		jset_null(host, "uptime_s");
+		probe_unavailable(ctx, "host", "uptime: /proc/uptime is missing");
+	}
+
+	if (rootfs_read_line(ctx->rf, "/proc/loadavg", &loadavg) == 0) {
+		json_object *la = json_object_new_array();
+		char *save = NULL, *tok = strtok_r(loadavg, " ", &save);
+		for (int i = 0; i < 3 && tok; i++, tok = strtok_r(NULL, " ", &save)) {
+			double v;
+			json_object_array_add(la, parse_double(tok, &v) == 0 ? json_object_new_double(v) : NULL);
+		}
+		jset(host, "load_avg", la);
+	} else {
+		jset_null(host, "load_avg");
+		probe_unavailable(ctx, "host", "load average: /proc/loadavg is missing");
+	}
+
+	locale = env_file_value(ctx->rf, "/etc/locale.conf", "LANG");
+	if (!locale)
+		locale = env_file_value(ctx->rf, "/etc/default/locale", "LANG");
+	jset_str(host, "locale", locale);
+
+	init = detect_init(ctx);
+	if (!init)
+		probe_unavailable(ctx, "host", "init system: /proc/1/comm is not readable");
+	jset_str(host, "init", init);
+	return 0;
+}
+
+static void format_uptime(int64_t s, char *buf, size_t n)
+{
+	if (s < 3600)
+		snprintf(buf, n, "up %lld min", (long long)(s / 60));
+	else if (s < 86400 * 2)
+		snprintf(buf, n, "up %lld h %lld min", (long long)(s / 3600), (long long)(s % 3600 / 60));
+	else
+		snprintf(buf, n, "up %lld days", (long long)(s / 86400));
+}
+
+void host_render(json_object *rec, FILE *out)
+{
+	struct buf b = {0};
+	const char *parts[] = {
+		jpath_str(rec, "host.hostname"), jpath_str(rec, "host.os"),
+		jpath_str(rec, "host.kernel_release"), jpath_str(rec, "host.arch"),
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		if (parts[i])
+			buf_printf(&b, "%s%s", b.len ? " · " : "", parts[i]);
+	int64_t up;
+	if (jpath_int(rec, "host.uptime_s", &up)) {
+		char s[64];
+		format_uptime(up, s, sizeof(s));
+		buf_printf(&b, "%s%s", b.len ? " · " : "", s);
+	}
+	double load;
+	if (jpath_double(rec, "host.load_avg.0", &load))
+		buf_printf(&b, " · load %.2f", load);
+	render_line(out, "Host", "%s", b.s ? b.s : "unknown");
+	buf_free(&b);
+}

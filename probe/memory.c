@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Memory: total, available, swap, transparent huge pages. */
+#include "probe.h"
+
+/* "MemTotal:       16314164 kB" -> 16314164; -1 when absent. */
+static int64_t meminfo_kib(const char *meminfo, const char *key)
+{
+	size_t klen = strlen(key);
+	for (const char *l = meminfo; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, klen) != 0 || l[klen] != ':')
+			continue;
+		char *end;
+		long long v = strtoll(l + klen + 1, &end, 10);
+		return end == l + klen + 1 || v < 0 ? -1 : v;
+	}
+	return -1;
+}
+
+static void set_kib(json_object *o, const char *key, int64_t v)
+{
+	if (v >= 0)
+		jset_int(o, key, v);
+	else
+		jset_null(o, key);
+}
+
+int memory_collect(struct probe_ctx *ctx)
+{
+	json_object *mem = jchild(ctx->rec, "memory");
+	_cleanup_free_ char *meminfo = NULL, *thp = NULL;
+	int r = rootfs_read(ctx->rf, "/proc/meminfo", &meminfo, NULL);
+
+	if (r < 0) {
+		probe_unavailable(ctx, "memory", "/proc/meminfo: %s", strerror(-r));
+		meminfo = xstrdup("");
+	}
+	int64_t total = meminfo_kib(meminfo, "MemTotal");
+	int64_t avail = meminfo_kib(meminfo, "MemAvailable");
+	int64_t swap_total = meminfo_kib(meminfo, "SwapTotal");
+	int64_t swap_free = meminfo_kib(meminfo, "SwapFree");
+
+	set_kib(mem, "total_kib", total);
+	set_kib(mem, "available_kib", avail);
+	set_kib(mem, "swap_total_kib", swap_total);
+	set_kib(mem, "swap_used_kib", swap_total >= 0 && swap_free >= 0 ? swap_total - swap_free : -1);
+	if (r == 0 && avail < 0)
+		probe_unavailable(ctx, "memory", "/proc/meminfo has no MemAvailable (kernel older than 3.14)");
+
+	r = rootfs_read_choice(ctx->rf, "/sys/kernel/mm/transparent_hugepage/enabled", &thp, NULL);
+	jset_str(mem, "thp", thp);
+	return 0;
+}
+
+static void format_kib(int64_t kib, char *buf, size_t n)
+{
+	if (kib >= 1024 * 1024)
+		snprintf(buf, n, "%.1f GiB", (double)kib / (1024.0 * 1024.0));
+	else
+		snprintf(buf, n, "%lld MiB", (long long)(kib / 1024));
+}
+
+void memory_render(json_object *rec, FILE *out)
+{
+	struct buf b = {0};
+	int64_t total, avail, swap_total, swap_used;
+	char s[32];
+
+	if (jpath_int(rec, "memory.total_kib", &total)) {
+		format_kib(total, s, sizeof(s));
+		buf_puts(&b, s);
+	} else {
+		buf_puts(&b, "size unknown");
+	}
+	if (jpath_int(rec, "memory.available_kib", &avail)) {
+		format_kib(avail, s, sizeof(s));
+		buf_printf(&b, ", %s available", s);
+	}
+	if (jpath_int(rec, "memory.swap_total_kib", &swap_total)) {
+		if (swap_total == 0) {
+			buf_puts(&b, " · no swap");
+		} else {
+			format_kib(swap_total, s, sizeof(s));
+			buf_printf(&b, " · swap %s", s);
+			if (jpath_int(rec, "memory.swap_used_kib", &swap_used)) {
+				format_kib(swap_used, s, sizeof(s));
+				buf_printf(&b, ", %s used", s);
+			}
+		}
+	}
+	if (jpath_str(rec, "memory.thp"))
+		buf_printf(&b, " · THP %s", jpath_str(rec, "memory.thp"));
+	render_line(out, "Memory", "%s", b.s);
+	buf_free(&b);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdio.h>
+
+#include "lib/json.h"
+#include "lib/rootfs.h"
+
+#define PROBE_SCHEMA "ubtune.probe/1"
+
+/*
+ * Files a gathered dump carries for facts that have no file on a live
+ * machine (CPUID, unit states, toolchain). Root-relative, read through the
+ * rootfs like everything else; a live probe never reads them.
+ */
+#define GATHER_DIR "/.ubtune"
+#define GATHER_CPUID GATHER_DIR "/cpuid"
+#define GATHER_UNITS GATHER_DIR "/units"
+#define GATHER_TOOLCHAIN GATHER_DIR "/toolchain"
+#define GATHER_META GATHER_DIR "/gather"
+/* The kernel log of a dump: plain dmesg text at the top of the root. */
+#define DUMP_DMESG "/dmesg"
+
+struct probe_opts {
+	const char *root;    /* NULL or "/" for the live machine */
+	const char *workdir; /* NULL: current directory (live) or the gathered one */
+	bool trace;          /* remember every path read (for gather) */
+};
+
+struct probe_ctx {
+	struct rootfs *rf;
+	bool live;
+	char *workdir;
+	json_object *rec;
+	json_object *unavailable;
+	char *klog;
+	bool klog_loaded;
+};
+
+/* One area of the record: collects facts into ctx->rec. Areas run in
+ * table order and may read what earlier areas wrote. */
+struct probe_area {
+	const char *name;
+	int (*collect)(struct probe_ctx *ctx);
+	/* Prints the area's lines of the text report. */
+	void (*render)(json_object *rec, FILE *out);
+};
+
+extern const struct probe_area probe_areas[];
+extern const size_t probe_n_areas;
+
+/* Collects the record, findings included. On success *rec holds it and, if
+ * rf_out is not NULL, *rf_out the rootfs with its trace (caller frees).
+ * On failure (root or workdir unusable) *error is a one-line message. */
+int probe_collect(const struct probe_opts *opts, json_object **rec, struct rootfs **rf_out,
+		  char **error);
+
+/* Notes a fact that could not be read: unavailable[] gets {area, reason}. */
+void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt, ...) _printf_(3, 4);
+
+/* The kernel log since boot (message text, one per line) or NULL when no
+ * source could be read. Sources, first that works: the root's /dmesg file
+ * (dumps), sd-journal kernel transport, /dev/kmsg, klogctl. */
+const char *probe_klog(struct probe_ctx *ctx);
+
+/* Text report helpers: "Label     first line" then indented continuation. */
+void probe_render(json_object *rec, FILE *out);
+void render_line(FILE *out, const char *label, const char *fmt, ...) _printf_(3, 4);
+#define RENDER_INDENT "          "
+
+/* Area collectors and renderers, one source file each. */
+int host_collect(struct probe_ctx *ctx);
+void host_render(json_object *rec, FILE *out);
+int cpu_collect(struct probe_ctx *ctx);
+void cpu_render(json_object *rec, FILE *out);
+int memory_collect(struct probe_ctx *ctx);
+void memory_render(json_object *rec, FILE *out);
+int virt_collect(struct probe_ctx *ctx);
+void virt_render(json_object *rec, FILE *out);
+int power_collect(struct probe_ctx *ctx);
+void power_render(json_object *rec, FILE *out);
+int storage_collect(struct probe_ctx *ctx);
+void storage_render(json_object *rec, FILE *out);
+int numa_collect(struct probe_ctx *ctx);
+void numa_render(json_object *rec, FILE *out);
+int services_collect(struct probe_ctx *ctx);
+void services_render(json_object *rec, FILE *out);
+int toolchain_collect(struct probe_ctx *ctx);
+void toolchain_render(json_object *rec, FILE *out);
+
+/* Parsers exported for unit tests. */
+void toolchain_parse_cc_version(const char *line, char **name, char **version);
+/* Message text of /dev/kmsg records or of `dmesg` output, one per line,
+ * without priorities and timestamps. */
+char *klog_strip(const char *text);

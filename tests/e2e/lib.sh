@@ -1,0 +1,32 @@
+# Sourced by the end-to-end tests. Provides $UBTUNE, $SRCDIR, a private
+# temp dir $T (removed on exit) and small assertion helpers.
+set -u
+: "${UBTUNE:?run through make check}" "${SRCDIR:?run through make check}"
+T=$(mktemp -d /tmp/ubtune-e2e.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FIXTURES="$SRCDIR/tests/fixtures/roots"
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+skip() {
+	echo "skipped: $*"
+	exit 77
+}
+pass() {
+	exit 0
+}
+# expect_exit CODE CMD...: runs CMD, stderr to $T/stderr, checks the exit code.
+expect_exit() {
+	local want=$1
+	shift
+	"$@" >"$T/stdout" 2>"$T/stderr"
+	local got=$?
+	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 400 "$T/stderr")"
+}
+# jq-free JSON access through python3 (the system one, not a pyenv shim).
+PY=/usr/bin/python3
+json_get() { # json_get FILE EXPR  (EXPR in Python on `d`)
+	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"
+}

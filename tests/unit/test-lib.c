@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The shared layer: cpu sets, number parsing, strings, the root-aware reader. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "lib/cpuset.h"
+#include "lib/rootfs.h"
+#include "testlib.h"
+
+static void cpuset_lists(void **state)
+{
+	struct cpuset c = {0};
+	assert_int_equal(cpuset_parse_list("0-3,8,10-11\n", &c), 0);
+	assert_int_equal(cpuset_count(&c), 7);
+	assert_true(cpuset_isset(&c, 8));
+	assert_false(cpuset_isset(&c, 9));
+	_cleanup_free_ char *s = cpuset_format(&c);
+	assert_string_equal(s, "0-3,8,10-11");
+
+	assert_int_equal(cpuset_parse_list("0-62:2/4", &c), 0);
+	assert_true(cpuset_isset(&c, 0) && cpuset_isset(&c, 1) && !cpuset_isset(&c, 2) && cpuset_isset(&c, 4));
+
+	assert_int_equal(cpuset_parse_list("", &c), 0);
+	assert_int_equal(cpuset_count(&c), 0);
+	_cleanup_free_ char *empty = cpuset_format(&c);
+	assert_string_equal(empty, "");
+
+	assert_int_equal(cpuset_parse_list("3-1", &c), -EINVAL);
+	assert_int_equal(cpuset_parse_list("a", &c), -EINVAL);
+	assert_int_equal(cpuset_parse_list("1,,2x", &c), -EINVAL);
+	assert_int_equal(cpuset_parse_list("99999999", &c), -ERANGE);
+	cpuset_free(&c);
+}
+
+static void cpuset_masks(void **state)
+{
+	struct cpuset c = {0};
+	/* node2 of the 64-CPU Xeon dump: every fourth CPU from 1 */
+	assert_int_equal(cpuset_parse_mask("0000,22222222,22222222\n", &c), 0);
+	assert_int_equal(cpuset_count(&c), 16);
+	assert_true(cpuset_isset(&c, 1) && cpuset_isset(&c, 61) && !cpuset_isset(&c, 0));
+	assert_int_equal(cpuset_parse_mask("zz", &c), -EINVAL);
+	struct cpuset d = {0};
+	assert_int_equal(cpuset_parse_list("1-5", &d), 0);
+	assert_true(cpuset_intersects(&c, &d));
+	cpuset_free(&c);
+	cpuset_free(&d);
+}
+
+static void numbers_and_strings(void **state)
+{
+	uint64_t u;
+	int64_t s;
+	double d;
+	assert_int_equal(parse_u64(" 42\n", &u), 0);
+	assert_int_equal(u, 42);
+	assert_int_equal(parse_u64("-1", &u), -EINVAL);
+	assert_int_equal(parse_u64("12abc", &u), -EINVAL);
+	assert_int_equal(parse_s64("-7", &s), 0);
+	assert_int_equal(s, -7);
+	assert_int_equal(parse_double("108.00", &d), 0);
+	assert_true(d == 108.0);
+	assert_int_equal(parse_double("", &d), -EINVAL);
+
+	char a[] = "  model   name \t x  ";
+	assert_string_equal(strsqueeze(a), "model name x");
+	assert_true(strnatcmp("cpu2", "cpu10") < 0);
+	assert_true(strnatcmp("hwmon10", "hwmon9") > 0);
+	assert_true(strnatcmp("a", "a") == 0);
+}
+
+/* A throwaway root with absolute and relative symlinks. */
+static char *make_root(void)
+{
+	char tmpl[] = "/tmp/ubtune-test-XXXXXX";
+	char *d = mkdtemp(tmpl);
+	assert_non_null(d);
+	char *root = xstrdup(d);
+	_cleanup_free_ char *cmd = xasprintf(
+		"set -e; cd %s; mkdir -p sys/devices/x/block/sda/queue sys/block proc etc;"
+		"echo 'none [mq-deadline] kyber' > sys/devices/x/block/sda/queue/scheduler;"
+		"ln -s ../devices/x/block/sda sys/block/sda;"
+		"ln -s /sys/devices/x/block/sda sys/block/abs;"
+		"ln -s ../../../../../../../etc/passwd sys/block/escape;"
+		"echo 1234 > proc/num; echo 'root:x:0:0' > etc/passwd;"
+		"ln -s loop1 sys/loop2; ln -s loop2 sys/loop1",
+		root);
+	assert_int_equal(system(cmd), 0);
+	return root;
+}
+
+static void rm_root(char *root)
+{
+	_cleanup_free_ char *cmd = xasprintf("rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	free(root);
+}
+
+static void rootfs_resolves_inside(void **state)
+{
+	char *root = make_root();
+	struct rootfs *rf;
+	assert_int_equal(rootfs_new(root, &rf), 0);
+	assert_false(rootfs_is_live(rf));
+
+	char *cur;
+	struct strv all = {0};
+	assert_int_equal(rootfs_read_choice(rf, "/sys/block/sda/queue/scheduler", &cur, &all), 0);
+	assert_string_equal(cur, "mq-deadline");
+	assert_int_equal(all.n, 3);
+	free(cur);
+	strv_free(&all);
+
+	/* an absolute symlink resolves inside the root, not on the host */
+	_cleanup_free_ char *real = NULL;
+	assert_int_equal(rootfs_realpath(rf, "/sys/block/abs/queue", &real), 0);
+	assert_string_equal(real, "/sys/devices/x/block/sda/queue");
+
+	/* ".." cannot climb out of the root */
+	_cleanup_free_ char *pw = NULL;
+	assert_int_equal(rootfs_read_line(rf, "/sys/block/escape", &pw), 0);
+	assert_string_equal(pw, "root:x:0:0");
+
+	uint64_t n;
+	assert_int_equal(rootfs_read_u64(rf, "/proc/num", &n), 0);
+	assert_int_equal(n, 1234);
+	assert_int_equal(rootfs_read_u64(rf, "/proc/none", &n), -ENOENT);
+	assert_int_equal(rootfs_exists(rf, "/sys/loop1"), -ELOOP);
+
+	_cleanup_free_ char *base = NULL;
+	assert_int_equal(rootfs_readlink_base(rf, "/sys/block/sda", &base), 0);
+	assert_string_equal(base, "sda");
+
+	struct strv l = {0};
+	assert_int_equal(rootfs_list(rf, "/sys/block", &l), 0);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "abs");
+	strv_free(&l);
+
+	rootfs_free(rf);
+	rm_root(root);
+}
+
+static void rootfs_traces_reads(void **state)
+{
+	char *root = make_root();
+	struct rootfs *rf;
+	assert_int_equal(rootfs_new(root, &rf), 0);
+	rootfs_trace_start(rf);
+	_cleanup_free_ char *s = NULL;
+	assert_int_equal(rootfs_read_line(rf, "/sys/block/sda/queue/scheduler", &s), 0);
+	size_t n;
+	const struct rootfs_trace_entry *e = rootfs_trace_entries(rf, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(e[0].kind, TRACE_LINK);
+	assert_string_equal(e[0].path, "/sys/block/sda");
+	assert_int_equal(e[1].kind, TRACE_FILE);
+	assert_string_equal(e[1].path, "/sys/devices/x/block/sda/queue/scheduler");
+	rootfs_free(rf);
+	rm_root(root);
+}
+
+static void rootfs_rejects_bad_roots(void **state)
+{
+	struct rootfs *rf;
+	assert_int_equal(rootfs_new("/nonexistent/ubtune", &rf), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cpuset_lists),
+		cmocka_unit_test(cpuset_masks),
+		cmocka_unit_test(numbers_and_strings),
+		cmocka_unit_test(rootfs_resolves_inside),
+		cmocka_unit_test(rootfs_traces_reads),
+		cmocka_unit_test(rootfs_rejects_bad_roots),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

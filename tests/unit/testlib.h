@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by the cmocka unit tests: fixture paths and record helpers. */
+#pragma once
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lib/json.h"
+#include "lib/util.h"
+#include "probe/probe.h"
+
+/* tests/fixtures/roots/NAME inside the source tree. */
+static inline char *fixture_root(const char *name)
+{
+	return xasprintf("%s/tests/fixtures/roots/%s", SRCDIR, name);
+}
+
+/* Probes a fixture root and returns the record (asserts success). */
+static inline json_object *probe_fixture(const char *name, const char *workdir)
+{
+	_cleanup_free_ char *root = fixture_root(name);
+	_cleanup_free_ char *error = NULL;
+	struct probe_opts opts = { .root = root, .workdir = workdir };
+	json_object *rec = NULL;
+	int r = probe_collect(&opts, &rec, NULL, &error);
+	if (r < 0)
+		print_error("probe of %s failed: %s\n", root, error);
+	assert_int_equal(r, 0);
+	return rec;
+}
+
+/* Parses a JSON literal written in a test. */
+static inline json_object *json_lit(const char *s)
+{
+	json_object *o = NULL;
+	assert_int_equal(jload_string(s, &o), 0);
+	return o;
+}
+
+#define assert_jstr(rec, path, expected) assert_string_equal(jpath_str((rec), (path)) ?: "(null)", (expected))
+#define assert_jnull(rec, path) assert_null(jpath((rec), (path)))
+static inline int64_t jint(json_object *rec, const char *path)
+{
+	int64_t v = 0;
+	if (!jpath_int(rec, path, &v))
+		fail_msg("%s is not a number", path);
+	return v;
+}
