@@ -71,7 +71,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean
+.PHONY: all deps run check check-unit check-e2e install clean update-expected
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -103,11 +103,23 @@ check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory check-unit check-e2e
 
-check-unit: $(UNIT_BIN)
+# Real dumps are kept packed; tests read them unpacked under build/fixtures/.
+REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)
+FIXTURE_STAMP := $(B)/fixtures/.stamp
+$(FIXTURE_STAMP): $(REAL_DUMPS)
+	@rm -rf $(B)/fixtures && mkdir -p $(B)/fixtures
+	@for f in $(REAL_DUMPS); do tar -C $(B)/fixtures -xzf $$f || exit 1; done
+	@touch $@
+
+check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
 	@tools/run-tests unit $(UNIT_BIN)
 
-check-e2e: $(B)/ubtune
+check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 	@tools/run-tests e2e tests/e2e/test-*.sh
+
+# Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
+update-expected: $(B)/ubtune $(FIXTURE_STAMP)
+	tools/fixture-record update
 
 install: all
 	install -Dm755 $(B)/ubtune $(DESTDIR)$(BINDIR)/ubtune

@@ -12,10 +12,15 @@
 #include "lib/util.h"
 #include "probe/probe.h"
 
-/* tests/fixtures/roots/NAME inside the source tree. */
+/* A synthetic root (tests/fixtures/roots/NAME) or an unpacked real dump
+ * (build/fixtures/NAME). */
 static inline char *fixture_root(const char *name)
 {
-	return xasprintf("%s/tests/fixtures/roots/%s", SRCDIR, name);
+	char *p = xasprintf("%s/tests/fixtures/roots/%s", SRCDIR, name);
+	if (access(p, F_OK) == 0)
+		return p;
+	free(p);
+	return xasprintf("%s/build/fixtures/%s", SRCDIR, name);
 }
 
 /* Probes a fixture root and returns the record (asserts success). */
