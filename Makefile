@@ -63,7 +63,7 @@ PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 LDLIBS += -lm
 
-LIB_SRC := $(wildcard lib/*.c probe/*.c)
+LIB_SRC := $(wildcard lib/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
@@ -127,6 +127,7 @@ install: all
 	install -Dm644 completion/ubtune.bash $(DESTDIR)$(COMPLETIONDIR)/ubtune
 	install -d $(DESTDIR)$(DATADIR)/profiles
 	$(if $(wildcard profiles/*.profile),install -m644 profiles/*.profile $(DESTDIR)$(DATADIR)/profiles/)
+	install -Dm644 reference/published-results.json $(DESTDIR)$(DATADIR)/reference/published-results.json
 
 clean:
 	rm -rf $(B)
