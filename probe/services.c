@@ -238,10 +238,12 @@ static int units_live(struct probe_ctx *ctx, struct units_file *out)
 {
 	_cleanup_units_ struct units *u = NULL;
 	int r = units_open(&u);
-	if (r < 0) {
+	if (r == -EOPNOTSUPP)
+		probe_unavailable(ctx, "services", "unit states: this ubtune is built without libsystemd");
+	else if (r < 0)
 		probe_unavailable(ctx, "services", "system bus: %s", strerror(-r));
+	if (r < 0)
 		return r;
-	}
 	_cleanup_free_ const char **patterns = noise_patterns();
 	r = units_list(u, patterns, &out->units, &out->n);
 	if (r < 0) {

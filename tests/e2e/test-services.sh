@@ -3,7 +3,9 @@
 # "Services"/"Busy" lines of the text report on synthetic dumps.
 . "$(dirname "$0")/lib.sh"
 
-MOCK="$PY $SRCDIR/tests/lib/mock-systemd.py"
+# the mock's private directory goes under $T, where its removal can be checked
+mkdir -p "$T/tmp"
+MOCK="env TMPDIR=$T/tmp $PY $SRCDIR/tests/lib/mock-systemd.py"
 $MOCK --default-target graphical.target \
 	--unit cups.service=active/running --unit avahi-daemon.service=active/running \
 	--unit cups-browsed.service=inactive/dead --unit gdm3.service=active/running \
@@ -20,7 +22,7 @@ units=$(json_get "$T/rec.json" "' '.join(e['unit'] for e in d['services']['noisy
 	fail "noisy units from the bus: '$units'"
 json_get "$T/rec.json" "[f['id'] for f in d['findings']]" | grep -q "services.graphical-target" ||
 	fail "no graphical-target finding"
-ls /tmp | grep -q '^ubtune-mock-systemd-' && fail "the mock left its temp directory behind"
+[ -z "$(ls -A "$T/tmp")" ] || fail "the mock left its temp directory behind: $(ls "$T/tmp")"
 
 # the text report against the same mock
 $MOCK --default-target multi-user.target --unit irqbalance.service=active/running \
