@@ -190,3 +190,32 @@ const char *probe_klog(struct probe_ctx *ctx)
 			  strerror(-rc), rk == -EPERM || rc == -EPERM ? "; run as root or set kernel.dmesg_restrict=0" : "");
 	return NULL;
 }
+
+bool klog_line(const char **pos, const char **line, size_t *len)
+{
+	if (!*pos || !**pos)
+		return false;
+	*line = *pos;
+	*len = strcspn(*pos, "\n");
+	*pos += *len;
+	if (**pos == '\n')
+		(*pos)++;
+	return true;
+}
+
+size_t klog_count(const char *klog, const char *needle, char **last)
+{
+	const char *pos = klog, *line;
+	size_t len, n = 0, nlen = strlen(needle);
+
+	while (klog_line(&pos, &line, &len)) {
+		if (!memmem(line, len, needle, nlen))
+			continue;
+		n++;
+		if (last) {
+			free(*last);
+			*last = xstrndup(line, len);
+		}
+	}
+	return n;
+}

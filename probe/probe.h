@@ -62,6 +62,11 @@ void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt,
  * source could be read. Sources, first that works: the root's /dmesg file
  * (dumps), sd-journal kernel transport, /dev/kmsg, klogctl. */
 const char *probe_klog(struct probe_ctx *ctx);
+/* Steps through the lines of a kernel log; *pos starts at the text. */
+bool klog_line(const char **pos, const char **line, size_t *len);
+/* Number of lines holding needle; *last (if not NULL) gets a copy of the
+ * last of them (the previous value is freed). */
+size_t klog_count(const char *klog, const char *needle, char **last);
 
 /* Text report helpers: "Label     first line" then indented continuation. */
 void probe_render(json_object *rec, FILE *out);
