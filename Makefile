@@ -136,3 +136,5 @@ clean:
 	rm -rf $(B)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+# unit tests are rebuilt when a header they include changes
+-include $(UNIT_BIN:=.d)
