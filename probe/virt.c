@@ -881,7 +881,8 @@ void virt_render(json_object *rec, FILE *out)
 	if (jpath_str(rec, "virt.container"))
 		buf_printf(&b, " · container %s", jpath_str(rec, "virt.container"));
 	if (el)
-		buf_printf(&b, " · %s", streq(el, "mixed") ? "CPUs booted at mixed ELs" : el);
+		buf_printf(&b, " · %s%s", streq(el, "mixed") ? "CPUs booted at mixed exception levels" : "booted at ",
+			   streq(el, "mixed") ? "" : el);
 	if (el && streq(el, "EL1") && !streq_ptr(role, "guest"))
 		buf_puts(&b, " (cannot host KVM)");
 	if (jpath_bool(rec, "virt.kvm_initialized", &kvm_init))
