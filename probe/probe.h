@@ -15,6 +15,8 @@
  */
 #define GATHER_DIR "/.ubtune"
 #define GATHER_CPUID GATHER_DIR "/cpuid"
+/* GATHER_CPUID holds virt.cpuid as lines "hypervisor_bit=0|1" and, when the
+ * bit is set and leaf 0x40000000 names a vendor, "vendor=KVMKVMKVM". */
 #define GATHER_UNITS GATHER_DIR "/units"
 #define GATHER_TOOLCHAIN GATHER_DIR "/toolchain"
 #define GATHER_META GATHER_DIR "/gather"

@@ -41,7 +41,7 @@ static void note(struct scan *s, enum layer layer, const char *source, const cha
 	json_object *e = json_object_new_object();
 	jset_str(e, "layer", layer_names[layer]);
 	jset_str(e, "source", source);
-	jset_str(e, "value", value);
+	jset_str(e, "value", value && text_printable(value) ? value : "(not text)");
 	jset_str(e, "means", means);
 	json_object_array_add(s->evidence, e);
 	if (layer == LAYER_HYPERVISOR && rank > s->rank) {
@@ -178,12 +178,10 @@ static void scan_cpuid(struct scan *s, json_object *virt)
 	_cleanup_free_ char *vendor = NULL, *text = NULL;
 	bool bit = false;
 	int r;
-	const char *src_bit, *src_vendor;
 
+	/* the source is "cpuid" either way, so a gathered dump gives the live record */
 	if (ctx->live) {
 		r = cpuid_live(&bit, &vendor);
-		src_bit = "cpuid leaf 1 ecx bit 31";
-		src_vendor = "cpuid leaf 0x40000000";
 	} else {
 		r = rootfs_read(ctx->rf, GATHER_CPUID, &text, NULL);
 		if (r == 0 && (r = virt_parse_cpuid_file(text, &bit, &vendor)) < 0)
@@ -191,8 +189,6 @@ static void scan_cpuid(struct scan *s, json_object *virt)
 					  GATHER_CPUID);
 		else if (r < 0 && arch_is_x86(arch))
 			probe_unavailable(ctx, "virt", "CPUID: this dump has no %s", GATHER_CPUID);
-		src_bit = GATHER_CPUID " hypervisor_bit";
-		src_vendor = GATHER_CPUID " vendor";
 	}
 	if (r < 0) {
 		jset_null(virt, "cpuid");
@@ -206,9 +202,9 @@ static void scan_cpuid(struct scan *s, json_object *virt)
 		return;
 	}
 	if (vendor)
-		note_signature(s, src_vendor, vendor, virt_cpuid_signature(vendor));
+		note_signature(s, "cpuid", vendor, virt_cpuid_signature(vendor));
 	else
-		note(s, LAYER_HYPERVISOR, src_bit, "1", "unknown", VIRT_GENERIC);
+		note(s, LAYER_HYPERVISOR, "cpuid", "hypervisor bit", "unknown", VIRT_GENERIC);
 }
 
 /* ---- Xen ------------------------------------------------------------ */
@@ -845,7 +841,7 @@ const char *virt_hypervisor_name(const char *id)
 	return id;
 }
 
-/* " (cpuid leaf 0x40000000 = KVMKVMKVM)": the first fact that named the hypervisor. */
+/* " (cpuid = KVMKVMKVM)": the first fact that named the hypervisor. */
 static void render_guest_source(json_object *rec, const char *hv, struct buf *b)
 {
 	json_object *ev = jpath(rec, "virt.evidence");

@@ -337,7 +337,7 @@ static void real_dumps_gathered(void **state)
 	bool bit;
 	assert_true(jpath_bool(rec, "virt.cpuid.hypervisor_bit", &bit) && bit);
 	assert_jstr(rec, "virt.cpuid.vendor", "KVMKVMKVM");
-	assert_jstr(evidence_from(rec, "/.ubtune/cpuid"), "value", "KVMKVMKVM");
+	assert_jstr(evidence_from(rec, "cpuid"), "value", "KVMKVMKVM");
 	assert_jstr(evidence_from(rec, "/sys/class/dmi/id/sys_vendor"), "means", "qemu");
 	json_object_put(rec);
 	tmproot_free(root);
@@ -480,7 +480,7 @@ static void x86_guests(void **state)
 	int emulated = finding_index(rec, "virt.emulated"), stolen = finding_index(rec, "virt.steal");
 	assert_true(emulated >= 0 && stolen > emulated);
 	assert_jstr(json_object_array_get_idx(jpath(rec, "findings"), (size_t)emulated), "evidence",
-		    "/.ubtune/cpuid vendor = TCGTCGTCGTCG");
+		    "cpuid = TCGTCGTCGTCG");
 	json_object_put(rec);
 
 	/* KVM with Hyper-V enlightenments still says KVM; the kernel log agrees */
@@ -574,11 +574,11 @@ static void rule_emulated(void **state)
 {
 	assert_rule("virt.emulated",
 		    "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"qemu-tcg\", \"evidence\": [{\"layer\": "
-		    "\"hypervisor\", \"source\": \"cpuid leaf 0x40000000\", \"value\": \"TCGTCGTCGTCG\", \"means\": \"qemu-tcg\"}]}}",
-		    true, "cpuid leaf 0x40000000 = TCGTCGTCGTCG");
+		    "\"hypervisor\", \"source\": \"cpuid\", \"value\": \"TCGTCGTCGTCG\", \"means\": \"qemu-tcg\"}]}}",
+		    true, "cpuid = TCGTCGTCGTCG");
 	assert_rule("virt.emulated",
 		    "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"kvm\", \"evidence\": [{\"layer\": "
-		    "\"hypervisor\", \"source\": \"cpuid leaf 0x40000000\", \"value\": \"KVMKVMKVM\", \"means\": \"kvm\"}]}}",
+		    "\"hypervisor\", \"source\": \"cpuid\", \"value\": \"KVMKVMKVM\", \"means\": \"kvm\"}]}}",
 		    false, NULL);
 	assert_rule("virt.emulated", "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"qemu\"}}", false, NULL);
 }
