@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The CPU area: /proc/cpuinfo parser and ARM part names. Exported for tests. */
+/* The CPU area: /proc/cpuinfo parser, ARM part names, cpufreq. Exported for tests. */
 #pragma once
 
+#include "lib/cpuset.h"
 #include "probe.h"
 
+#define CPU_SYS "/sys/devices/system/cpu"
 /* CPU numbers at or above this are not believed (the bound of lib/cpuset lists). */
 #define CPU_NUMBER_MAX 65536
 
@@ -64,3 +66,19 @@ const char *arm_part_name(int implementer, int part);
  * "ARM part 0xd99"; *known says whether the table knew it.
  */
 char *arm_model_name(const struct midr *m, bool *known);
+
+/*
+ * The CPU list of a kernel command line option such as isolcpus= or
+ * nohz_full= in canonical list form ("2-3"): flags before the list
+ * ("isolcpus=nohz,domain,2-3") are dropped; the last occurrence wins. ""
+ * when the option is absent; NULL when its value is not a CPU list.
+ */
+char *cmdline_cpu_list(const char *cmdline, const char *option);
+
+/* Kernel list strings with spaces ("0 1 2 3", related_cpus) or commas. */
+int cpu_list_parse(const char *s, struct cpuset *out);
+
+/* Fills cpu.freq (summary, policies, boost) for the online CPUs (NULL: all). */
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online);
+/* The frequency lines of the text report. */
+void cpufreq_render(json_object *rec, FILE *out);

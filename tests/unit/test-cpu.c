@@ -1,10 +1,458 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The /proc/cpuinfo parser, the ARM name table, and every CPU finding rule on record literals. */
+/*
+ * The CPU area on real dumps, checked against what lscpu and lstopo printed
+ * for the same dump (its _aux/ directory) or, where the dump has no such
+ * file, against tests/fixtures/real/README.md. Then the parsers, the ARM
+ * name table and every CPU finding rule on record literals.
+ */
 #include <errno.h>
 
 #include "probe/cpu.h"
 #include "probe/findings.h"
 #include "testlib.h"
+
+/* ---- ground truth from a dump's _aux/ ---- */
+
+static char *aux_text(const char *fixture, const char *file)
+{
+	_cleanup_free_ char *root = fixture_root(fixture);
+	_cleanup_free_ char *path = xasprintf("%s/_aux/%s", root, file);
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	if (!f)
+		fail_msg("cannot read %s", path);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	return buf_steal(&b);
+}
+
+/* Value of the nth (from 0) "Key:   value" line of lscpu output. */
+static char *lscpu_value(const char *text, const char *key, int nth)
+{
+	size_t klen = strlen(key);
+	for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, klen) != 0 || l[klen] != ':' || nth-- > 0)
+			continue;
+		const char *v = l + klen + 1;
+		return strstrip(xstrndup(v, strcspn(v, "\n")));
+	}
+	fail_msg("lscpu output has no %s", key);
+	return NULL;
+}
+
+static int64_t lscpu_int(const char *text, const char *key, int nth)
+{
+	_cleanup_free_ char *v = lscpu_value(text, key, nth);
+	int64_t n;
+	assert_int_equal(parse_s64(v, &n), 0);
+	return n;
+}
+
+/* Number of objects of a type in lstopo's console ("depth 1: 2 Package") or XML output. */
+static int64_t lstopo_count(const char *fixture, const char *type)
+{
+	_cleanup_free_ char *root = fixture_root(fixture);
+	_cleanup_free_ char *console = xasprintf("%s/_aux/lstopo-expected.console", root);
+	if (access(console, F_OK) == 0) {
+		_cleanup_free_ char *text = aux_text(fixture, "lstopo-expected.console");
+		_cleanup_free_ char *needle = xasprintf(" %s (type #", type);
+		const char *hit = strstr(text, needle);
+		assert_non_null(hit);
+		while (hit > text && hit[-1] != ' ')
+			hit--;
+		return strtoll(hit, NULL, 10);
+	}
+	_cleanup_free_ char *xml = aux_text(fixture, "lstopo-expected.xml");
+	_cleanup_free_ char *needle = xasprintf("type=\"%s\"", type);
+	int64_t n = 0;
+	for (const char *p = strstr(xml, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void assert_topology_lstopo(json_object *rec, const char *fixture)
+{
+	assert_int_equal(jint(rec, "cpu.sockets"), lstopo_count(fixture, "Package"));
+	assert_int_equal(jint(rec, "cpu.cores"), lstopo_count(fixture, "Core"));
+	assert_int_equal(jint(rec, "cpu.threads"), lstopo_count(fixture, "PU"));
+}
+
+static bool has_finding(json_object *rec, const char *id)
+{
+	json_object *a = jpath(rec, "findings");
+	for (size_t i = 0; i < jpath_len(rec, "findings"); i++)
+		if (streq_ptr(jpath_str(json_object_array_get_idx(a, i), "id"), id))
+			return true;
+	return false;
+}
+
+static bool has_unavailable(json_object *rec, const char *prefix)
+{
+	json_object *a = jpath(rec, "unavailable");
+	for (size_t i = 0; i < jpath_len(rec, "unavailable"); i++) {
+		json_object *u = json_object_array_get_idx(a, i);
+		if (streq_ptr(jpath_str(u, "area"), "cpu") && startswith(jpath_str(u, "reason"), prefix))
+			return true;
+	}
+	return false;
+}
+
+static double jdouble(json_object *rec, const char *path)
+{
+	double v = 0;
+	if (!jpath_double(rec, path, &v))
+		fail_msg("%s is not a number", path);
+	return v;
+}
+
+static char *render_cpu(json_object *rec)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	cpu_render(rec, f);
+	fclose(f);
+	return text;
+}
+
+/* ---- real dumps ---- */
+
+static void kunpeng_920(void **state)
+{
+	const char *fx = "hwloc-128arm-2pa2n8cluster4co";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	assert_topology_lstopo(rec, fx);
+	/* physical_package_id 36 and 8442 are ids, not counts */
+	assert_int_equal(jint(rec, "cpu.sockets"), 2);
+	assert_jstr(rec, "cpu.topology_source", "sysfs");
+	assert_jstr(rec, "cpu.vendor", "HiSilicon");
+	assert_jstr(rec, "cpu.model", "HiSilicon TSV110 (Kunpeng 920)");
+	assert_jstr(rec, "cpu.midr.implementer", "0x48");
+	assert_jstr(rec, "cpu.midr.part", "0xd01");
+	assert_jstr(rec, "cpu.midr.variant", "0x1");
+	assert_int_equal(jint(rec, "cpu.midr.revision"), 0);
+	assert_jstr(rec, "cpu.online", "0-127");
+	assert_jstr(rec, "cpu.possible", "0-127");
+	assert_true(jdouble(rec, "cpu.bogomips") == 200.0);
+	assert_int_equal(jpath_len(rec, "cpu.bogomips_per_cpu"), 128);
+	/* no cpufreq directory at all: nothing made up */
+	assert_int_equal(jpath_len(rec, "cpu.freq.policies"), 0);
+	assert_jnull(rec, "cpu.freq.governor");
+	assert_jnull(rec, "cpu.freq.boost");
+	assert_true(has_unavailable(rec, "frequency scaling"));
+	assert_false(has_finding(rec, "cpu.boost-off"));
+	assert_jstr(rec, "cpu.isolated", "");
+	assert_jstr(rec, "cpu.isolation_source", "/proc/cmdline");
+
+	_cleanup_free_ char *text = render_cpu(rec);
+	assert_non_null(strstr(text, "128 × HiSilicon TSV110 (Kunpeng 920) r1p0 (0x48/0xd01) · 2 sockets"));
+	assert_non_null(strstr(text, "BogoMIPS 200.00 (timer rate on arm64)"));
+}
+
+static void gb10_two_kinds(void **state)
+{
+	const char *fx = "hwloc-nvidia-dgx-gb10";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	assert_topology_lstopo(rec, fx);
+	assert_jstr(rec, "cpu.model", "Cortex-A725 + Cortex-X925");
+	assert_jstr(rec, "cpu.vendor", "ARM");
+	assert_int_equal(jpath_len(rec, "cpu.kinds"), 2);
+	assert_jstr(rec, "cpu.kinds.0.model", "Cortex-A725");
+	assert_jstr(rec, "cpu.kinds.0.cpus", "0-4,10-14");
+	assert_jstr(rec, "cpu.kinds.0.midr.part", "0xd87");
+	assert_jstr(rec, "cpu.kinds.1.model", "Cortex-X925");
+	assert_jstr(rec, "cpu.kinds.1.cpus", "5-9,15-19");
+	assert_jstr(rec, "cpu.kinds.1.midr.part", "0xd85");
+	assert_true(jdouble(rec, "cpu.bogomips") == 2000.0);
+
+	assert_jstr(rec, "cpu.freq.driver", "cppc_cpufreq");
+	assert_jstr(rec, "cpu.freq.governor", "performance");
+	assert_int_equal(jpath_len(rec, "cpu.freq.policies"), 20);
+	assert_int_equal(jint(rec, "cpu.freq.max_khz"), 3900000);
+	assert_int_equal(jint(rec, "cpu.freq.min_khz"), 338000);
+	assert_jstr(rec, "cpu.freq.policies.0.cpus", "0");
+	assert_int_equal(jint(rec, "cpu.freq.policies.0.cpuinfo_max_khz"), 2808000);
+	/* cpufreq/boost 0 while CPPC highest_perf 110 > nominal 108 on cpu10 */
+	bool b;
+	assert_true(jpath_bool(rec, "cpu.freq.boost", &b) && !b);
+	assert_true(jpath_bool(rec, "cpu.freq.boost_available", &b) && b);
+	assert_jstr(rec, "cpu.freq.boost_source", "/sys/devices/system/cpu/cpufreq/boost");
+	assert_true(has_finding(rec, "cpu.boost-off"));
+	assert_false(has_finding(rec, "cpu.governor.other"));
+	assert_true(has_finding(rec, "cpu.mitigations"));
+	/* sysfs nohz_full says "(null)", the command line has none */
+	assert_jstr(rec, "cpu.nohz_full", "");
+
+	_cleanup_free_ char *text = render_cpu(rec);
+	assert_non_null(strstr(text, "10 × ARM Cortex-A725 r0p1 (0x41/0xd87) + 10 × ARM Cortex-X925 r0p1 (0x41/0xd85)"));
+	assert_non_null(strstr(text, "CPUs 5-9,15-19: cppc_cpufreq, governor performance, 1378–3900 MHz"));
+	assert_non_null(strstr(text, "boost off"));
+}
+
+/* Huawei Mate 8 (Kirin 950), README: old arm64 layout, 4× A53 + 4× A72, interactive. */
+static void mate8_old_format(void **state)
+{
+	_cleanup_json_ json_object *rec = probe_fixture("pytorch-cpuinfo-huawei-mate-8", NULL);
+	assert_jstr(rec, "cpu.model", "Cortex-A53 + Cortex-A72");
+	assert_jstr(rec, "cpu.kinds.0.cpus", "0-3");
+	assert_jstr(rec, "cpu.kinds.1.cpus", "4-7");
+	assert_jstr(rec, "cpu.midr.variant", "0x0");
+	assert_int_equal(jint(rec, "cpu.midr.revision"), 4);
+	/* package ids 0 and 1 are the two clusters of one SoC */
+	assert_int_equal(jint(rec, "cpu.sockets"), 1);
+	assert_jstr(rec, "cpu.topology_source", "sysfs-clusters");
+	assert_int_equal(jint(rec, "cpu.cores"), 8);
+	assert_int_equal(jint(rec, "cpu.threads"), 8);
+	assert_true(jdouble(rec, "cpu.bogomips") == 3.84);
+	assert_int_equal(jpath_len(rec, "cpu.freq.policies"), 2);
+	assert_jstr(rec, "cpu.freq.policies.1.cpus", "4-7");
+	assert_jstr(rec, "cpu.freq.driver", "arm-big-little");
+	assert_jstr(rec, "cpu.freq.governor", "interactive");
+	assert_int_equal(jint(rec, "cpu.freq.max_khz"), 2304000);
+	assert_true(has_finding(rec, "cpu.governor.other"));
+}
+
+/* Huawei Mate 20 (Kirin 980), README: A55 + HiSilicon 0xd40, no scaling_governor file. */
+static void mate20_no_governor(void **state)
+{
+	_cleanup_json_ json_object *rec = probe_fixture("pytorch-cpuinfo-huawei-mate-20", NULL);
+	assert_jstr(rec, "cpu.model", "Cortex-A55 + HiSilicon Cortex-A76");
+	assert_jstr(rec, "cpu.vendor", "ARM + HiSilicon");
+	assert_jstr(rec, "cpu.kinds.1.midr.implementer", "0x48");
+	assert_jstr(rec, "cpu.kinds.1.midr.part", "0xd40");
+	assert_int_equal(jint(rec, "cpu.sockets"), 1);
+	assert_int_equal(jint(rec, "cpu.cores"), 8);
+	assert_jstr(rec, "cpu.freq.driver", "cpufreq-dt");
+	assert_int_equal(jpath_len(rec, "cpu.freq.policies"), 3);
+	assert_jstr(rec, "cpu.freq.policies.1.cpus", "4-5");
+	assert_jnull(rec, "cpu.freq.governor");
+	assert_jnull(rec, "cpu.freq.policies.0.governor");
+	assert_int_equal(jint(rec, "cpu.freq.policies.0.cpuinfo_max_khz"), 1805000);
+	assert_false(has_finding(rec, "cpu.governor.other"));
+	assert_false(has_finding(rec, "cpu.governor.powersave"));
+}
+
+/* Raspberry Pi 3, README: 32-bit userland, cpuinfo only, separators are runs of spaces. */
+static void raspberrypi3_spaces(void **state)
+{
+	_cleanup_json_ json_object *rec = probe_fixture("pytorch-cpuinfo-raspberrypi3", NULL);
+	assert_jstr(rec, "cpu.arch", "armv7l");
+	assert_jstr(rec, "cpu.model", "Cortex-A53");
+	assert_jstr(rec, "cpu.vendor", "ARM");
+	assert_jstr(rec, "cpu.midr.part", "0xd03");
+	assert_int_equal(jint(rec, "cpu.midr.revision"), 4);
+	assert_true(jdouble(rec, "cpu.bogomips") == 38.4);
+	assert_jstr(rec, "cpu.online", "0-3");
+	assert_int_equal(jint(rec, "cpu.threads"), 4);
+	/* no topology anywhere: unknown, not guessed */
+	assert_jnull(rec, "cpu.sockets");
+	assert_jnull(rec, "cpu.cores");
+	assert_jnull(rec, "cpu.possible");
+	assert_true(has_unavailable(rec, "sockets, cores"));
+	assert_true(has_unavailable(rec, "online CPUs: no /sys"));
+
+	_cleanup_free_ char *text = render_cpu(rec);
+	assert_non_null(strstr(text, "BogoMIPS 38.40"));
+	assert_null(strstr(text, "timer rate"));
+}
+
+static void qualcomm_a510_x3(void **state)
+{
+	const char *fx = "util-linux-arm-A510-A710-A715-X3";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	_cleanup_free_ char *ls = aux_text(fx, "lscpu-expected.txt");
+	int64_t cores = 0;
+	for (int i = 0; i < 4; i++) {
+		_cleanup_free_ char *name = lscpu_value(ls, "Model name", i);
+		bool found = false;
+		for (size_t k = 0; k < jpath_len(rec, "cpu.kinds"); k++)
+			found |= streq_ptr(jpath_str(json_object_array_get_idx(jpath(rec, "cpu.kinds"), k), "model"), name);
+		assert_true(found);
+		assert_int_equal(lscpu_int(ls, "Socket(s)", i), 1);
+		cores += lscpu_int(ls, "Core(s) per socket", i);
+	}
+	assert_int_equal(jpath_len(rec, "cpu.kinds"), 4);
+	assert_jstr(rec, "cpu.model", "Cortex-A510 + Cortex-A715 + Cortex-A710 + Cortex-X3");
+	/* package ids 0-2 are clusters; one SoC */
+	assert_int_equal(jint(rec, "cpu.sockets"), 1);
+	assert_int_equal(jint(rec, "cpu.cores"), cores);
+	assert_int_equal(jint(rec, "cpu.threads"), lscpu_int(ls, "CPU(s)", 0));
+	_cleanup_free_ char *bogo = lscpu_value(ls, "BogoMIPS", 0);
+	assert_true(jdouble(rec, "cpu.bogomips") == strtod(bogo, NULL));
+	/* "CPU max MHz: 3187.2000" of the X3 is policy7's cpuinfo_max_freq */
+	_cleanup_free_ char *max = lscpu_value(ls, "CPU max MHz", 3);
+	assert_int_equal(jint(rec, "cpu.freq.policies.2.cpuinfo_max_khz"), (int64_t)(strtod(max, NULL) * 1000 + 0.5));
+	assert_jstr(rec, "cpu.freq.governor", "walt");
+	assert_true(has_finding(rec, "cpu.governor.other"));
+	/* lscpu: "Frequency boost: enabled" from cpufreq/boost 1 */
+	bool b;
+	assert_true(jpath_bool(rec, "cpu.freq.boost", &b) && b);
+	assert_false(has_finding(rec, "cpu.boost-off"));
+	/* scaling_max_freq holds every cluster far below cpuinfo_max_freq */
+	assert_true(has_finding(rec, "cpu.max-freq-capped"));
+	assert_jstr(rec, "cpu.vulnerabilities.spectre_v2", "Vulnerable: Unprivileged eBPF enabled");
+	assert_true(has_finding(rec, "cpu.mitigations"));
+}
+
+static void armv7_exynos(void **state)
+{
+	const char *fx = "util-linux-armv7";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	_cleanup_free_ char *ls = aux_text(fx, "lscpu-expected.txt");
+	_cleanup_free_ char *model = lscpu_value(ls, "Model name", 0);
+	assert_jstr(rec, "cpu.model", model);
+	assert_jstr(rec, "cpu.arch", "armv7l");
+	/* the MIDR comes from the block after the processor list */
+	assert_jstr(rec, "cpu.midr.part", "0xc0f");
+	assert_int_equal(jint(rec, "cpu.sockets"), lscpu_int(ls, "Socket(s)", 0));
+	assert_int_equal(jint(rec, "cpu.cores"), lscpu_int(ls, "Core(s) per socket", 0));
+	assert_true(jdouble(rec, "cpu.bogomips") == 1694.10);
+	assert_int_equal(jint(rec, "cpu.freq.max_khz"), 1700000);
+	assert_int_equal(jint(rec, "cpu.freq.min_khz"), 200000);
+	assert_jstr(rec, "cpu.freq.driver", "exynos_cpufreq");
+	assert_true(has_finding(rec, "cpu.governor.ondemand"));
+}
+
+static void epyc_7451(void **state)
+{
+	const char *fx = "util-linux-x86_64-epyc_7451";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	_cleanup_free_ char *ls = aux_text(fx, "lscpu-expected.txt");
+	_cleanup_free_ char *model = lscpu_value(ls, "Model name", 0);
+	_cleanup_free_ char *vendor = lscpu_value(ls, "Vendor ID", 0);
+	int64_t sockets = lscpu_int(ls, "Socket(s)", 0);
+	int64_t cores = sockets * lscpu_int(ls, "Core(s) per socket", 0);
+	assert_jstr(rec, "cpu.model", model);
+	assert_jstr(rec, "cpu.vendor", vendor);
+	assert_jnull(rec, "cpu.midr");
+	assert_int_equal(jint(rec, "cpu.sockets"), sockets);
+	assert_int_equal(jint(rec, "cpu.cores"), cores);
+	assert_int_equal(jint(rec, "cpu.threads"), cores * lscpu_int(ls, "Thread(s) per core", 0));
+	assert_int_equal(jint(rec, "cpu.threads"), 96);
+	_cleanup_free_ char *bogo = lscpu_value(ls, "BogoMIPS", 0);
+	assert_true(jdouble(rec, "cpu.bogomips") == strtod(bogo, NULL));
+	/* BogoMIPS differs per socket */
+	assert_true(jdouble(rec, "cpu.bogomips_per_cpu.95") == 4571.13);
+	_cleanup_free_ char *max = lscpu_value(ls, "CPU max MHz", 0);
+	assert_int_equal(jint(rec, "cpu.freq.max_khz"), (int64_t)(strtod(max, NULL) * 1000));
+	assert_jstr(rec, "cpu.freq.governor", "performance");
+	assert_false(has_finding(rec, "cpu.governor.other"));
+	bool b;
+	assert_true(jpath_bool(rec, "cpu.freq.boost", &b) && b); /* "Frequency boost: enabled" */
+	assert_true(has_finding(rec, "cpu.mitigations"));
+	assert_jstr(rec, "cpu.vulnerabilities.meltdown", "Not affected");
+}
+
+static void xeon_64cpu_offline(void **state)
+{
+	const char *fx = "util-linux-x86_64-64cpu";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	_cleanup_free_ char *ls = aux_text(fx, "lscpu-expected.txt");
+	int64_t sockets = lscpu_int(ls, "Socket(s)", 0);
+	assert_int_equal(jint(rec, "cpu.sockets"), sockets);
+	assert_int_equal(jint(rec, "cpu.cores"), sockets * lscpu_int(ls, "Core(s) per socket", 0));
+	assert_int_equal(jint(rec, "cpu.threads"), lscpu_int(ls, "CPU(s)", 0));
+	_cleanup_free_ char *online = lscpu_value(ls, "On-line CPU(s) list", 0);
+	assert_jstr(rec, "cpu.online", online);
+	assert_jstr(rec, "cpu.possible", "0-79");
+	/* "Intel(R) Xeon(R) CPU           X7550  @ 2.00GHz", squeezed */
+	assert_jstr(rec, "cpu.model", "Intel(R) Xeon(R) CPU X7550 @ 2.00GHz");
+	/* one acpi-cpufreq policy per CPU (cpuN/cpufreq layout) */
+	assert_int_equal(jpath_len(rec, "cpu.freq.policies"), 64);
+	assert_jstr(rec, "cpu.freq.policies.1.policy", "cpu1");
+	assert_jstr(rec, "cpu.freq.policies.1.cpus", "1");
+	assert_jstr(rec, "cpu.freq.governor", "ondemand");
+	_cleanup_free_ char *min = lscpu_value(ls, "CPU min MHz", 0);
+	assert_int_equal(jint(rec, "cpu.freq.min_khz"), (int64_t)(strtod(min, NULL) * 1000));
+	assert_true(has_finding(rec, "cpu.governor.ondemand"));
+
+	_cleanup_free_ char *text = render_cpu(rec);
+	assert_non_null(strstr(text, "online 0-63 of possible 0-79"));
+}
+
+static void hybrid_intel_pstate(void **state)
+{
+	const char *fx = "hwloc-20em64t-hybrid-1p6c2t+2ca4co1t";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	assert_topology_lstopo(rec, fx);
+	assert_jstr(rec, "cpu.model", "13th Gen Intel(R) Core(TM) i7-1370P");
+	assert_jstr(rec, "cpu.freq.driver", "intel_pstate");
+	assert_jstr(rec, "cpu.freq.governor", "powersave");
+	assert_int_equal(jint(rec, "cpu.freq.max_khz"), 5200000);
+	/* no_turbo 0: boost on, from intel_pstate */
+	bool b;
+	assert_true(jpath_bool(rec, "cpu.freq.boost", &b) && b);
+	assert_jstr(rec, "cpu.freq.boost_source", "/sys/devices/system/cpu/intel_pstate/no_turbo");
+	assert_false(has_finding(rec, "cpu.boost-off"));
+
+	json_object *findings = jpath(rec, "findings");
+	const char *message = NULL;
+	for (size_t i = 0; i < jpath_len(rec, "findings"); i++)
+		if (streq_ptr(jpath_str(json_object_array_get_idx(findings, i), "id"), "cpu.governor.powersave"))
+			message = jpath_str(json_object_array_get_idx(findings, i), "message");
+	assert_non_null(message);
+	assert_non_null(strstr(message, "intel_pstate's powersave is its dynamic governor"));
+
+	/* P-cores and E-cores have different limits: one line each */
+	_cleanup_free_ char *text = render_cpu(rec);
+	assert_non_null(strstr(text, "CPUs 12-19: intel_pstate, governor powersave, 400–3900 MHz"));
+}
+
+static void offline_cpu0_node0(void **state)
+{
+	const char *fx = "hwloc-offline-cpu0-node0";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	assert_topology_lstopo(rec, fx);
+	assert_jstr(rec, "cpu.online", "4-20");
+	assert_jstr(rec, "cpu.possible", "0-191");
+	assert_jstr(rec, "cpu.model", "Intel(R) Xeon(R) CPU E5-2680 v3 @ 2.50GHz");
+	/* cpuinfo still lists the offline CPUs 0-3: per-CPU values follow the online list */
+	assert_int_equal(jpath_len(rec, "cpu.bogomips_per_cpu"), 17);
+	assert_true(jdouble(rec, "cpu.bogomips") > 0);
+}
+
+static void el5xen_no_online_file(void **state)
+{
+	const char *fx = "util-linux-x86_64-el5xen";
+	_cleanup_json_ json_object *rec = probe_fixture(fx, NULL);
+	_cleanup_free_ char *ls = aux_text(fx, "lscpu-expected.txt");
+	assert_jstr(rec, "cpu.online", "0-7");
+	assert_true(has_unavailable(rec, "online CPUs: no /sys"));
+	assert_jnull(rec, "cpu.possible");
+	assert_true(has_unavailable(rec, "possible CPUs"));
+	/* every vCPU its own socket, as lscpu says */
+	assert_int_equal(jint(rec, "cpu.sockets"), lscpu_int(ls, "CPU socket(s)", 0));
+	assert_int_equal(jint(rec, "cpu.cores"), lscpu_int(ls, "CPU(s)", 0));
+	assert_int_equal(jint(rec, "cpu.threads"), lscpu_int(ls, "CPU(s)", 0));
+	_cleanup_free_ char *bogo = lscpu_value(ls, "BogoMIPS", 0);
+	assert_true(jdouble(rec, "cpu.bogomips") == strtod(bogo, NULL));
+	assert_jnull(rec, "cpu.vulnerabilities");
+}
+
+/* No sysfs at all: topology from cpuinfo (physical id 0, core id 0, siblings 2, cpu cores 1). */
+static void aws_xen_cpuinfo_topology(void **state)
+{
+	_cleanup_json_ json_object *rec = probe_fixture("virt-what-aws-xen-x86", NULL);
+	assert_jstr(rec, "cpu.topology_source", "cpuinfo");
+	assert_true(has_unavailable(rec, "topology: no"));
+	assert_int_equal(jint(rec, "cpu.sockets"), 1);
+	assert_int_equal(jint(rec, "cpu.cores"), 1);
+	assert_int_equal(jint(rec, "cpu.threads"), 2);
+	assert_jstr(rec, "cpu.model", "Intel(R) Xeon(R) CPU E5-2666 v3 @ 2.90GHz");
+}
+
+static void no_cpuinfo_at_all(void **state)
+{
+	_cleanup_json_ json_object *rec = probe_fixture("util-linux-lsblk-simple-nvme", NULL);
+	assert_jnull(rec, "cpu.model");
+	assert_jnull(rec, "cpu.online");
+	assert_jnull(rec, "cpu.threads");
+	assert_jnull(rec, "cpu.bogomips");
+	assert_jnull(rec, "cpu.freq.governor");
+	assert_true(has_unavailable(rec, "/proc/cpuinfo"));
+}
 
 /* ---- parsers ---- */
 
@@ -114,6 +562,36 @@ static void arm_names(void **state)
 	assert_string_equal(b, "implementer 0x99 part 0x001");
 	assert_string_equal(arm_implementer_name(0x70), "Phytium");
 	assert_null(arm_implementer_name(0x99));
+}
+
+static void cmdline_lists(void **state)
+{
+	static const struct {
+		const char *cmdline, *option, *expected;
+	} cases[] = {
+		{ "ro quiet", "isolcpus", "" },
+		{ "root=/dev/sda1 isolcpus=2,3 quiet", "isolcpus", "2-3" },
+		{ "isolcpus=nohz,domain,managed_irq,4-7 nohz_full=4-7", "isolcpus", "4-7" },
+		{ "isolcpus=nohz,domain,managed_irq,4-7 nohz_full=4-7\n", "nohz_full", "4-7" },
+		{ "isolcpus=1 isolcpus=2-3", "isolcpus", "2-3" },
+		{ "xisolcpus=1", "isolcpus", "" },
+		{ "isolcpus=0-62:2/4", "isolcpus", "0-1,4-5,8-9,12-13,16-17,20-21,24-25,28-29,32-33,36-37,40-41,44-45,48-49,52-53,56-57,60-61" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *v = cmdline_cpu_list(cases[i].cmdline, cases[i].option);
+		assert_non_null(v);
+		assert_string_equal(v, cases[i].expected);
+	}
+	assert_null(cmdline_cpu_list("isolcpus=domain", "isolcpus"));
+	assert_null(cmdline_cpu_list("isolcpus=2-x", "isolcpus"));
+
+	struct cpuset c = {0};
+	assert_int_equal(cpu_list_parse("0 1 2 3 ", &c), 0);
+	assert_int_equal(cpuset_count(&c), 4);
+	assert_int_equal(cpu_list_parse("0-3,8", &c), 0);
+	assert_int_equal(cpuset_count(&c), 5);
+	assert_int_equal(cpu_list_parse("0 x", &c), -EINVAL);
+	cpuset_free(&c);
 }
 
 /* ---- rules on record literals ---- */
@@ -259,9 +737,24 @@ static void rule_isolated(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kunpeng_920),
+		cmocka_unit_test(gb10_two_kinds),
+		cmocka_unit_test(mate8_old_format),
+		cmocka_unit_test(mate20_no_governor),
+		cmocka_unit_test(raspberrypi3_spaces),
+		cmocka_unit_test(qualcomm_a510_x3),
+		cmocka_unit_test(armv7_exynos),
+		cmocka_unit_test(epyc_7451),
+		cmocka_unit_test(xeon_64cpu_offline),
+		cmocka_unit_test(hybrid_intel_pstate),
+		cmocka_unit_test(offline_cpu0_node0),
+		cmocka_unit_test(el5xen_no_online_file),
+		cmocka_unit_test(aws_xen_cpuinfo_topology),
+		cmocka_unit_test(no_cpuinfo_at_all),
 		cmocka_unit_test(cpuinfo_layouts),
 		cmocka_unit_test(midr_register),
 		cmocka_unit_test(arm_names),
+		cmocka_unit_test(cmdline_lists),
 		cmocka_unit_test(rule_governors),
 		cmocka_unit_test(rule_boost_off),
 		cmocka_unit_test(rule_max_freq_capped),
