@@ -224,8 +224,8 @@ static void scan_xen(struct scan *s)
 	}
 	if (rootfs_read_line(rf, "/sys/hypervisor/type", &type) == 0 && *type) {
 		bool xen = streq(type, "xen");
-		note(s, LAYER_HYPERVISOR, "/sys/hypervisor/type", text_printable(type) ? type : "(binary)",
-		     xen ? "xen" : "unknown", xen ? VIRT_SPECIFIC : VIRT_GENERIC);
+		note(s, LAYER_HYPERVISOR, "/sys/hypervisor/type", type, xen ? "xen" : "unknown",
+		     xen ? VIRT_SPECIFIC : VIRT_GENERIC);
 	}
 	/* XENFEAT_dom0 is bit 11 of the feature word */
 	uint64_t f;
@@ -284,7 +284,7 @@ static void scan_cpuinfo(struct scan *s, json_object *virt)
 	if (vendor && streq(vendor, "User Mode Linux"))
 		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo vendor_id", vendor, "uml", VIRT_SPECIFIC);
 	model = cpuinfo_value(cpuinfo, "model name");
-	if (model && strstr(model, "QEMU Virtual CPU") && text_printable(model))
+	if (model && strstr(model, "QEMU Virtual CPU"))
 		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo model name", model, "qemu", VIRT_WEAK);
 	flags = cpuinfo_value(cpuinfo, "flags");
 	if (flags && has_word(flags, "hypervisor"))
@@ -313,8 +313,7 @@ static void scan_klog_hypervisor(struct scan *s, const char *klog)
 		for (size_t i = 0; i < ARRAY_SIZE(klog_hypervisors); i++)
 			if (startswith(name, klog_hypervisors[i].text))
 				sig = &klog_hypervisors[i];
-		if (text_printable(line))
-			note_signature(s, "kernel log", line, sig);
+		note_signature(s, "kernel log", line, sig);
 	}
 	if (klog_count(klog, "Booting paravirtualized kernel on bare hardware", NULL) > 0)
 		s->bare_metal_seen = true;
@@ -336,7 +335,7 @@ struct dmi_signature {
 static const struct dmi_signature dmi_signatures[] = {
 	{ "sys_vendor", PREFIX, "innotek GmbH", "virtualbox", VIRT_FIRMWARE, NULL, NULL },
 	{ "product_name", PREFIX, "VirtualBox", "virtualbox", VIRT_FIRMWARE, NULL, NULL },
-	{ "sys_vendor", PREFIX, "Xen", "xen", VIRT_FIRMWARE, NULL, NULL },
+	{ "sys_vendor", WORD, "Xen", "xen", VIRT_FIRMWARE, NULL, NULL }, /* not "Xenon ..." */
 	{ "sys_vendor", PREFIX, "Amazon EC2", "kvm", VIRT_FIRMWARE, NULL, NULL },
 	{ "sys_vendor", PREFIX, "Parallels", "parallels", VIRT_FIRMWARE, NULL, NULL },
 	{ "product_name", WORD, "KVM", "kvm", VIRT_SPECIFIC, NULL, NULL },
@@ -484,8 +483,7 @@ static void scan_device_tree(struct scan *s)
 			for (size_t k = 0; k < len; k += strlen(raw + k) + 1)
 				if (streq(raw + k, dt_signatures[i].text))
 					sig = &dt_signatures[i];
-		if (text_printable(value))
-			note_signature(s, path, value, sig);
+		note_signature(s, path, value, sig);
 	}
 	/* qemu's and kvmtool's virtual boards, crosvm and Firecracker on arm */
 	if (rootfs_read(rf, root_path, &root, &len) == 0) {

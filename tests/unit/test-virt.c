@@ -522,6 +522,13 @@ static void firmware_identities(void **state)
 	assert_jnull(rec, "virt.hypervisor");
 	json_object_put(rec);
 
+	/* nor is a vendor whose name merely starts with "Xen" */
+	tmproot_write(root, "sys/class/dmi/id/sys_vendor", "Xenon Systems");
+	tmproot_write(root, "sys/class/dmi/id/product_name", "NITRO A6");
+	rec = probe_root(root, NULL);
+	assert_jstr(rec, "virt.role", "none");
+	json_object_put(rec);
+
 	/* a Microsoft laptop is not Hyper-V: only "Virtual Machine" is */
 	tmproot_write(root, "sys/class/dmi/id/sys_vendor", "Microsoft Corporation");
 	tmproot_write(root, "sys/class/dmi/id/product_name", "Surface Laptop 5");
