@@ -203,19 +203,27 @@ bool klog_line(const char **pos, const char **line, size_t *len)
 	return true;
 }
 
-size_t klog_count(const char *klog, const char *needle, char **last)
+size_t klog_count_any(const char *klog, const char *const *needles, char **last)
 {
 	const char *pos = klog, *line;
-	size_t len, n = 0, nlen = strlen(needle);
+	size_t len, n = 0;
 
 	while (klog_line(&pos, &line, &len)) {
-		if (!memmem(line, len, needle, nlen))
-			continue;
-		n++;
-		if (last) {
-			free(*last);
-			*last = xstrndup(line, len);
+		for (const char *const *k = needles; *k; k++) {
+			if (!memmem(line, len, *k, strlen(*k)))
+				continue;
+			n++;
+			if (last) {
+				free(*last);
+				*last = xstrndup(line, len);
+			}
+			break;
 		}
 	}
 	return n;
+}
+
+size_t klog_count(const char *klog, const char *needle, char **last)
+{
+	return klog_count_any(klog, (const char *const[]){ needle, NULL }, last);
 }

@@ -103,9 +103,11 @@ static void sensor_attr(struct rootfs *rf, const char *dir, const char *file, st
 {
 	_cleanup_free_ char *path = xasprintf("%s/%s", dir, file);
 	/* power meters without an instantaneous reading give an average
-	 * (power1_average sorts before power1_input, which wins) */
+	 * (power1_average sorts before power1_input, which wins if readable) */
 	if (streq(attr, "input") || (streq(attr, "average") && streq(s->kind, "power"))) {
-		jset(s->obj, "value", read_number(rf, path));
+		json_object *v = read_number(rf, path);
+		if (v)
+			jset(s->obj, "value", v);
 	} else if (streq(attr, "label")) {
 		_cleanup_free_ char *label = NULL;
 		if (rootfs_read_line(rf, path, &label) == 0 && *label && strlen(label) <= LABEL_MAX &&
@@ -197,29 +199,15 @@ static json_object *read_hwmon(struct rootfs *rf, const char *path)
 	return dev;
 }
 
-/* Entries of a class directory that are not directories (broken links,
- * files where sysfs has links) are named in one unavailable entry. */
-struct unreadable {
-	struct buf names;
-};
-
-static void unreadable_add(struct unreadable *u, const char *name, int r)
-{
-	buf_printf(&u->names, "%s%s (%s)", u->names.len ? ", " : "", name, strerror(-r));
-}
-
-static void unreadable_flush(struct probe_ctx *ctx, struct unreadable *u, const char *dir)
-{
-	if (u->names.len)
-		probe_unavailable(ctx, "power", "%s: unreadable entries: %s", dir, u->names.s);
-	buf_free(&u->names);
-}
-
-/* Sorted entries of a class directory that are directories, each as its full path. */
+/*
+ * Sorted entries of a class directory that are directories, each as its
+ * full path. The others (broken links, files where sysfs has links) are
+ * named in one unavailable entry.
+ */
 static void class_entries(struct probe_ctx *ctx, const char *class, const char *prefix, struct strv *out)
 {
 	struct strv names = {0};
-	struct unreadable u = {0};
+	struct buf unreadable = {0};
 	if (rootfs_list(ctx->rf, class, &names) < 0)
 		return;
 	for (size_t i = 0; i < names.n; i++) {
@@ -231,11 +219,13 @@ static void class_entries(struct probe_ctx *ctx, const char *class, const char *
 		if (r == 0 && !S_ISDIR(st.st_mode))
 			r = -ENOTDIR;
 		if (r < 0)
-			unreadable_add(&u, names.v[i], r);
+			buf_printf(&unreadable, "%s%s (%s)", unreadable.len ? ", " : "", names.v[i], strerror(-r));
 		else
 			strv_push(out, path);
 	}
-	unreadable_flush(ctx, &u, class);
+	if (unreadable.len)
+		probe_unavailable(ctx, "power", "%s: unreadable entries: %s", class, unreadable.s);
+	buf_free(&unreadable);
 	strv_free(&names);
 }
 
@@ -287,11 +277,8 @@ size_t power_undervoltage_events(const char *klog, char **last)
 {
 	/* hwmon rpi_volt: "Undervoltage detected!"; older firmware driver:
 	 * "Under-voltage detected! (0x00050005)" */
-	static const char *const needles[] = { "Undervoltage detected", "Under-voltage detected" };
-	size_t n = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(needles); i++)
-		n += klog_count(klog, needles[i], last);
-	return n;
+	static const char *const needles[] = { "Undervoltage detected", "Under-voltage detected", NULL };
+	return klog_count_any(klog, needles, last);
 }
 
 static void collect_undervoltage_events(struct probe_ctx *ctx, json_object *power)

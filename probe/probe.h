@@ -69,6 +69,8 @@ bool klog_line(const char **pos, const char **line, size_t *len);
 /* Number of lines holding needle; *last (if not NULL) gets a copy of the
  * last of them (the previous value is freed). */
 size_t klog_count(const char *klog, const char *needle, char **last);
+/* The same for lines holding any of needles (NULL-terminated). */
+size_t klog_count_any(const char *klog, const char *const *needles, char **last);
 
 /* Text report helpers: "Label     first line" then indented continuation. */
 void probe_render(json_object *rec, FILE *out);
