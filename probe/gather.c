@@ -155,6 +155,15 @@ char *gather_meta_text(json_object *rec, time_t now)
 	kv_line(&b, "hostname", jpath_str(rec, "host.hostname"));
 	kv_line(&b, "arch", jpath_str(rec, "host.arch"));
 	kv_line(&b, "workdir", jpath_str(rec, "storage.workdir"));
+	/* the kernel log has no file on a live machine: keep why it was missing */
+	json_object *unavailable = jpath(rec, "unavailable");
+	for (size_t i = 0; i < jpath_len(rec, "unavailable"); i++) {
+		json_object *u = json_object_array_get_idx(unavailable, i);
+		if (streq_ptr(jpath_str(u, "area"), "kernel-log")) {
+			kv_line(&b, "kernel-log-unavailable", jpath_str(u, "reason"));
+			break;
+		}
+	}
 	return buf_steal(&b);
 }
 

@@ -189,7 +189,11 @@ const char *probe_klog(struct probe_ctx *ctx)
 	if (!ctx->live) {
 		_cleanup_free_ char *text = NULL;
 		int r = rootfs_read(ctx->rf, DUMP_DMESG, &text, NULL);
-		if (r < 0)
+		/* gather notes why the machine's log could not be read */
+		_cleanup_free_ char *why = r < 0 ? probe_gather_meta(ctx, "kernel-log-unavailable") : NULL;
+		if (why)
+			probe_unavailable(ctx, "kernel-log", "%s", why);
+		else if (r < 0)
 			probe_unavailable(ctx, "kernel-log", "this dump has no kernel log (%s: %s)", DUMP_DMESG,
 					  strerror(-r));
 		else
