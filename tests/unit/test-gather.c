@@ -7,14 +7,7 @@
 
 #include "lib/tarball.h"
 #include "probe/gather.h"
-#include "testlib.h"
-
-static char *make_tmp(void)
-{
-	char tmpl[] = "/tmp/ubtune-test-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	return xstrdup(tmpl);
-}
+#include "probetest.h"
 
 static const struct tar_item *find_item(const struct gather *g, const char *path)
 {
@@ -126,7 +119,7 @@ static void archive_round_trip(void **state)
 {
 	if (!HAVE_ARCHIVE)
 		skip();
-	_cleanup_free_ char *tmp = make_tmp();
+	_cleanup_free_ char *tmp = tmproot_new();
 	_cleanup_free_ char *tgz = xasprintf("%s/dump.tar.gz", tmp);
 	struct tar_item items[] = {
 		{ .path = "box", .kind = TAR_DIR },
@@ -172,7 +165,7 @@ static void hostile_archives(void **state)
 {
 	if (!HAVE_ARCHIVE)
 		skip();
-	_cleanup_free_ char *tmp = make_tmp();
+	_cleanup_free_ char *tmp = tmproot_new();
 	_cleanup_free_ char *outside = xasprintf("%s/outside", tmp), *tgz = xasprintf("%s/evil.tar.gz", tmp);
 	assert_int_equal(mkdir(outside, 0755), 0);
 	struct tar_item dotdot[] = { { .path = "proc/../../outside/x", .kind = TAR_FILE, .data = "x", .len = 1 } };
@@ -206,7 +199,7 @@ static void hostile_archives(void **state)
 
 static void remove_tree_keeps_link_targets(void **state)
 {
-	_cleanup_free_ char *tmp = make_tmp();
+	_cleanup_free_ char *tmp = tmproot_new();
 	_cleanup_free_ char *cmd = xasprintf("set -e; cd %s; mkdir -p keep tree/a/b; echo data >keep/file;"
 					     "ln -s ../../keep tree/a/link; ln -s %s/keep/file tree/a/b/abs; touch tree/a/b/f",
 					     tmp, tmp);
