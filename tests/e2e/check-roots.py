@@ -296,8 +296,11 @@ def check_storage(r, workdir):
     if r.line(f'{dev}/dev') != majmin:
         r.err(f'{dev}/dev does not say {majmin}')
     name = os.path.basename(r.resolve(dev))
-    # the kernel calls a root mounted without initramfs /dev/root
-    if source != f'/dev/{name}' and not (source == '/dev/root' and target == '/'):
+    # the kernel calls a root mounted without initramfs /dev/root;
+    # device-mapper volumes are mounted by their /dev/mapper name
+    dm_name = r.line(f'{dev}/dm/name')
+    if source != f'/dev/{name}' and not (source == '/dev/root' and target == '/') and \
+            source != f'/dev/mapper/{dm_name}':
         r.err(f'workdir mount source {source} is not /dev/{name}')
     if not os.path.exists(r.resolve(f'sys/class/block/{name}')):
         r.err(f'sys/class/block/{name} is missing')
