@@ -8,8 +8,10 @@ roots=("$FIXTURES"/*/)
 [ -d "${roots[0]}" ] || skip "no synthetic fixture roots"
 $PY "$SRCDIR/tests/e2e/check-roots.py" "${roots[@]}" || fail "fixture roots are not coherent"
 
-# The checker must reject a root whose CPU count disagrees between files.
-cp -a "${roots[0]}" "$T/broken"
+# The checker must reject a root whose CPU count disagrees between files
+# (a copy of the smallest root, with one CPU taken offline in sysfs only).
+small=$(for r in "${roots[@]}"; do echo "$(find "$r" | wc -l) $r"; done | sort -n | head -n 1 | cut -d' ' -f2-)
+cp -a "$small" "$T/broken"
 echo 0 >"$T/broken/sys/devices/system/cpu/online"
 ! $PY "$SRCDIR/tests/e2e/check-roots.py" "$T/broken" >"$T/out" || fail "checker accepted a broken root"
 grep -q "sysfs online is \[0\]" "$T/out" || fail "checker did not name the broken file: $(cat "$T/out")"
