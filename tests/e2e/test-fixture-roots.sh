@@ -33,4 +33,22 @@ for r in "${roots[@]}"; do
 	init) [ "$init" = busybox ] || fail "$n: init $init, /sbin/init is busybox" ;;
 	esac
 done
+
+# Each root shows what it was built for (areas already collected; the full
+# records are the reviewed expected JSON).
+expect() { # expect ROOT PYTHON-CONDITION  (on d = the record, ids = finding ids)
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+ids = [f["id"] for f in d["findings"]]
+sys.exit(0 if eval(sys.argv[2]) else 1)' "$T/$1.json" "$2" || fail "$1: expected $2"
+}
+expect rpi4-undervoltage 'd["power"]["undervoltage_now"] is True and d["power"]["undervoltage_events"] == 3'
+expect rpi4-undervoltage '"power.undervoltage" in ids and d["virt"]["boot_el"] == "EL2"'
+expect rk3568-emmc-el2 'd["virt"]["kvm_initialized"] is True and d["virt"]["config_virtualization"] == "y"'
+expect rk3568-emmc-el2 'd["cpu"]["model"] == "Cortex-A55" and d["host"]["init"] == "busybox"'
+expect ft2000plus-64 'd["cpu"]["vendor"] == "Phytium" and d["cpu"]["cores"] == 64 and d["cpu"]["freq"]["driver"] is None'
+expect x86-kvm-steal 'd["virt"]["hypervisor"] == "kvm" and abs(d["virt"]["steal_pct"] - 8.0) < 0.1 and "virt.steal" in ids'
+expect qemu-tcg-x86 'd["virt"]["hypervisor"] == "qemu-tcg" and "virt.emulated" in ids'
+expect laptop-battery-powersave 'd["power"]["on_battery"] is True and d["cpu"]["freq"]["governor"] == "powersave"'
+expect laptop-battery-powersave '{"power.on-battery", "cpu.governor.powersave", "memory.swap-in-use"} <= set(ids)'
 pass
