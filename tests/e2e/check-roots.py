@@ -440,13 +440,35 @@ def check_sensors(r, arch):
             r.err('.ubtune/cpuid hypervisor_bit disagrees with the cpuinfo hypervisor flag')
     elif cpuid is not None:
         r.err('.ubtune/cpuid in a non-x86 root')
-    for cfg in ('proc/config.gz',):
-        data = r.read(cfg, binary=True)
-        if data is not None:
-            try:
-                gzip.decompress(data)
-            except OSError:
-                r.err(f'{cfg} is not gzip')
+
+
+def check_kernel_config(r):
+    """The kernel config, where the root has one, agrees with what sysfs shows."""
+    text = None
+    data = r.read('proc/config.gz', binary=True)
+    if data is not None:
+        try:
+            text = gzip.decompress(data).decode()
+        except OSError:
+            r.err('proc/config.gz is not gzip')
+    release = r.line('proc/sys/kernel/osrelease')
+    boot = [f for f in os.listdir(r.p('boot'))] if os.path.isdir(r.p('boot')) else []
+    for f in boot:
+        if f.startswith('config-') and f != f'config-{release}':
+            r.err(f'boot/{f} does not belong to the running kernel {release}')
+    if text is None and f'config-{release}' in boot:
+        text = r.read(f'boot/config-{release}')
+    if text is None:
+        return
+    nr = re.search(r'^CONFIG_NR_CPUS=(\d+)', text, re.M)
+    if nr and r.line('sys/devices/system/cpu/kernel_max') != str(int(nr.group(1)) - 1):
+        r.err(f'kernel_max is not CONFIG_NR_CPUS - 1 ({nr.group(1)})')
+    if '# CONFIG_NUMA is not set' in text and os.path.isdir(r.p('sys/devices/system/node')):
+        r.err('node directory exists although CONFIG_NUMA is not set')
+    if '# CONFIG_TRANSPARENT_HUGEPAGE is not set' in text and r.exists('sys/kernel/mm/transparent_hugepage'):
+        r.err('THP files exist although CONFIG_TRANSPARENT_HUGEPAGE is not set')
+    if r.exists('dev/kvm') and not re.search(r'^CONFIG_KVM=[ym]', text, re.M):
+        r.err('/dev/kvm exists but the kernel config has no KVM')
 
 
 def check(path):
@@ -466,6 +488,7 @@ def check(path):
     check_memory(r)
     check_cpufreq(r, cpus)
     check_sensors(r, arch)
+    check_kernel_config(r)
     return r.errors
 
 
