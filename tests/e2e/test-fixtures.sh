@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 "$SRCDIR/tools/fixture-record" check || fail "fixture records differ (make update-expected, then review)"
-for r in "$FIXTURES"/*/ "$SRCDIR"/build/fixtures/*/; do
+for r in "$FIXTURES"/*/ "$PARTIAL"/*/ "$SRCDIR"/build/fixtures/*/; do
 	[ -d "$r" ] || continue
 	n=$(basename "$r")
 	[ -f "$SRCDIR/tests/fixtures/expected/$n.json" ] || grep -qx "$n" "$SRCDIR/tests/fixtures/expected/PENDING" 2>/dev/null || fail "fixture $n has no expected record"

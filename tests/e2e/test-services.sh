@@ -38,12 +38,12 @@ json_get "$T/nobus.json" "[u['reason'] for u in d['unavailable'] if u['area'] ==
 	fail "no reason given for the missing bus"
 
 # dumps: Services and Busy lines
-"$UBTUNE" probe --root "$FIXTURES/busybox-board-noisy" >"$T/board" || fail "probe of busybox-board-noisy failed"
+"$UBTUNE" probe --root "$PARTIAL/busybox-board-noisy" >"$T/board" || fail "probe of busybox-board-noisy failed"
 grep -q '^Services  init busybox (not systemd) · running: irqbalance, cupsd, thermald (protective), Xorg$' "$T/board" ||
 	fail "Services line: $(grep '^Services' "$T/board")"
 grep -q '^Busy      2 runnable besides ubtune · CPU share since start: stress-ng 98.0 % (pid 500), Xorg 8.0 % (pid 400)$' "$T/board" ||
 	fail "Busy line: $(grep '^Busy' "$T/board")"
-"$UBTUNE" probe --root "$FIXTURES/systemd-desktop" --strict >"$T/desktop"
+"$UBTUNE" probe --root "$PARTIAL/systemd-desktop" --strict >"$T/desktop"
 [ $? -eq 3 ] || fail "--strict does not fail on noisy services"
 grep -q '^Services  systemd, default target graphical.target · running: avahi-daemon, cups, gdm3' "$T/desktop" ||
 	fail "Services line: $(grep '^Services' "$T/desktop")"
