@@ -48,13 +48,24 @@ static bool emulated(json_object *rec, struct finding *f)
 static bool booted_el1(json_object *rec, struct finding *f)
 {
 	const char *el = jpath_str(rec, "virt.boot_el");
-	if (is_guest(rec) || !el || (!streq(el, "EL1") && !streq(el, "mixed")))
+	if (!el || (!streq(el, "EL1") && !streq(el, "mixed")))
 		return false;
 	json_object *e = evidence_for(rec, "host", el);
 	if (e)
 		finding_set(&f->evidence, "kernel log: %s", jpath_str(e, "value"));
 	else
 		finding_set(&f->evidence, "virt.boot_el = %s", el);
+	/* Most guests are entered at EL1, but QEMU and some clouds can give a
+	 * guest EL2 (nested virtualisation): say which one this is, quietly. */
+	if (is_guest(rec)) {
+		f->severity = SEV_INFO;
+		finding_set(&f->message, "This guest's kernel was entered at EL1: it cannot host KVM guests of "
+					 "its own, so a guest started inside it runs emulated. Normal for a guest; "
+					 "it matters only for nested virtualisation.");
+		finding_set(&f->fix, "for nested guests, give this guest EL2 (qemu-system-aarch64 -M "
+				     "virt,virtualization=true, or the cloud's nested virtualisation option)");
+		return true;
+	}
 	if (streq(el, "mixed"))
 		finding_set(&f->message, "The CPUs were started at different exception levels (EL1 and EL2): "
 					 "the kernel disables KVM, so this machine cannot host KVM guests, and "

@@ -97,6 +97,7 @@ const struct virt_signature *virt_cpuid_signature(const char *vendor)
 	return NULL;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 /* Register bytes as text: NULs and trailing blanks dropped ("KVMKVMKVM\0\0\0"). */
 static char *cpuid_text(const char *raw, size_t n)
 {
@@ -108,6 +109,7 @@ static char *cpuid_text(const char *raw, size_t n)
 	s[k] = '\0';
 	return xstrdup(strstrip(s));
 }
+#endif
 
 int virt_parse_cpuid_file(const char *text, bool *bit, char **vendor)
 {

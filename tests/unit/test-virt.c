@@ -598,8 +598,21 @@ static void rule_el1(void **state)
 		    true, "kernel log: CPU: All CPU(s) started at EL1");
 	assert_rule("virt.el1", "{\"virt\": {\"role\": \"none\", \"boot_el\": \"mixed\"}}", true,
 		    "virt.boot_el = mixed");
-	/* guests always run at EL1 */
-	assert_rule("virt.el1", "{\"virt\": {\"role\": \"guest\", \"boot_el\": \"EL1\"}}", false, NULL);
+	/* a guest at EL1 cannot host guests either (QEMU's virtualization=true
+	 * gives guests EL2): said, as information */
+	assert_rule("virt.el1", "{\"virt\": {\"role\": \"guest\", \"boot_el\": \"EL1\"}}", true,
+		    "virt.boot_el = EL1");
+	assert_rule("virt.el1", "{\"virt\": {\"role\": \"guest\", \"boot_el\": \"EL2\"}}", false, NULL);
+	const char *sev_of[][2] = { { "{\"virt\": {\"role\": \"guest\", \"boot_el\": \"EL1\"}}", "info" },
+				    { "{\"virt\": {\"role\": \"none\", \"boot_el\": \"EL1\"}}", "warn" } };
+	for (size_t i = 0; i < ARRAY_SIZE(sev_of); i++) {
+		json_object *rec = json_lit(sev_of[i][0]);
+		struct finding f;
+		assert_true(rule_fires("virt.el1", rec, &f));
+		assert_string_equal(severity_name(f.severity), sev_of[i][1]);
+		finding_clear(&f);
+		json_object_put(rec);
+	}
 	assert_rule("virt.el1", "{\"virt\": {\"role\": \"host\", \"boot_el\": \"EL2\"}}", false, NULL);
 	assert_rule("virt.el1", "{\"virt\": {\"role\": \"unknown\", \"boot_el\": null}}", false, NULL);
 }
