@@ -22,6 +22,19 @@ CC := $(CROSS_COMPILE)gcc
 AR := $(CROSS_COMPILE)ar
 PKG_CONFIG ?= pkg-config
 
+# STATIC=1: one self-contained binary to copy onto a board. Debian ships no
+# static libsystemd or libudev, hwloc's static library needs libudev, and a
+# static libarchive pulls in glibc's NSS: those default to off.
+STATIC ?= 0
+ifeq ($(STATIC),1)
+WITH_SYSTEMD ?= 0
+WITH_UDEV ?= 0
+WITH_HWLOC ?= 0
+WITH_ARCHIVE ?= 0
+$(foreach w,SYSTEMD UDEV HWLOC ARCHIVE,$(if $(filter 1,$(WITH_$(w))),$(error STATIC=1 cannot link WITH_$(w)=1: \
+	Debian has no static build of it (or of what it needs); use WITH_$(w)=0)))
+endif
+
 MINIMAL ?= 0
 ifeq ($(MINIMAL),1)
 WITH_SYSTEMD ?= 0
@@ -62,8 +75,18 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmis
 	-DHAVE_SYSTEMD=$(WITH_SYSTEMD) -DHAVE_UDEV=$(WITH_UDEV) -DHAVE_HWLOC=$(WITH_HWLOC) \
 	-DHAVE_SQLITE=$(WITH_SQLITE) -DHAVE_ARCHIVE=$(WITH_ARCHIVE)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs $(PKGS))
 LDLIBS += -lm
+ifeq ($(STATIC),1)
+# UBTUNE_STATIC: the C library linked in is not the system's (probe/toolchain.c asks the system)
+override CFLAGS += -DUBTUNE_STATIC
+override LDFLAGS += -static
+endif
+# A cross build takes the target's libraries from Debian's multiarch -dev
+# packages (make deps ARCH=arm64), e.g. CROSS_COMPILE=aarch64-linux-gnu-.
+ifneq ($(CROSS_COMPILE),)
+export PKG_CONFIG_LIBDIR ?= /usr/lib/$(CROSS_COMPILE:%-=%)/pkgconfig:/usr/share/pkgconfig
+endif
 
 LIB_SRC := $(wildcard lib/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
 CLI_SRC := $(wildcard cli/*.c)
@@ -73,7 +96,9 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
+# the unit test programs, without running them
+unit-tests: $(UNIT_BIN)
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe unit-tests check-arm64
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -95,16 +120,30 @@ DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libud
 	libhwloc-dev libsqlite3-dev libarchive-dev
 DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
+# check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
+# qemu-user; the target's libraries come as Debian multiarch packages.
+DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
+	$(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev libsqlite3-dev libcmocka-dev)
+# check-vm: Debian's kernels under qemu-system (TCG), busybox in the initramfs.
+DEPS_VM := qemu-system-arm qemu-system-x86 busybox-static cpio
+# make deps ARCH=arm64: every library of the full build for arm64 as well.
+ifeq ($(ARCH),arm64)
+DEPS_CROSS += $(addsuffix :arm64,$(filter lib%-dev zlib1g-dev,$(DEPS_BUILD)))
+endif
 deps:
-	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST)
+	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM)
 
 run: deps
 	@$(MAKE) --no-print-directory all
 	$(B)/ubtune probe
 
+# check also runs check-arm64 and check-vm where their tools are installed
+# (make deps installs them).
+have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
+CHECK_MORE := $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aarch64-static)),check-arm64)
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-unit check-e2e
+	@$(MAKE) --no-print-directory check-unit check-e2e $(CHECK_MORE)
 
 # Real dumps are kept packed; tests read them unpacked under build/fixtures/.
 REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)
@@ -119,6 +158,13 @@ check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
 
 check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 	@tools/run-tests e2e tests/e2e/test-*.sh
+
+# The static minimal arm64 build, run under qemu-user: unit tests, and every
+# fixture root recorded as the native build records it (tools/check-arm64).
+ARM64_B := $(B)/arm64
+check-arm64: $(B)/ubtune $(FIXTURE_STAMP)
+	@$(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B) all unit-tests
+	@tools/check-arm64 $(ARM64_B) $(B)/ubtune
 
 # Benchmarks (timings are measured here, never asserted by tests).
 bench-probe: $(B)/ubtune
