@@ -26,12 +26,10 @@ PKG_CONFIG ?= pkg-config
 # static libsystemd or libudev, hwloc's static library needs libudev, and a
 # static libarchive pulls in glibc's NSS: those default to off.
 STATIC ?= 0
+STATIC_NOT := SYSTEMD UDEV HWLOC ARCHIVE
 ifeq ($(STATIC),1)
-WITH_SYSTEMD ?= 0
-WITH_UDEV ?= 0
-WITH_HWLOC ?= 0
-WITH_ARCHIVE ?= 0
-$(foreach w,SYSTEMD UDEV HWLOC ARCHIVE,$(if $(filter 1,$(WITH_$(w))),$(error STATIC=1 cannot link WITH_$(w)=1: \
+$(foreach w,$(STATIC_NOT),$(eval WITH_$(w) ?= 0))
+$(foreach w,$(STATIC_NOT),$(if $(filter 1,$(WITH_$(w))),$(error STATIC=1 cannot link WITH_$(w)=1: \
 	Debian has no static build of it (or of what it needs); use WITH_$(w)=0)))
 endif
 
