@@ -96,7 +96,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 all: $(B)/ubtune
 # the unit test programs, without running them
 unit-tests: $(UNIT_BIN)
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe unit-tests check-arm64
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe unit-tests check-arm64 check-vm
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -139,6 +139,7 @@ run: deps
 # (make deps installs them).
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 CHECK_MORE := $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aarch64-static)),check-arm64)
+CHECK_MORE += $(if $(and $(CHECK_MORE),$(call have,qemu-system-aarch64),$(call have,qemu-system-x86_64)),check-vm)
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory check-unit check-e2e $(CHECK_MORE)
@@ -160,9 +161,18 @@ check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 # The static minimal arm64 build, run under qemu-user: unit tests, and every
 # fixture root recorded as the native build records it (tools/check-arm64).
 ARM64_B := $(B)/arm64
+ARM64_MAKE = $(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B)
 check-arm64: $(B)/ubtune $(FIXTURE_STAMP)
-	@$(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B) all unit-tests
+	@$(ARM64_MAKE) all unit-tests
 	@tools/check-arm64 $(ARM64_B) $(B)/ubtune
+
+# Debian's arm64 and amd64 kernels under qemu-system (TCG): the static
+# ubtune in real guests (tools/check-vm); kernels are cached in $(B)/vm/cache.
+STATIC_B := $(B)/static
+check-vm:
+	@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
+	@$(ARM64_MAKE) all
+	@tools/check-vm $(B)/vm $(STATIC_B) $(ARM64_B)
 
 # Benchmarks (timings are measured here, never asserted by tests).
 bench-probe: $(B)/ubtune
