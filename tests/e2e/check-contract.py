@@ -52,8 +52,8 @@ def get(d, path):
     return d
 
 
-def main():
-    rec = json.load(open(sys.argv[1]))
+def contract_errors(rec):
+    """Every way the record breaks the contract, one line each."""
     errors = []
     for key, (typ, nullable) in CONTRACT.items():
         v = get(rec, key)
@@ -77,6 +77,11 @@ def main():
     for u in rec.get("unavailable", []):
         if not isinstance(u.get("area"), str) or not isinstance(u.get("reason"), str):
             errors.append(f"bad unavailable entry {u}")
+    return errors
+
+
+def main():
+    errors = contract_errors(json.load(open(sys.argv[1])))
     for e in errors:
         print(e, file=sys.stderr)
     return 1 if errors else 0

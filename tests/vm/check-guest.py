@@ -8,8 +8,17 @@ The guest's init (tests/vm/init) prints each step's output between
 console. Each case below lists what a real kernel on that QEMU machine
 must show. Prints one line per failed expectation; exit 1 when any failed.
 """
+import importlib.util
 import json
+import os
 import sys
+
+# the record contract and its key lookup, shared with the end-to-end tests
+_spec = importlib.util.spec_from_file_location(
+    "check_contract", os.path.join(os.path.dirname(__file__), "..", "e2e", "check-contract.py"))
+contract = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(contract)
+get = contract.get
 
 
 def sections(lines):
@@ -25,14 +34,6 @@ def sections(lines):
         elif name:
             buf.append(line)
     return out
-
-
-def get(d, path):
-    for k in path.split("."):
-        if not isinstance(d, dict) or k not in d:
-            return KeyError
-        d = d[k]
-    return d
 
 
 def finding_ids(rec):
@@ -100,7 +101,7 @@ def check(rec, expectations):
         got = get(rec, what)
         # 125 and 125.0 are the same number; True is not 1
         if type(got) is not type(want) and not {type(got), type(want)} <= {int, float} or got != want:
-            failed.append(f"{what} is {json.dumps(got) if got is not KeyError else 'missing'}, "
+            failed.append(f"{what} is {'missing' if got is contract.MISSING else json.dumps(got)}, "
                           f"expected {json.dumps(want)}")
     return failed
 
@@ -125,7 +126,7 @@ def main():
             rec = None
             failed.append(f"probe output is not JSON: {e}")
         if rec:
-            failed += check(rec, CASES[case])
+            failed += contract.contract_errors(rec) + check(rec, CASES[case])
     for f in failed:
         print(f"  {case}: {f}")
     return 1 if failed else 0
