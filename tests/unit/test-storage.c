@@ -478,6 +478,8 @@ static void ws_zram_loop_nfs_tmpfs(void **state)
 	assert_jstr(rec, "storage.device.kind", "zram");
 	assert_jstr(rec, "storage.device.recommended_scheduler", "none");
 	assert_jnull(rec, "storage.device.controller");
+	assert_int_equal(jpath_len(rec, "numa.storage_irqs"), 0);
+	assert_non_null(jpath(rec, "numa.storage_irqs"));
 	json_object_put(rec);
 
 	rec = ws_probe(state, "/mnt/img/x");
@@ -558,6 +560,7 @@ static void no_mount_table(void **state)
 	assert_jstr(rec, "storage.workdir", "/");
 	assert_jnull(rec, "storage.mount");
 	assert_jnull(rec, "storage.device");
+	assert_jnull(rec, "numa.storage_irqs");
 	assert_true(has_unavailable(rec, "storage", "no mount table"));
 	json_object_put(rec);
 	troot_free(r);
