@@ -312,7 +312,8 @@ static void render_disk(json_object *disk, void *data)
 
 	buf_printf(&b, "%s: scheduler %s", jpath_str(disk, "name"), cur ? cur : "unknown");
 	if (rec && streq_ptr(cur, rec))
-		buf_printf(&b, " (recommended for %s)", blockdev_kind_label(disk));
+		buf_printf(&b, " (recommended for %s%s%s)", blockdev_kind_label(disk), note ? "; " : "",
+			   note ? note : "");
 	else if (rec)
 		buf_printf(&b, " (recommended %s for %s%s%s)", rec, blockdev_kind_label(disk), note ? "; " : "",
 			   note ? note : "");
