@@ -332,11 +332,17 @@ static bool has_disk(json_object *list, const char *name)
 	return false;
 }
 
-/* Adds the physical disks under disk (itself when it has no slaves) to list. */
-static void add_physical(struct probe_ctx *ctx, const char *disk, json_object *list, int depth)
+/*
+ * Adds the physical disks under disk (itself when it has no slaves) to list.
+ * seen holds the devices already visited: a hostile dump may loop.
+ */
+static void add_physical(struct probe_ctx *ctx, const char *disk, json_object *list, struct strv *seen, int depth)
 {
 	_cleanup_free_ char *dir = xasprintf("%s/slaves", disk);
 	struct strv slaves = {0};
+	if (strv_contains(seen, disk))
+		return;
+	strv_push(seen, disk);
 	if (depth >= MAX_STACK || rootfs_list(ctx->rf, dir, &slaves) < 0 || slaves.n == 0) {
 		if (!has_disk(list, base_name(disk)))
 			json_object_array_add(list, disk_object(ctx, disk));
@@ -348,7 +354,7 @@ static void add_physical(struct probe_ctx *ctx, const char *disk, json_object *l
 		if (rootfs_realpath(ctx->rf, link, &real) < 0)
 			continue;
 		_cleanup_free_ char *whole = whole_disk(ctx, real);
-		add_physical(ctx, whole, list, depth + 1);
+		add_physical(ctx, whole, list, seen, depth + 1);
 	}
 	strv_free(&slaves);
 }
@@ -400,7 +406,9 @@ static json_object *stacked_object(struct probe_ctx *ctx, const char *disk)
 {
 	json_object *o = json_object_new_object();
 	json_object *slaves = json_object_new_array();
-	add_physical(ctx, disk, slaves, 0);
+	struct strv seen = {0};
+	add_physical(ctx, disk, slaves, &seen, 0);
+	strv_free(&seen);
 
 	jset_str(o, "name", base_name(disk));
 	json_object *kind = common_value(slaves, "kind");

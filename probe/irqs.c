@@ -196,7 +196,6 @@ struct irq_scan {
 	struct irq_table table;
 	bool have_table;
 	struct strv controllers; /* sysfs paths seen */
-	struct cpuset irqs;
 	json_object *out;
 	bool no_controller;   /* a disk whose controller is not known */
 	bool no_affinity;     /* /proc/irq/N/ missing */
@@ -239,9 +238,11 @@ static bool node_cpus(json_object *rec, int64_t id, struct cpuset *c)
 static void add_irq(struct irq_scan *s, unsigned irq, json_object *disk)
 {
 	struct rootfs *rf = s->ctx->rf;
-	if (cpuset_isset(&s->irqs, irq))
-		return;
-	cpuset_set(&s->irqs, irq);
+	for (size_t i = 0; i < json_object_array_length(s->out); i++) {
+		int64_t seen;
+		if (jpath_int(json_object_array_get_idx(s->out, i), "irq", &seen) && seen == irq)
+			return;
+	}
 	const struct irq_line *line = s->have_table ? irq_table_find(&s->table, irq) : NULL;
 	_cleanup_free_ char *aff = read_affinity(rf, irq, "smp_affinity_list", "smp_affinity");
 	_cleanup_free_ char *eff = read_affinity(rf, irq, "effective_affinity_list", "effective_affinity");
@@ -369,6 +370,5 @@ json_object *numa_storage_irqs(struct probe_ctx *ctx)
 	}
 	irq_table_free(&s.table);
 	strv_free(&s.controllers);
-	cpuset_free(&s.irqs);
 	return s.out;
 }

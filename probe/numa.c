@@ -326,19 +326,46 @@ static void format_mem(struct buf *b, json_object *node)
 		buf_printf(b, ", %.1f GiB", (double)kib / (1024.0 * 1024.0));
 }
 
-/* "ahci IRQ 43 on CPU 40" / "nvme0q* IRQs 51,53-54 on CPUs 0-3" */
+static int cmp_int64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* IRQ numbers as a list: "27-28", "43", "51,53-54". */
+static char *format_irq_numbers(json_object *irqs)
+{
+	size_t n = json_object_array_length(irqs), k = 0;
+	int64_t *v = xcalloc(n ? n : 1, sizeof(*v));
+	struct buf b = {0};
+	for (size_t i = 0; i < n; i++)
+		if (jpath_int(json_object_array_get_idx(irqs, i), "irq", &v[k]))
+			k++;
+	qsort(v, k, sizeof(*v), cmp_int64);
+	buf_puts(&b, "");
+	for (size_t i = 0; i < k; i++) {
+		size_t j = i;
+		while (j + 1 < k && v[j + 1] == v[j] + 1)
+			j++;
+		buf_printf(&b, "%s%lld", b.len ? "," : "", (long long)v[i]);
+		if (j > i)
+			buf_printf(&b, "-%lld", (long long)v[j]);
+		i = j;
+	}
+	free(v);
+	return buf_steal(&b);
+}
+
+/* "ahci IRQ 43 on CPU 40" / "IRQs 51,53-54 on CPUs 0-3" */
 static void format_irqs(struct buf *b, json_object *irqs)
 {
-	struct cpuset nums = {0}, cpus = {0};
+	struct cpuset cpus = {0};
 	size_t n = json_object_array_length(irqs), known = 0, remote = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *q = json_object_array_get_idx(irqs, i);
-		int64_t irq;
 		bool local;
 		struct cpuset c = {0};
 		const char *eff = jpath_str(q, "effective") ? jpath_str(q, "effective") : jpath_str(q, "affinity");
-		if (jpath_int(q, "irq", &irq))
-			cpuset_set(&nums, (size_t)irq);
 		if (eff && cpuset_parse_list(eff, &c) == 0) {
 			known++;
 			for (size_t k = 0; k < cpuset_size(&c); k++)
@@ -349,7 +376,7 @@ static void format_irqs(struct buf *b, json_object *irqs)
 			remote++;
 		cpuset_free(&c);
 	}
-	_cleanup_free_ char *ns = cpuset_format(&nums), *cs = cpuset_format(&cpus);
+	_cleanup_free_ char *ns = format_irq_numbers(irqs), *cs = cpuset_format(&cpus);
 	const char *name = jpath_str(json_object_array_get_idx(irqs, 0), "name");
 	buf_printf(b, " · storage %s%s %s", name && n == 1 ? name : "IRQ", n == 1 ? (name ? " IRQ" : "") : "s", ns);
 	if (known)
@@ -358,7 +385,6 @@ static void format_irqs(struct buf *b, json_object *irqs)
 		buf_puts(b, " (affinity not known)");
 	if (remote)
 		buf_printf(b, ", %zu outside the controller's node", remote);
-	cpuset_free(&nums);
 	cpuset_free(&cpus);
 }
 

@@ -552,6 +552,31 @@ static void dev_root_from_cmdline(void **state)
 	troot_free(r);
 }
 
+/* A hostile dump whose dm devices are each other's slaves, and a huge IRQ number. */
+static void hostile_stack(void **state)
+{
+	char *r = troot_new();
+	tfile(r, "/proc/self/mountinfo", "21 1 253:0 / / rw - ext4 /dev/dm-0 rw");
+	blk_disk(r, VIRT "/dm-0", "253:0", "none", "0", "0");
+	blk_disk(r, VIRT "/dm-1", "253:1", "none", "0", "0");
+	blk_slave(r, VIRT "/dm-0", "dm-1", VIRT "/dm-1");
+	blk_slave(r, VIRT "/dm-1", "dm-0", VIRT "/dm-0");
+	json_object *rec = probe_storage_numa(r, "/");
+	assert_jstr(rec, "storage.device.name", "dm-0");
+	assert_int_equal(jpath_len(rec, "storage.device.slaves"), 0);
+	assert_jstr(rec, "storage.device.kind", "unknown");
+	json_object_put(rec);
+
+	pci_function(r, AHCI, "ahci", "0");
+	blk_disk(r, SDA, "8:0", "[none]", "0", "0");
+	tfile(r, AHCI "/msi_irqs/4294967295", "msi");
+	tfile(r, "/proc/self/mountinfo", "21 1 8:0 / / rw - ext4 /dev/sda rw");
+	rec = probe_storage_numa(r, "/");
+	assert_int_equal(jint(rec, "numa.storage_irqs.0.irq"), 4294967295ll);
+	json_object_put(rec);
+	troot_free(r);
+}
+
 static void no_mount_table(void **state)
 {
 	char *r = troot_new();
@@ -683,6 +708,7 @@ int main(void)
 		cmocka_unit_test(composite_bfq),
 		cmocka_unit_test(overlay_in_container),
 		cmocka_unit_test(dev_root_from_cmdline),
+		cmocka_unit_test(hostile_stack),
 		cmocka_unit_test(no_mount_table),
 		cmocka_unit_test(rule_scheduler),
 		cmocka_unit_test(rule_slow_medium),
