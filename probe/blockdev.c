@@ -9,6 +9,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <sys/stat.h>
 
 /* Stacks deeper than this (dm on md on dm ...) are not followed further. */
 #define MAX_STACK 8
@@ -201,6 +202,19 @@ static bool attr_exists(struct probe_ctx *ctx, const char *dir, const char *name
 	return rootfs_exists(ctx->rf, path) == 0;
 }
 
+int blockdev_resolve(struct probe_ctx *ctx, const char *link, char **dir)
+{
+	_cleanup_free_ char *real = NULL;
+	struct stat st;
+	int r = rootfs_realpath(ctx->rf, link, &real);
+	if (r < 0)
+		return r;
+	if (rootfs_stat(ctx->rf, real, &st) < 0 || !S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	*dir = TAKE_PTR(real);
+	return 0;
+}
+
 /* The whole disk of a partition (its parent directory), else dir itself. */
 static char *whole_disk(struct probe_ctx *ctx, const char *dir)
 {
@@ -351,7 +365,7 @@ static void add_physical(struct probe_ctx *ctx, const char *disk, json_object *l
 	}
 	for (size_t i = 0; i < slaves.n; i++) {
 		_cleanup_free_ char *link = xasprintf("%s/%s", dir, slaves.v[i]), *real = NULL;
-		if (rootfs_realpath(ctx->rf, link, &real) < 0)
+		if (blockdev_resolve(ctx, link, &real) < 0)
 			continue;
 		_cleanup_free_ char *whole = whole_disk(ctx, real);
 		add_physical(ctx, whole, list, seen, depth + 1);

@@ -88,7 +88,7 @@ static int syspath_by_devnum(struct probe_ctx *ctx, unsigned major, unsigned min
 		return 0;
 #endif
 	_cleanup_free_ char *link = xasprintf("/sys/dev/block/%u:%u", major, minor);
-	return rootfs_realpath(ctx->rf, link, out);
+	return blockdev_resolve(ctx, link, out);
 }
 
 /* The dm device whose dm/name is name ("/dev/mapper/NAME"). */
@@ -102,7 +102,7 @@ static int syspath_by_dm_name(struct probe_ctx *ctx, const char *name, char **ou
 		_cleanup_free_ char *p = xasprintf("/sys/class/block/%s/dm/name", devs.v[i]), *v = NULL;
 		if (rootfs_read_line(ctx->rf, p, &v) == 0 && streq(v, name)) {
 			_cleanup_free_ char *dir = xasprintf("/sys/class/block/%s", devs.v[i]);
-			r = rootfs_realpath(ctx->rf, dir, out);
+			r = blockdev_resolve(ctx, dir, out);
 			strv_free(&devs);
 			return r;
 		}
@@ -155,11 +155,13 @@ static int syspath_by_source(struct probe_ctx *ctx, const char *source, char **o
 	if (strchr(name, '/'))
 		return -ENODEV;
 	_cleanup_free_ char *p = xasprintf("/sys/class/block/%s", name);
-	if (rootfs_realpath(ctx->rf, p, out) == 0)
+	int r = blockdev_resolve(ctx, p, out);
+	if (r == 0)
 		return 0;
 	free(p);
 	p = xasprintf("/sys/block/%s", name);
-	return rootfs_realpath(ctx->rf, p, out);
+	int r2 = blockdev_resolve(ctx, p, out);
+	return r2 == -ENOENT ? r : r2;
 }
 
 static json_object *nonblock_object(const char *kind)
@@ -231,8 +233,17 @@ static json_object *block_object(struct lookup *l, const struct mount_entry *m, 
 	}
 	if (has)
 		r = syspath_by_devnum(ctx, major, minor, &syspath);
-	if (r < 0)
+	if (r < 0) {
+		int by_dev = r;
 		r = syspath_by_source(ctx, m->source, &syspath, 0);
+		if (by_dev == -ENOTDIR && r < 0)
+			r = by_dev;
+	}
+	if (r == -ENOTDIR) {
+		probe_unavailable(ctx, "storage", "the sysfs link of %s is a plain file, not a link to the device: "
+				  "the dump lost its symlinks", m->source);
+		return NULL;
+	}
 	if (r < 0) {
 		if (has)
 			probe_unavailable(ctx, "storage", "no block device in sysfs for %u:%u (%s, %s)", major, minor,

@@ -40,6 +40,9 @@ char *mount_option(const char *options, const char *key);
  * partitions to their disk and dm/md/bcache slaves to the physical disks.
  */
 json_object *blockdev_describe(struct probe_ctx *ctx, const char *syspath);
+/* The canonical sysfs directory a block device link leads to; -ENOTDIR
+ * when the link is a plain file (a dump that lost its symlinks). */
+int blockdev_resolve(struct probe_ctx *ctx, const char *link, char **dir);
 /* "nvme", "ssd", "hdd", "mmc", "usb", "virtio", "loop", "zram", "ram" or
  * "unknown", from the name, the sysfs path and rotational (-1: unknown). */
 const char *blockdev_kind(const char *name, const char *syspath, int rotational);

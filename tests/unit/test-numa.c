@@ -134,7 +134,7 @@ static void kernel_without_numa(void **state)
 	/* nothing about CPUs at all: unknown, not one made-up node */
 	rec = numa_of("virt-what-kvm");
 	assert_jnull(rec, "numa.nodes");
-	assert_true(has_unavailable(rec, "numa", "/sys/devices/system/node"));
+	assert_true(unavailable_mentions(rec, "numa", "/sys/devices/system/node"));
 	json_object_put(rec);
 }
 
@@ -257,32 +257,32 @@ static void irq_files(const char *r, unsigned irq, const char *affinity, const c
 {
 	_cleanup_free_ char *a = xasprintf("/proc/irq/%u/smp_affinity_list", irq);
 	_cleanup_free_ char *e = xasprintf("/proc/irq/%u/effective_affinity_list", irq);
-	tfile(r, a, affinity);
-	tfile(r, e, effective);
+	tmproot_write(r, a, affinity);
+	tmproot_write(r, e, effective);
 }
 
 static char *eight_nodes(void)
 {
-	char *r = troot_new();
+	char *r = tmproot_new();
 	struct buf irqs = {0};
 	for (int n = 0; n < 8; n++) {
 		_cleanup_free_ char *list = xasprintf("/sys/devices/system/node/node%d/cpulist", n);
 		_cleanup_free_ char *cpus = xasprintf("%d-%d", n * 8, n * 8 + 7);
 		_cleanup_free_ char *mem = xasprintf("/sys/devices/system/node/node%d/meminfo", n);
 		_cleanup_free_ char *memv = xasprintf("Node %d MemTotal:       33554432 kB\nNode %d MemFree: 1 kB", n, n);
-		tfile(r, list, cpus);
-		tfile(r, mem, memv);
+		tmproot_write(r, list, cpus);
+		tmproot_write(r, mem, memv);
 	}
-	tfile(r, "/sys/devices/system/node/online", "0-7");
-	tfile(r, "/sys/devices/system/cpu/online", "0-63");
-	tfile(r, "/proc/self/mountinfo", "21 1 8:2 / / rw,relatime - ext4 /dev/sda2 rw\n"
+	tmproot_write(r, "/sys/devices/system/node/online", "0-7");
+	tmproot_write(r, "/sys/devices/system/cpu/online", "0-63");
+	tmproot_write(r, "/proc/self/mountinfo", "21 1 8:2 / / rw,relatime - ext4 /dev/sda2 rw\n"
 					 "22 21 8:3 / /home rw,relatime - xfs /dev/sda3 rw,attr2\n"
 					 "23 21 259:1 / /scratch rw - ext4 /dev/nvme0n1p1 rw\n");
 	pci_function(r, AHCI, "ahci", "0");
 	blk_disk(r, SDA, "8:0", "[mq-deadline] kyber bfq none", "0", "0");
 	blk_part(r, SDA, "sda2", "8:2", "2");
 	blk_part(r, SDA, "sda3", "8:3", "3");
-	tfile(r, AHCI "/msi_irqs/43", "msi");
+	tmproot_write(r, AHCI "/msi_irqs/43", "msi");
 	pci_function(r, NVME_PCI, "nvme", "4");
 	blk_disk(r, NVME, "259:0", "[none] mq-deadline", "0", "0");
 	blk_part(r, NVME, "nvme0n1p1", "259:1", "1");
@@ -301,7 +301,7 @@ static char *eight_nodes(void)
 		buf_printf(&irqs, "  ITS-MSI %u Edge      %s\n", 524288 + nums[i], names[i]);
 	}
 	buf_puts(&irqs, "IPI0:  1 2 3   Rescheduling interrupts\nErr:          0");
-	tfile(r, "/proc/interrupts", irqs.s);
+	tmproot_write(r, "/proc/interrupts", irqs.s);
 	buf_free(&irqs);
 
 	irq_files(r, 43, "0-63", "40");
@@ -312,9 +312,9 @@ static char *eight_nodes(void)
 		_cleanup_free_ char *eff = xasprintf("%u", 24 + q * 8);
 		irq_files(r, 60 + q, cpus, eff);
 	}
-	tfile(r, "/proc/1/comm", "systemd");
-	tfile(r, "/proc/733/comm", "irqbalance");
-	tfile(r, "/proc/self/comm", "ubtune");
+	tmproot_write(r, "/proc/1/comm", "systemd");
+	tmproot_write(r, "/proc/733/comm", "irqbalance");
+	tmproot_write(r, "/proc/self/comm", "ubtune");
 	return r;
 }
 
@@ -358,9 +358,9 @@ static void ahci_irq_remote(void **state)
 	json_object_put(rec);
 
 	/* served on the controller's node: fine */
-	tfile(*state, "/proc/irq/43/effective_affinity_list", "3");
+	tmproot_write(*state, "/proc/irq/43/effective_affinity_list", "3");
 	rec = eight_probe(state, "/home/bench");
-	tfile(*state, "/proc/irq/43/effective_affinity_list", "40");
+	tmproot_write(*state, "/proc/irq/43/effective_affinity_list", "40");
 	assert_true(jpath_bool(rec, "numa.storage_irqs.0.on_device_node", &b) && b);
 	assert_null(finding_evidence(rec, "numa.storage-irq-remote"));
 	json_object_put(rec);
@@ -392,9 +392,9 @@ static void masks_and_intx(void **state)
 	assert_int_equal(unlink(msi), 0);
 	assert_int_equal(unlink(list), 0);
 	assert_int_equal(unlink(eff), 0);
-	tfile(r, "/proc/irq/43/smp_affinity", "00000000,000000f0");
-	tfile(r, "/proc/interrupts", "      CPU0  CPU1\n 19:  5  6  IO-APIC  19-fasteoi   ata_piix, ahci\n");
-	tfile(r, AHCI "/irq", "19");
+	tmproot_write(r, "/proc/irq/43/smp_affinity", "00000000,000000f0");
+	tmproot_write(r, "/proc/interrupts", "      CPU0  CPU1\n 19:  5  6  IO-APIC  19-fasteoi   ata_piix, ahci\n");
+	tmproot_write(r, AHCI "/irq", "19");
 	json_object *rec = probe_storage_numa(r, "/");
 	/* no msi_irqs: IRQ 43 is gone, the INTx line 19 is named after the driver */
 	assert_int_equal(jpath_len(rec, "numa.storage_irqs"), 1);
@@ -402,12 +402,12 @@ static void masks_and_intx(void **state)
 	assert_jstr(rec, "numa.storage_irqs.0.name", "ata_piix, ahci");
 	assert_int_equal(jint(rec, "numa.storage_irqs.0.count"), 11);
 	assert_jnull(rec, "numa.storage_irqs.0.affinity");
-	assert_true(has_unavailable(rec, "numa", "smp_affinity_list"));
+	assert_true(unavailable_mentions(rec, "numa", "smp_affinity_list"));
 	json_object_put(rec);
 
 	/* the same line without a driver name: the PCI function's irq file */
-	tfile(r, "/proc/interrupts", "      CPU0  CPU1\n 19:  5  6  IO-APIC  19-fasteoi   ata_piix\n");
-	tfile(r, "/proc/irq/19/smp_affinity", "00000000,000000f0");
+	tmproot_write(r, "/proc/interrupts", "      CPU0  CPU1\n 19:  5  6  IO-APIC  19-fasteoi   ata_piix\n");
+	tmproot_write(r, "/proc/irq/19/smp_affinity", "00000000,000000f0");
 	rec = probe_storage_numa(r, "/");
 	assert_int_equal(jint(rec, "numa.storage_irqs.0.irq"), 19);
 	assert_jstr(rec, "numa.storage_irqs.0.affinity", "4-7");
@@ -416,12 +416,14 @@ static void masks_and_intx(void **state)
 	/* no effective list: the allowed CPUs 4-7 are on node 0 */
 	assert_true(jpath_bool(rec, "numa.storage_irqs.0.on_device_node", &b) && b);
 	json_object_put(rec);
-	troot_free(r);
+	tmproot_free(r);
 }
 
 static void virtio_guest_irqs(void **state)
 {
-	json_object *rec = numa_of("hwloc-2pa-pcidomain32bits");
+	char *root = tmproot_relinked("hwloc-2pa-pcidomain32bits");
+	json_object *rec = probe_storage_numa(root, "/");
+	tmproot_free(root);
 	/* msi_irqs/27 and 28 of 10000:00:04.0; this dump has no /proc/interrupts or /proc/irq */
 	assert_int_equal(jpath_len(rec, "numa.storage_irqs"), 2);
 	assert_int_equal(jint(rec, "numa.storage_irqs.0.irq"), 27);
@@ -436,15 +438,15 @@ static void virtio_guest_irqs(void **state)
 
 static void process_list(void **state)
 {
-	char *r = troot_new();
+	char *r = tmproot_new();
 	struct rootfs *rf;
 	struct procs p;
-	tfile(r, "/proc/1/comm", "init");
-	tfile(r, "/proc/42/comm", "numad");
-	tfile(r, "/proc/1200/comm", "irqbalance");
-	tdir(r, "/proc/77");
-	tfile(r, "/proc/sys/kernel/hostname", "h");
-	tfile(r, "/proc/self/comm", "ubtune");
+	tmproot_write(r, "/proc/1/comm", "init");
+	tmproot_write(r, "/proc/42/comm", "numad");
+	tmproot_write(r, "/proc/1200/comm", "irqbalance");
+	tmproot_parents(r, "/proc/77/");
+	tmproot_write(r, "/proc/sys/kernel/hostname", "h");
+	tmproot_write(r, "/proc/self/comm", "ubtune");
 	assert_int_equal(rootfs_new(r, &rf), 0);
 	assert_int_equal(procs_list(rf, &p), 0);
 	/* pid order; 77 has no comm (exited), self is not a pid */
@@ -460,13 +462,13 @@ static void process_list(void **state)
 	bool b;
 	assert_true(jpath_bool(rec, "numa.numad", &b) && b);
 	json_object_put(rec);
-	troot_free(r);
+	tmproot_free(r);
 
 	/* a dump without processes: unknown */
 	rec = numa_of("util-linux-x86_64-64cpu");
 	assert_jnull(rec, "numa.irqbalance");
 	assert_jnull(rec, "numa.numad");
-	assert_true(has_unavailable(rec, "numa", "irqbalance"));
+	assert_true(unavailable_mentions(rec, "numa", "irqbalance"));
 	json_object_put(rec);
 }
 
@@ -545,5 +547,5 @@ int main(void)
 		cmocka_unit_test(render),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
-	return failed + cmocka_run_group_tests_name("eight nodes", eight, eight_setup, troot_teardown);
+	return failed + cmocka_run_group_tests_name("eight nodes", eight, eight_setup, tmproot_teardown);
 }

@@ -137,13 +137,36 @@ static void recommendations(void **state)
 
 /* ---- real dumps ---- */
 
+/* The lsblk dump and the KVM guest with their sysfs links restored. */
+struct dumps {
+	char *lsblk, *kvm;
+};
+
+static int dumps_setup(void **state)
+{
+	struct dumps *d = xcalloc(1, sizeof(*d));
+	d->lsblk = tmproot_relinked("util-linux-lsblk-simple-nvme");
+	d->kvm = tmproot_relinked("hwloc-2pa-pcidomain32bits");
+	*state = d;
+	return 0;
+}
+
+static int dumps_teardown(void **state)
+{
+	struct dumps *d = *state;
+	tmproot_free(d->lsblk);
+	tmproot_free(d->kvm);
+	free(d);
+	return 0;
+}
+
 /*
  * util-linux's own expected lsblk output for the dump names the device of
  * every mount point: each one, probed as a workdir, must lead there.
  */
 static void lsblk_ground_truth(void **state)
 {
-	_cleanup_free_ char *root = fixture_root("util-linux-lsblk-simple-nvme");
+	const char *root = ((struct dumps *)*state)->lsblk;
 	_cleanup_free_ char *aux = xasprintf("%s/_aux/lsblk-expected-basic.txt", root);
 	_cleanup_free_ char *disk = NULL;
 	size_t checked = 0;
@@ -177,7 +200,7 @@ static void lsblk_ground_truth(void **state)
 
 static void lsblk_devices(void **state)
 {
-	_cleanup_free_ char *root = fixture_root("util-linux-lsblk-simple-nvme");
+	const char *root = ((struct dumps *)*state)->lsblk;
 	json_object *rec = probe_storage_numa(root, "/home/user/ub");
 	assert_jstr(rec, "storage.mount.target", "/home");
 	assert_jstr(rec, "storage.device.name", "nvme0n1");
@@ -215,18 +238,20 @@ static void lsblk_devices(void **state)
 	json_object_put(rec);
 }
 
-/* The whole probe of the dump at "/": the fixture entry point. */
-static void lsblk_fixture(void **state)
+/* The dump as packed, its links flattened into files: unknown, and said why. */
+static void lsblk_as_packed(void **state)
 {
 	json_object *rec = probe_fixture("util-linux-lsblk-simple-nvme", "/");
 	assert_jstr(rec, "storage.workdir", "/");
-	assert_jstr(rec, "storage.device.name", "sda");
+	assert_jstr(rec, "storage.mount.source", "/dev/sda4");
+	assert_jnull(rec, "storage.device");
+	assert_true(unavailable_mentions(rec, "storage", "the sysfs link of /dev/sda4 is a plain file"));
 	json_object_put(rec);
 }
 
 static void virtio_guest(void **state)
 {
-	json_object *rec = probe_fixture("hwloc-2pa-pcidomain32bits", "/");
+	json_object *rec = probe_storage_numa(((struct dumps *)*state)->kvm, "/");
 	bool rot;
 	/* /proc/mounts only: found by the source name /dev/vda1 */
 	assert_jstr(rec, "storage.mount.source", "/dev/vda1");
@@ -261,7 +286,7 @@ static void composite_bfq(void **state)
 	rec = probe_storage_numa(root, "/");
 	assert_jstr(rec, "storage.mount.source", "/dev/dm-2");
 	assert_jnull(rec, "storage.device");
-	assert_true(has_unavailable(rec, "storage", "259:2"));
+	assert_true(unavailable_mentions(rec, "storage", "259:2"));
 	json_object_put(rec);
 }
 
@@ -283,7 +308,7 @@ static void blk_slave(const char *root, const char *dir, const char *name, const
 {
 	_cleanup_free_ char *link = xasprintf("%s/slaves/%s", dir, name);
 	_cleanup_free_ char *target = xasprintf("../../../../%s", target_dir + strlen("/sys/devices/"));
-	tlink(root, link, target);
+	tmproot_link(root, link, target);
 }
 
 static const char workstation_mountinfo[] =
@@ -302,9 +327,9 @@ static const char workstation_mountinfo[] =
 
 static char *workstation(void)
 {
-	char *r = troot_new();
-	tfile(r, "/proc/self/mountinfo", workstation_mountinfo);
-	tfile(r, "/proc/meminfo", "MemTotal:       16314164 kB\nMemFree:        1000 kB");
+	char *r = tmproot_new();
+	tmproot_write(r, "/proc/self/mountinfo", workstation_mountinfo);
+	tmproot_write(r, "/proc/meminfo", "MemTotal:       16314164 kB\nMemFree:        1000 kB");
 
 	/* SATA: an SSD and an HDD on ahci, node 0 */
 	pci_function(r, AHCI, "ahci", "0");
@@ -320,8 +345,8 @@ static char *workstation(void)
 	/* dm-crypt on an NVMe partition; the NVMe sits on node 1 */
 	pci_function(r, NVME_PCI, "nvme", "1");
 	blk_disk(r, NVME, "259:0", "[none] mq-deadline", "0", "0");
-	tlink(r, NVME "/device", "../../nvme0");
-	tfile(r, NVME_PCI "/nvme/nvme0/model", "Samsung SSD 980 PRO 1TB");
+	tmproot_link(r, NVME "/device", "../../nvme0");
+	tmproot_write(r, NVME_PCI "/nvme/nvme0/model", "Samsung SSD 980 PRO 1TB");
 	blk_part(r, NVME, "nvme0n1p3", "259:3", "3");
 	blk_disk(r, VIRT "/dm-0", "253:0", "none", "0", "0");
 	blk_attr(r, VIRT "/dm-0", "dm/name", "cryptroot");
@@ -341,11 +366,11 @@ static char *workstation(void)
 	blk_part(r, SDC, "sdc1", "8:33", "1");
 
 	/* an SD card on a platform controller */
-	tlink(r, MMC_HOST "/driver", "../../../bus/platform/drivers/dwmmc_rockchip");
+	tmproot_link(r, MMC_HOST "/driver", "../../../bus/platform/drivers/dwmmc_rockchip");
 	blk_disk(r, MMC, "179:0", "[mq-deadline] kyber bfq none", "0", "0");
-	tlink(r, MMC "/device", "../../../mmc0:aaaa");
-	tfile(r, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/type", "SD");
-	tfile(r, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/name", "SC32G");
+	tmproot_link(r, MMC "/device", "../../../mmc0:aaaa");
+	tmproot_write(r, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/type", "SD");
+	tmproot_write(r, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/name", "SC32G");
 	blk_part(r, MMC, "mmcblk0p2", "179:2", "2");
 
 	blk_disk(r, VIRT "/zram0", "252:0", "none", "0", "0");
@@ -462,9 +487,9 @@ static void ws_sd_card(void **state)
 
 static void ws_emmc(void **state)
 {
-	tfile(*state, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/type", "MMC");
+	tmproot_write(*state, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/type", "MMC");
 	json_object *rec = ws_probe(state, "/mnt/sd");
-	tfile(*state, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/type", "SD");
+	tmproot_write(*state, MMC_HOST "/mmc_host/mmc0/mmc0:aaaa/type", "SD");
 	assert_jstr(rec, "storage.device.mmc_type", "emmc");
 	assert_non_null(strstr(finding_field(rec, "storage.slow-medium", "message"), "an eMMC"));
 	assert_string_equal(finding_field(rec, "storage.slow-medium", "evidence"),
@@ -518,8 +543,8 @@ static void ws_overlay(void **state)
 /* Inside a container: the upper layer is outside its mount table. */
 static void overlay_in_container(void **state)
 {
-	char *r = troot_new();
-	tfile(r, "/proc/self/mountinfo",
+	char *r = tmproot_new();
+	tmproot_write(r, "/proc/self/mountinfo",
 	      "500 400 0:52 / / rw,relatime - overlay overlay rw,lowerdir=/var/lib/docker/overlay2/l/A:"
 	      "/var/lib/docker/overlay2/l/B,upperdir=/var/lib/docker/overlay2/abc/diff,workdir=/x/work");
 	json_object *rec = probe_storage_numa(r, "/ub");
@@ -527,7 +552,7 @@ static void overlay_in_container(void **state)
 	assert_jstr(rec, "storage.device.backing.path", "/var/lib/docker/overlay2/abc/diff");
 	assert_jnull(rec, "storage.device.backing.device");
 	json_object_put(rec);
-	troot_free(r);
+	tmproot_free(r);
 }
 
 /* A Raspberry Pi style root: /proc/mounts names /dev/root, the command line says which device. */
@@ -536,8 +561,8 @@ static void dev_root_from_cmdline(void **state)
 	char *r = workstation();
 	_cleanup_free_ char *mi = xasprintf("%s/proc/self/mountinfo", r);
 	assert_int_equal(unlink(mi), 0);
-	tfile(r, "/proc/mounts", "/dev/root / ext4 rw,noatime 0 0\nproc /proc proc rw 0 0");
-	tfile(r, "/proc/cmdline", "coherent_pool=1M console=ttyS0,115200 root=/dev/mmcblk0p2 rootfstype=ext4 rootwait");
+	tmproot_write(r, "/proc/mounts", "/dev/root / ext4 rw,noatime 0 0\nproc /proc proc rw 0 0");
+	tmproot_write(r, "/proc/cmdline", "coherent_pool=1M console=ttyS0,115200 root=/dev/mmcblk0p2 rootfstype=ext4 rootwait");
 	json_object *rec = probe_storage_numa(r, "/home/pi/ub");
 	assert_jstr(rec, "storage.mount.source", "/dev/root");
 	assert_jstr(rec, "storage.device.name", "mmcblk0");
@@ -545,18 +570,18 @@ static void dev_root_from_cmdline(void **state)
 	json_object_put(rec);
 
 	/* /dev/mapper names resolve through dm/name when /dev is not in the root */
-	tfile(r, "/proc/mounts", "/dev/mapper/cryptroot / ext4 rw 0 0");
+	tmproot_write(r, "/proc/mounts", "/dev/mapper/cryptroot / ext4 rw 0 0");
 	rec = probe_storage_numa(r, "/");
 	assert_jstr(rec, "storage.device.name", "dm-0");
 	json_object_put(rec);
-	troot_free(r);
+	tmproot_free(r);
 }
 
 /* A hostile dump whose dm devices are each other's slaves, and a huge IRQ number. */
 static void hostile_stack(void **state)
 {
-	char *r = troot_new();
-	tfile(r, "/proc/self/mountinfo", "21 1 253:0 / / rw - ext4 /dev/dm-0 rw");
+	char *r = tmproot_new();
+	tmproot_write(r, "/proc/self/mountinfo", "21 1 253:0 / / rw - ext4 /dev/dm-0 rw");
 	blk_disk(r, VIRT "/dm-0", "253:0", "none", "0", "0");
 	blk_disk(r, VIRT "/dm-1", "253:1", "none", "0", "0");
 	blk_slave(r, VIRT "/dm-0", "dm-1", VIRT "/dm-1");
@@ -569,26 +594,26 @@ static void hostile_stack(void **state)
 
 	pci_function(r, AHCI, "ahci", "0");
 	blk_disk(r, SDA, "8:0", "[none]", "0", "0");
-	tfile(r, AHCI "/msi_irqs/4294967295", "msi");
-	tfile(r, "/proc/self/mountinfo", "21 1 8:0 / / rw - ext4 /dev/sda rw");
+	tmproot_write(r, AHCI "/msi_irqs/4294967295", "msi");
+	tmproot_write(r, "/proc/self/mountinfo", "21 1 8:0 / / rw - ext4 /dev/sda rw");
 	rec = probe_storage_numa(r, "/");
 	assert_int_equal(jint(rec, "numa.storage_irqs.0.irq"), 4294967295ll);
 	json_object_put(rec);
-	troot_free(r);
+	tmproot_free(r);
 }
 
 static void no_mount_table(void **state)
 {
-	char *r = troot_new();
-	tdir(r, "/proc");
+	char *r = tmproot_new();
+	tmproot_parents(r, "/proc/");
 	json_object *rec = probe_storage_numa(r, "/");
 	assert_jstr(rec, "storage.workdir", "/");
 	assert_jnull(rec, "storage.mount");
 	assert_jnull(rec, "storage.device");
 	assert_jnull(rec, "numa.storage_irqs");
-	assert_true(has_unavailable(rec, "storage", "no mount table"));
+	assert_true(unavailable_mentions(rec, "storage", "no mount table"));
 	json_object_put(rec);
-	troot_free(r);
+	tmproot_free(r);
 }
 
 /* ---- rules on record literals ---- */
@@ -599,19 +624,13 @@ static json_object *disk_rec(const char *dev)
 	return json_lit(s);
 }
 
-static bool run_rule(const char *id, json_object *rec, struct finding *f)
-{
-	const struct rule *r = rule_lookup(id);
-	assert_non_null(r);
-	return rule_run(r, rec, f);
-}
 
 static void rule_scheduler(void **state)
 {
 	struct finding f;
 	json_object *rec = disk_rec("{\"name\": \"sda\", \"kind\": \"ssd\", \"scheduler\": \"bfq\", "
 				    "\"recommended_scheduler\": \"mq-deadline\"}");
-	assert_true(run_rule("storage.scheduler", rec, &f));
+	assert_true(rule_fires("storage.scheduler", rec, &f));
 	assert_int_equal(f.severity, SEV_WARN);
 	assert_string_equal(f.evidence, "/sys/block/sda/queue/scheduler = bfq (recommended mq-deadline for SSD)");
 	assert_string_equal(f.fix, "echo mq-deadline > /sys/block/sda/queue/scheduler (as root), or "
@@ -621,15 +640,15 @@ static void rule_scheduler(void **state)
 
 	rec = disk_rec("{\"name\": \"nvme0n1\", \"kind\": \"nvme\", \"scheduler\": \"none\", "
 		       "\"recommended_scheduler\": \"none\"}");
-	assert_false(run_rule("storage.scheduler", rec, &f));
+	assert_false(rule_fires("storage.scheduler", rec, &f));
 	json_object_put(rec);
 	/* nothing to recommend, or scheduler unknown: no finding */
 	rec = disk_rec("{\"name\": \"xvda\", \"kind\": \"unknown\", \"scheduler\": \"none\", "
 		       "\"recommended_scheduler\": null}");
-	assert_false(run_rule("storage.scheduler", rec, &f));
+	assert_false(rule_fires("storage.scheduler", rec, &f));
 	json_object_put(rec);
 	rec = disk_rec("{\"name\": null, \"kind\": \"tmpfs\", \"scheduler\": null, \"recommended_scheduler\": null}");
-	assert_false(run_rule("storage.scheduler", rec, &f));
+	assert_false(rule_fires("storage.scheduler", rec, &f));
 	json_object_put(rec);
 
 	/* stacked: the physical disks' schedulers are judged */
@@ -637,7 +656,7 @@ static void rule_scheduler(void **state)
 		       " \"slaves\": [{\"name\": \"sda\", \"kind\": \"hdd\", \"scheduler\": \"bfq\", "
 		       "\"recommended_scheduler\": \"bfq\"}, {\"name\": \"sdb\", \"kind\": \"hdd\", "
 		       "\"scheduler\": \"none\", \"recommended_scheduler\": \"bfq\"}]}");
-	assert_true(run_rule("storage.scheduler", rec, &f));
+	assert_true(rule_fires("storage.scheduler", rec, &f));
 	assert_string_equal(f.evidence, "/sys/block/sdb/queue/scheduler = none (recommended bfq for HDD)");
 	finding_clear(&f);
 	json_object_put(rec);
@@ -647,7 +666,7 @@ static void rule_slow_medium(void **state)
 {
 	struct finding f;
 	json_object *rec = disk_rec("{\"name\": \"mmcblk0\", \"kind\": \"mmc\", \"mmc_type\": \"sd\"}");
-	assert_true(run_rule("storage.slow-medium", rec, &f));
+	assert_true(rule_fires("storage.slow-medium", rec, &f));
 	assert_string_equal(f.evidence, "/sys/block/mmcblk0/device/type = SD");
 	assert_non_null(strstr(f.message, "on an SD card"));
 	assert_non_null(strstr(f.fix, "[workdir] type = tmpfs"));
@@ -655,7 +674,7 @@ static void rule_slow_medium(void **state)
 	json_object_put(rec);
 
 	rec = disk_rec("{\"name\": \"sdb\", \"kind\": \"hdd\"}");
-	assert_true(run_rule("storage.slow-medium", rec, &f));
+	assert_true(rule_fires("storage.slow-medium", rec, &f));
 	assert_string_equal(f.evidence, "/sys/block/sdb/queue/rotational = 1");
 	assert_non_null(strstr(f.message, "on an HDD"));
 	finding_clear(&f);
@@ -664,7 +683,7 @@ static void rule_slow_medium(void **state)
 	/* a slow disk under an overlay counts */
 	rec = disk_rec("{\"name\": null, \"kind\": \"overlay\", \"backing\": {\"path\": \"/var/lib/docker\", "
 		       "\"device\": {\"name\": \"sdc\", \"kind\": \"usb\", \"syspath\": \"/sys/devices/x/usb1/1-1/sdc\"}}}");
-	assert_true(run_rule("storage.slow-medium", rec, &f));
+	assert_true(rule_fires("storage.slow-medium", rec, &f));
 	assert_string_equal(f.evidence, "/sys/block/sdc -> /sys/devices/x/usb1/1-1/sdc (under a USB port)");
 	finding_clear(&f);
 	json_object_put(rec);
@@ -673,11 +692,11 @@ static void rule_slow_medium(void **state)
 	for (const char *const *k = (const char *const[]){ "virtio", "nvme", "ssd", "tmpfs", "zram", NULL }; *k; k++) {
 		_cleanup_free_ char *d = xasprintf("{\"name\": \"x\", \"kind\": \"%s\", \"rotational\": true}", *k);
 		rec = disk_rec(d);
-		assert_false(run_rule("storage.slow-medium", rec, &f));
+		assert_false(rule_fires("storage.slow-medium", rec, &f));
 		json_object_put(rec);
 	}
 	rec = json_lit("{\"storage\": {\"device\": null}}");
-	assert_false(run_rule("storage.slow-medium", rec, &f));
+	assert_false(rule_fires("storage.slow-medium", rec, &f));
 	json_object_put(rec);
 }
 
@@ -701,10 +720,7 @@ int main(void)
 		cmocka_unit_test(mounts_parsing_and_lookup),
 		cmocka_unit_test(kinds),
 		cmocka_unit_test(recommendations),
-		cmocka_unit_test(lsblk_ground_truth),
-		cmocka_unit_test(lsblk_devices),
-		cmocka_unit_test(lsblk_fixture),
-		cmocka_unit_test(virtio_guest),
+		cmocka_unit_test(lsblk_as_packed),
 		cmocka_unit_test(composite_bfq),
 		cmocka_unit_test(overlay_in_container),
 		cmocka_unit_test(dev_root_from_cmdline),
@@ -724,6 +740,12 @@ int main(void)
 		cmocka_unit_test(ws_overlay),
 		cmocka_unit_test(render),
 	};
+	const struct CMUnitTest dumps[] = {
+		cmocka_unit_test(lsblk_ground_truth),
+		cmocka_unit_test(lsblk_devices),
+		cmocka_unit_test(virtio_guest),
+	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
-	return failed + cmocka_run_group_tests_name("workstation", ws, workstation_setup, troot_teardown);
+	failed += cmocka_run_group_tests_name("relinked dumps", dumps, dumps_setup, dumps_teardown);
+	return failed + cmocka_run_group_tests_name("workstation", ws, workstation_setup, tmproot_teardown);
 }

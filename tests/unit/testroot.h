@@ -1,70 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Throwaway machine roots built by a test (sysfs trees with symlinks, /proc
- * files) for cases no dump shows, and a probe context over any root that
- * runs single areas with any workdir, present in the root or not.
+ * For the storage and NUMA tests: sysfs block devices in a throwaway root
+ * (probetest.h), dumps with their sysfs links restored, and a probe
+ * context over any root that runs single areas with any workdir, present
+ * in the root or not.
  */
 #pragma once
 
-#include <errno.h>
-#include <ftw.h>
-#include <sys/stat.h>
-
 #include "probe/findings.h"
-#include "testlib.h"
+#include "probetest.h"
 
-static inline char *troot_new(void)
+/*
+ * A copy of a real dump with its flattened sysfs links restored (see
+ * tests/fixtures/real/README.md). Files are hard links to the unpacked dump,
+ * which is quick; relink-dump only replaces names, never writes a file, so
+ * the dump stays as it is. Directories are made writable for removal.
+ */
+static inline char *tmproot_relinked(const char *fixture)
 {
-	char tmpl[] = "/tmp/ubtune-test-XXXXXX";
-	assert_non_null(mkdtemp(tmpl));
-	return xstrdup(tmpl);
-}
-
-static inline void troot_mkdirs(const char *path)
-{
-	_cleanup_free_ char *p = xstrdup(path);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		assert_true(mkdir(p, 0755) == 0 || errno == EEXIST);
-		*s = '/';
-	}
-}
-
-/* root/path with content (a newline is added, as sysfs does). */
-static inline void tfile(const char *root, const char *path, const char *content)
-{
-	_cleanup_free_ char *p = xasprintf("%s%s", root, path);
-	troot_mkdirs(p);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fprintf(f, "%s\n", content);
-	fclose(f);
-}
-
-static inline void tdir(const char *root, const char *path)
-{
-	_cleanup_free_ char *p = xasprintf("%s%s/", root, path);
-	troot_mkdirs(p);
-}
-
-static inline void tlink(const char *root, const char *path, const char *target)
-{
-	_cleanup_free_ char *p = xasprintf("%s%s", root, path);
-	troot_mkdirs(p);
-	assert_int_equal(symlink(target, p), 0);
-}
-
-static inline int troot_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static inline void troot_free(char *root)
-{
-	nftw(root, troot_rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(root);
+	char *root = tmproot_new();
+	_cleanup_free_ char *src = fixture_root(fixture);
+	_cleanup_free_ char *cmd = xasprintf("cp -al '%s'/. '%s' && find '%s' -type d -exec chmod u+w {} + && "
+					     "'%s/tools/relink-dump' '%s'",
+					     src, root, root, SRCDIR, root);
+	assert_int_equal(system(cmd), 0);
+	return root;
 }
 
 /* ---- sysfs block devices ---- */
@@ -76,17 +36,17 @@ static inline void blk_links(const char *root, const char *dir, const char *majm
 	_cleanup_free_ char *dev = xasprintf("%s/dev", dir), *a = xasprintf("/sys/dev/block/%s", majmin);
 	_cleanup_free_ char *b = xasprintf("/sys/class/block/%s", name), *c = xasprintf("/sys/block/%s", name);
 	_cleanup_free_ char *up2 = xasprintf("../../%s", rel), *up1 = xasprintf("../%s", rel);
-	tfile(root, dev, majmin);
-	tlink(root, a, up2);
-	tlink(root, b, up2);
+	tmproot_write(root, dev, majmin);
+	tmproot_link(root, a, up2);
+	tmproot_link(root, b, up2);
 	if (disk)
-		tlink(root, c, up1);
+		tmproot_link(root, c, up1);
 }
 
 static inline void blk_attr(const char *root, const char *dir, const char *name, const char *value)
 {
 	_cleanup_free_ char *p = xasprintf("%s/%s", dir, name);
-	tfile(root, p, value);
+	tmproot_write(root, p, value);
 }
 
 static inline void blk_disk(const char *root, const char *dir, const char *majmin, const char *sched, const char *rot,
@@ -110,7 +70,7 @@ static inline void pci_function(const char *root, const char *dir, const char *d
 {
 	_cleanup_free_ char *target = xasprintf("../../../bus/pci/drivers/%s", driver);
 	_cleanup_free_ char *link = xasprintf("%s/driver", dir);
-	tlink(root, link, target);
+	tmproot_link(root, link, target);
 	blk_attr(root, dir, "numa_node", node);
 }
 
@@ -147,21 +107,9 @@ static inline json_object *probe_storage_numa(const char *root, const char *work
 	return tctx_done(ctx);
 }
 
-/* True when an unavailable entry of area mentions text. */
-static inline bool has_unavailable(json_object *rec, const char *area, const char *text)
+static inline int tmproot_teardown(void **state)
 {
-	json_object *a = jpath(rec, "unavailable");
-	for (size_t i = 0; a && i < json_object_array_length(a); i++) {
-		json_object *u = json_object_array_get_idx(a, i);
-		if (streq_ptr(jpath_str(u, "area"), area) && strstr(jpath_str(u, "reason") ?: "", text))
-			return true;
-	}
-	return false;
-}
-
-static inline int troot_teardown(void **state)
-{
-	troot_free(*state);
+	tmproot_free(*state);
 	return 0;
 }
 
