@@ -37,6 +37,21 @@ static size_t split(char *line, char **f, size_t max)
 	return n;
 }
 
+/*
+ * The options as /proc/mounts shows them: the mount's own, then those of
+ * the file system except its rw/ro ("rw,noatime" + "rw,errors=continue").
+ */
+static char *merged_options(const char *mount_opts, const char *super_opts)
+{
+	struct buf b = {0};
+	_cleanup_free_ char *copy = super_opts ? xstrdup(super_opts) : NULL;
+	buf_puts(&b, mount_opts);
+	for (char *save = NULL, *o = copy ? strtok_r(copy, ",", &save) : NULL; o; o = strtok_r(NULL, ",", &save))
+		if (!streq(o, "rw") && !streq(o, "ro"))
+			buf_printf(&b, ",%s", o);
+	return buf_steal(&b);
+}
+
 /* "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue" */
 static bool parse_mountinfo_line(char *line, struct mount_entry *e)
 {
@@ -56,7 +71,7 @@ static bool parse_mountinfo_line(char *line, struct mount_entry *e)
 		.major = maj,
 		.minor = min,
 		.target = unescape(f[4]),
-		.options = xstrdup(f[5]),
+		.options = merged_options(f[5], dash + 3 < n ? f[dash + 3] : NULL),
 		.fstype = unescape(f[dash + 1]),
 		.source = unescape(f[dash + 2]),
 		.super_options = dash + 3 < n ? xstrdup(f[dash + 3]) : NULL,

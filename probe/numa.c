@@ -12,7 +12,7 @@
 #endif
 
 #include "lib/cpuset.h"
-#include "procs.h"
+#include "services.h"
 
 #define NODE_DIR "/sys/devices/system/node"
 #define CPU_DIR "/sys/devices/system/cpu"
@@ -296,18 +296,20 @@ static void collect_nodes(struct probe_ctx *ctx, json_object *o)
 static void collect_daemons(struct probe_ctx *ctx, json_object *o)
 {
 	static const char *const daemons[] = { "irqbalance", "numad" };
-	struct procs procs;
-	int r = procs_list(ctx->rf, &procs);
-	if (r < 0 || procs.n == 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(daemons); i++)
+	const struct proc_table *procs;
+	int r = probe_procs(ctx, &procs);
+	for (size_t i = 0; i < ARRAY_SIZE(daemons); i++) {
+		bool running = false;
+		for (size_t k = 0; k < procs->n && !running; k++)
+			running = streq(procs->v[k].comm, daemons[i]);
+		if (r < 0 || !procs->seen)
 			jset_null(o, daemons[i]);
-		probe_unavailable(ctx, "numa", "irqbalance, numad: %s",
-				  r < 0 ? strerror(-r) : "no processes in /proc of this root");
-		return;
+		else
+			jset_bool(o, daemons[i], running);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(daemons); i++)
-		jset_bool(o, daemons[i], procs_find(&procs, daemons[i]) != NULL);
-	procs_free(&procs);
+	if (r < 0 || !procs->seen)
+		probe_unavailable(ctx, "numa", "irqbalance, numad: %s",
+				  r < 0 ? strerror(-r) : "no readable /proc/[pid]/stat in this root");
 }
 
 int numa_collect(struct probe_ctx *ctx)

@@ -11,6 +11,8 @@
 struct mount_entry {
 	bool has_devnum; /* mountinfo gives MAJ:MIN, /proc/mounts does not */
 	unsigned major, minor;
+	/* options as /proc/mounts shows them (mountinfo: the mount's and the
+	 * file system's merged); super_options: mountinfo's file system ones */
 	char *target, *source, *fstype, *options, *super_options;
 };
 

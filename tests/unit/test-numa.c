@@ -9,14 +9,13 @@
 #include "lib/cpuset.h"
 #include "probe/findings.h"
 #include "probe/numa.h"
-#include "probe/procs.h"
 #include "probe/storage.h"
 #include "testroot.h"
 
 /* Every fixture root: real dumps and synthetic roots. */
 static void foreach_root(void (*fn)(const char *root, void *data), void *data)
 {
-	const char *const dirs[] = { SRCDIR "/build/fixtures", SRCDIR "/tests/fixtures/roots" };
+	const char *const dirs[] = { SRCDIR "/build/fixtures", SRCDIR "/tests/fixtures/roots", SRCDIR "/tests/fixtures/partial" };
 	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
 		DIR *dir = opendir(dirs[d]);
 		struct dirent *de;
@@ -312,9 +311,8 @@ static char *eight_nodes(void)
 		_cleanup_free_ char *eff = xasprintf("%u", 24 + q * 8);
 		irq_files(r, 60 + q, cpus, eff);
 	}
-	tmproot_write(r, "/proc/1/comm", "systemd");
-	tmproot_write(r, "/proc/733/comm", "irqbalance");
-	tmproot_write(r, "/proc/self/comm", "ubtune");
+	tmproot_write(r, "/proc/1/stat", "1 (systemd) S 0 1 1 0 -1 4194560 100 0 0 0 500 300 0 0 20 0 1 0 1");
+	tmproot_write(r, "/proc/733/stat", "733 (irqbalance) S 1 733 733 0 -1 4194560 100 0 0 0 90 60 0 0 20 0 1 0 900");
 	return r;
 }
 
@@ -434,35 +432,82 @@ static void virtio_guest_irqs(void **state)
 	json_object_put(rec);
 }
 
+/* ---- the synthetic machine roots (tests/fixtures/roots/NAME/README.md, "Expected") ---- */
+
+static void root_ft2000(void **state)
+{
+	bool b;
+	json_object *rec = probe_fixture("ft2000plus-64", NULL);
+	assert_int_equal(jpath_len(rec, "numa.nodes"), 8);
+	assert_jstr(rec, "numa.nodes.7.cpus", "56-63");
+	assert_int_equal(jint(rec, "numa.nodes.0.mem_kib"), 16184320);
+	assert_int_equal(jint(rec, "numa.nodes.1.mem_kib"), 16711680);
+	assert_int_equal(jpath_len(rec, "numa.storage_irqs"), 1);
+	assert_int_equal(jint(rec, "numa.storage_irqs.0.irq"), 79);
+	assert_jstr(rec, "numa.storage_irqs.0.name", "ahci[0000:03:00.0]");
+	assert_jstr(rec, "numa.storage_irqs.0.effective", "37");
+	assert_true(jpath_bool(rec, "numa.storage_irqs.0.on_device_node", &b) && !b);
+	assert_true(jpath_bool(rec, "numa.irqbalance", &b) && b);
+	assert_non_null(strstr(finding_evidence(rec, "numa.storage-irq-remote"),
+			       "/proc/irq/79/effective_affinity_list = 37"));
+	json_object_put(rec);
+}
+
+/* One node each, storage IRQs (";"-separated) named as the README lists them, nothing remote. */
+static void root_single_node_machines(void **state)
+{
+	static const struct {
+		const char *root, *cpus, *irqs;
+	} roots[] = {
+		{ "laptop-battery-powersave", "0-7", "138 nvme0q0;139 nvme0q1;146 nvme0q8" },
+		{ "qemu-tcg-x86", "0-1", "26 virtio1-config;27 virtio1-req.0;28 virtio1-req.1" },
+		{ "x86-kvm-steal", "0-3", "33 virtio2-config;34 virtio2-req.0;37 virtio2-req.3" },
+		{ "rk3568-emmc-el2", "0-3", "14 mmc0" },
+		{ "rpi4-undervoltage", "0-3", "28 mmc1, mmc0" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(roots); i++) {
+		json_object *rec = probe_fixture(roots[i].root, NULL);
+		bool b;
+		assert_int_equal(jpath_len(rec, "numa.nodes"), 1);
+		assert_jstr(rec, "numa.nodes.0.cpus", roots[i].cpus);
+		assert_true(jpath_bool(rec, "numa.irqbalance", &b) && !b);
+		assert_null(finding_evidence(rec, "numa.storage-irq-remote"));
+		_cleanup_free_ char *want = xstrdup(roots[i].irqs);
+		for (char *save = NULL, *w = strtok_r(want, ";", &save); w; w = strtok_r(NULL, ";", &save)) {
+			json_object *irqs = jpath(rec, "numa.storage_irqs");
+			bool found = false;
+			for (size_t k = 0; irqs && k < json_object_array_length(irqs); k++) {
+				json_object *q = json_object_array_get_idx(irqs, k);
+				_cleanup_free_ char *got = xasprintf("%lld %s", (long long)jint(q, "irq"), jpath_str(q, "name"));
+				found |= streq(got, w);
+			}
+			if (!found)
+				fail_msg("%s: no storage IRQ \"%s\"", roots[i].root, w);
+		}
+		json_object_put(rec);
+	}
+}
+
 /* ---- processes ---- */
 
-static void process_list(void **state)
+static void daemons(void **state)
 {
 	char *r = tmproot_new();
-	struct rootfs *rf;
-	struct procs p;
-	tmproot_write(r, "/proc/1/comm", "init");
-	tmproot_write(r, "/proc/42/comm", "numad");
-	tmproot_write(r, "/proc/1200/comm", "irqbalance");
-	tmproot_parents(r, "/proc/77/");
-	tmproot_write(r, "/proc/sys/kernel/hostname", "h");
-	tmproot_write(r, "/proc/self/comm", "ubtune");
-	assert_int_equal(rootfs_new(r, &rf), 0);
-	assert_int_equal(procs_list(rf, &p), 0);
-	/* pid order; 77 has no comm (exited), self is not a pid */
-	assert_int_equal(p.n, 3);
-	assert_int_equal(p.v[0].pid, 1);
-	assert_int_equal(p.v[2].pid, 1200);
-	assert_int_equal(procs_find(&p, "irqbalance")->pid, 1200);
-	assert_null(procs_find(&p, "irq"));
-	procs_free(&p);
-	rootfs_free(rf);
-
-	json_object *rec = probe_storage_numa(r, "/");
 	bool b;
+	tmproot_write(r, "/proc/1/stat", "1 (init) S 0 1 1 0 -1 4194560 100 0 0 0 10 20 0 0 20 0 1 0 1");
+	tmproot_write(r, "/proc/42/stat", "42 (numad) S 1 42 42 0 -1 4194560 100 0 0 0 10 20 0 0 20 0 1 0 50");
+	/* exited between listing and reading */
+	tmproot_parents(r, "/proc/77/");
+	json_object *rec = probe_storage_numa(r, "/");
 	assert_true(jpath_bool(rec, "numa.numad", &b) && b);
+	assert_true(jpath_bool(rec, "numa.irqbalance", &b) && !b);
 	json_object_put(rec);
 	tmproot_free(r);
+
+	/* a board whose process list shows irqbalance only in /proc/300/stat */
+	rec = numa_of("busybox-board-noisy");
+	assert_true(jpath_bool(rec, "numa.irqbalance", &b) && b);
+	json_object_put(rec);
 
 	/* a dump without processes: unknown */
 	rec = numa_of("util-linux-x86_64-64cpu");
@@ -538,7 +583,9 @@ int main(void)
 		cmocka_unit_test(irq_names),
 		cmocka_unit_test(masks_and_intx),
 		cmocka_unit_test(virtio_guest_irqs),
-		cmocka_unit_test(process_list),
+		cmocka_unit_test(root_ft2000),
+		cmocka_unit_test(root_single_node_machines),
+		cmocka_unit_test(daemons),
 		cmocka_unit_test(rule_remote),
 	};
 	const struct CMUnitTest eight[] = {

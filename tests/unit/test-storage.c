@@ -24,7 +24,8 @@ static void mountinfo_parsing(void **state)
 	assert_int_equal(t.n, 4);
 	assert_string_equal(t.v[0].target, "/");
 	assert_string_equal(t.v[0].source, "/dev/sda2");
-	assert_string_equal(t.v[0].options, "rw,relatime");
+	/* merged as /proc/mounts shows them */
+	assert_string_equal(t.v[0].options, "rw,relatime,errors=remount-ro");
 	assert_string_equal(t.v[0].super_options, "rw,errors=remount-ro");
 	assert_true(t.v[0].has_devnum && t.v[0].major == 8 && t.v[0].minor == 2);
 	/* two optional fields, an escaped space */
@@ -290,6 +291,88 @@ static void composite_bfq(void **state)
 	json_object_put(rec);
 }
 
+static bool has_finding(json_object *rec, const char *id)
+{
+	return finding_field(rec, id, "id") != NULL;
+}
+
+/* ---- the synthetic machine roots (tests/fixtures/roots/NAME/README.md, "Expected") ---- */
+
+static void root_ft2000(void **state)
+{
+	json_object *rec = probe_fixture("ft2000plus-64", NULL);
+	assert_jstr(rec, "storage.workdir", "/home/user/UnixBench");
+	assert_jstr(rec, "storage.mount.target", "/home");
+	assert_jstr(rec, "storage.mount.fstype", "xfs");
+	assert_jstr(rec, "storage.mount.source", "/dev/mapper/klas-home");
+	assert_jstr(rec, "storage.device.name", "dm-2");
+	assert_jstr(rec, "storage.device.layer_type", "lvm");
+	assert_jstr(rec, "storage.device.slaves.0.name", "sda");
+	assert_jstr(rec, "storage.device.slaves.0.model", "Samsung SSD 860");
+	assert_jstr(rec, "storage.device.slaves.0.scheduler", "mq-deadline");
+	assert_jstr(rec, "storage.device.slaves.0.recommended_scheduler", "mq-deadline");
+	assert_int_equal(jint(rec, "storage.device.slaves.0.numa_node"), 0);
+	assert_false(has_finding(rec, "storage.slow-medium"));
+	assert_false(has_finding(rec, "storage.scheduler"));
+	json_object_put(rec);
+}
+
+static void root_laptop_and_guests(void **state)
+{
+	bool rot;
+	json_object *rec = probe_fixture("laptop-battery-powersave", NULL);
+	assert_jstr(rec, "storage.mount.source", "/dev/nvme0n1p3");
+	assert_jstr(rec, "storage.device.name", "nvme0n1");
+	assert_jstr(rec, "storage.device.kind", "nvme");
+	assert_jstr(rec, "storage.device.model", "SAMSUNG MZVLB512HBJQ-000L7");
+	assert_jstr(rec, "storage.device.recommended_scheduler", "none");
+	assert_jnull(rec, "storage.device.numa_node");
+	assert_false(has_finding(rec, "storage.scheduler"));
+	json_object_put(rec);
+
+	const char *const guests[] = { "x86-kvm-steal", "qemu-tcg-x86" };
+	for (size_t i = 0; i < ARRAY_SIZE(guests); i++) {
+		rec = probe_fixture(guests[i], NULL);
+		assert_jstr(rec, "storage.device.name", "vda");
+		assert_jstr(rec, "storage.device.kind", "virtio");
+		assert_true(jpath_bool(rec, "storage.device.rotational", &rot) && rot);
+		assert_jstr(rec, "storage.device.scheduler", "none");
+		assert_false(has_finding(rec, "storage.slow-medium"));
+		json_object_put(rec);
+	}
+	rec = probe_fixture("x86-kvm-steal", NULL);
+	assert_jstr(rec, "storage.mount.options", "rw,relatime,discard,errors=remount-ro");
+	json_object_put(rec);
+}
+
+static void root_boards(void **state)
+{
+	/* /dev/root resolved through 179:6 */
+	json_object *rec = probe_fixture("rk3568-emmc-el2", NULL);
+	assert_jstr(rec, "storage.mount.source", "/dev/root");
+	assert_jstr(rec, "storage.device.name", "mmcblk0");
+	assert_jstr(rec, "storage.device.partition", "mmcblk0p6");
+	assert_jstr(rec, "storage.device.mmc_type", "emmc");
+	assert_jstr(rec, "storage.device.model", "AJTD4R");
+	/* bfq not offered: mq-deadline is the recommendation, and it is in use */
+	assert_jstr(rec, "storage.device.recommended_scheduler", "mq-deadline");
+	assert_non_null(strstr(jpath_str(rec, "storage.device.scheduler_note"), "bfq is not offered"));
+	assert_true(has_finding(rec, "storage.slow-medium"));
+	assert_false(has_finding(rec, "storage.scheduler"));
+	json_object_put(rec);
+
+	rec = probe_fixture("rpi4-undervoltage", NULL);
+	assert_jstr(rec, "storage.mount.options", "rw,noatime");
+	assert_jstr(rec, "storage.device.name", "mmcblk0");
+	assert_jstr(rec, "storage.device.mmc_type", "sd");
+	assert_jstr(rec, "storage.device.model", "SC64G");
+	assert_jstr(rec, "storage.device.recommended_scheduler", "bfq");
+	assert_true(has_finding(rec, "storage.slow-medium"));
+	assert_string_equal(finding_field(rec, "storage.scheduler", "evidence"),
+			    "/sys/block/mmcblk0/queue/scheduler = mq-deadline (recommended bfq for SD card)");
+	json_object_put(rec);
+}
+
 /* ---- a synthetic workstation with every case the dumps lack ---- */
 
 #define AHCI "/sys/devices/pci0000:00/0000:00:1f.2"
@@ -389,11 +472,6 @@ static int workstation_setup(void **state)
 static json_object *ws_probe(void **state, const char *workdir)
 {
 	return probe_storage_numa_findings(*state, workdir);
-}
-
-static bool has_finding(json_object *rec, const char *id)
-{
-	return finding_field(rec, id, "id") != NULL;
 }
 
 static void ws_sata_ssd(void **state)
@@ -740,12 +818,18 @@ int main(void)
 		cmocka_unit_test(ws_overlay),
 		cmocka_unit_test(render),
 	};
+	const struct CMUnitTest roots[] = {
+		cmocka_unit_test(root_ft2000),
+		cmocka_unit_test(root_laptop_and_guests),
+		cmocka_unit_test(root_boards),
+	};
 	const struct CMUnitTest dumps[] = {
 		cmocka_unit_test(lsblk_ground_truth),
 		cmocka_unit_test(lsblk_devices),
 		cmocka_unit_test(virtio_guest),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	failed += cmocka_run_group_tests_name("machine roots", roots, NULL, NULL);
 	failed += cmocka_run_group_tests_name("relinked dumps", dumps, dumps_setup, dumps_teardown);
 	return failed + cmocka_run_group_tests_name("workstation", ws, workstation_setup, tmproot_teardown);
 }

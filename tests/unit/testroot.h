@@ -94,6 +94,7 @@ static inline json_object *tctx_done(struct probe_ctx *ctx)
 	rootfs_free(ctx->rf);
 	free(ctx->workdir);
 	free(ctx->klog);
+	probe_procs_free(ctx);
 	free(ctx);
 	return rec;
 }
