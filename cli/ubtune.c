@@ -35,6 +35,9 @@ static const struct command cmd_complete = {
 const struct command *const commands[] = {
 	&cmd_probe,
 	&cmd_gather,
+	&cmd_apply,
+	&cmd_revert,
+	&cmd_status,
 	&cmd_help,
 	&cmd_complete,
 	NULL,

@@ -92,3 +92,7 @@ int strnatcmp(const char *a, const char *b);
 
 /* Monotonic time in microseconds. */
 uint64_t now_usec(void);
+/* The current UTC time as "2024-05-01T12:00:00Z". */
+char *iso8601_now(void);
+/* Reads fd from its current offset to the end, NUL-terminated; -EFBIG past max bytes. */
+int read_fd(int fd, size_t max, char **out, size_t *len);
