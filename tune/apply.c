@@ -163,10 +163,15 @@ static void fault_point(unsigned *step)
 		kill(getpid(), SIGKILL);
 }
 
+/* Puts back the first n actions, newest first; one that did not change
+ * anything (the failed one, usually) is left alone. */
 static void rollback(struct tune_env *env, const struct plan *plan, size_t n, struct apply_result *res)
 {
 	for (size_t i = n; i-- > 0;) {
 		const struct action *a = &plan->actions[i];
+		_cleanup_free_ char *now = NULL;
+		if (knob_get(env->rf, env->svc, a->kind, a->target, a->choice, &now) == 0 && knob_same(a->kind, now, a->from))
+			continue;
 		int r = knob_set(env->rf, env->svc, a->kind, a->target, a->from, a->options, a->choice);
 		if (r < 0)
 			strv_take(&res->problems, xasprintf("%s: cannot put back '%s': %s", a->what, a->from, strerror(-r)));

@@ -31,6 +31,18 @@ bool knob_value_equal(const char *a, const char *b)
 	return streq(x, y);
 }
 
+bool knob_same(enum action_kind kind, const char *now, const char *value)
+{
+	switch (kind) {
+	case ACT_SERVICE:
+		return svc_state_running(now) == svc_state_running(value);
+	case ACT_MOUNT:
+		return streq(now, "tmpfs") == streq(value, "tmpfs");
+	default:
+		return knob_value_equal(now, value);
+	}
+}
+
 static bool writable_path(const char *path)
 {
 	static const char *const allowed[] = { "/sys/", "/proc/sys/", "/proc/irq/" };

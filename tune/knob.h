@@ -26,6 +26,10 @@ int knob_write(struct rootfs *rf, const char *path, const char *value, bool choi
 /* Equal up to runs of white space ("4096\t16384" == "4096 16384"). */
 bool knob_value_equal(const char *a, const char *b);
 
+/* True when now is the value as far as the knob goes: services compare
+ * running or not, mounts tmpfs or not, files up to white space. */
+bool knob_same(enum action_kind kind, const char *now, const char *value);
+
 /* Where a path inside the root is on this machine (for mount(2), mkdir(2)). */
 char *knob_host_path(struct rootfs *rf, const char *path);
 /* The file system type mounted exactly at a host path; NULL when none. */

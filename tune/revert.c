@@ -50,19 +50,6 @@ static bool chosen(const struct jlog *l, size_t i, const char *boot_id)
 	return i == (first_restorable != SIZE_MAX ? first_restorable : first);
 }
 
-/* True when now already is the value from before. */
-static bool is_old_value(const struct action *a, const char *now)
-{
-	switch (a->kind) {
-	case ACT_SERVICE:
-		return svc_state_running(now) == svc_state_running(a->from);
-	case ACT_MOUNT:
-		return !streq(now, "tmpfs") || streq(a->from, "tmpfs");
-	default:
-		return knob_value_equal(now, a->from);
-	}
-}
-
 static void restore(struct tune_env *env, const struct jentry *e, struct revert_item *it)
 {
 	const struct action *a = &e->a;
@@ -77,7 +64,7 @@ static void restore(struct tune_env *env, const struct jentry *e, struct revert_
 					     : "its current value cannot be read");
 		return;
 	}
-	if (is_old_value(a, it->now)) {
+	if (knob_same(a->kind, it->now, a->from)) {
 		it->outcome = REVERT_ALREADY;
 		return;
 	}

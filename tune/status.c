@@ -10,13 +10,6 @@ static bool kind_persistent(enum action_kind k)
 	return k == ACT_MKDIR || k == ACT_DEFAULT_TARGET;
 }
 
-static bool wanted_now(const struct knob *k, const char *now)
-{
-	if (k->kind == ACT_SERVICE)
-		return svc_state_running(now) == svc_state_running(k->value);
-	return knob_value_equal(now, k->value);
-}
-
 /* One knob: what the profile set, what is there now, and the verdict. */
 static json_object *check_knob(struct tune_env *env, const struct knob *k, bool rebooted, int64_t *drifted)
 {
@@ -29,7 +22,7 @@ static json_object *check_knob(struct tune_env *env, const struct knob *k, bool 
 	const char *state;
 	if (knob_get(env->rf, env->svc, k->kind, k->target, k->choice, &now) < 0)
 		state = "unknown";
-	else if (wanted_now(k, now))
+	else if (knob_same(k->kind, now, k->value))
 		state = "ok";
 	else if (rebooted && !kind_persistent(k->kind))
 		state = "lost";

@@ -1,5 +1,19 @@
-# Sourced by the tune tests: builds a writable fixture root with the files
-# apply changes, an environment record for it, and a test profile.
+# Sourced by the tune tests (after lib.sh): builds a writable fixture root
+# $R with the files apply changes, an environment record for it, and a test
+# profile, and checks that a root is back as it was built.
+R=$T/root
+STATE=$R/var/lib/ubtune
+CPUFREQ=$R/sys/devices/system/cpu/cpufreq
+apply() { "$UBTUNE" apply --root "$R" --record "$T/rec.json" "$@"; }
+
+# same_as_pristine WHAT: $R is byte for byte the copy $T/pristine (ubtune's
+# own state directory aside), and no journal or applied.json is left.
+same_as_pristine() {
+	diff -r --no-dereference -x ubtune "$T/pristine" "$R" >"$T/diff" ||
+		fail "$1: the root differs from the original: $(head -c 600 "$T/diff")"
+	[ ! -e "$STATE/journal" ] || fail "$1: the journal is still there"
+	[ ! -e "$STATE/applied.json" ] || fail "$1: applied.json is still there"
+}
 #
 # make_tune_root DIR: a 2-node, 8-CPU arm64 machine with two cpufreq
 # policies, a SATA disk sda (partition sda2 holds the workdir), two storage
@@ -37,7 +51,7 @@ make_tune_root() {
 	ln -s "../../${dev#sys/}" "$r/sys/class/block/sda"
 	ln -s "../../${dev#sys/}/sda2" "$r/sys/class/block/sda2"
 	ln -s "../${dev#sys/}" "$r/sys/block/sda"
-	mkdir -p "$r/var/tmp"
+	mkdir -p "$r/var/tmp" "$r/var/lib"
 }
 
 # make_tune_record FILE: what `ubtune probe` reports for that root.
@@ -84,7 +98,7 @@ net.ipv4.tcp_rmem = 4096 87380 6291456
 
 [workdir]
 type = dir
-path = /var/tmp/ubtune/work
+path = /var/tmp/bench/work
 
 [bench]
 copies = 1, 8
