@@ -71,7 +71,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -116,6 +116,11 @@ check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
 
 check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 	@tools/run-tests e2e tests/e2e/test-*.sh
+
+# Benchmarks (timings are measured here, never asserted by tests).
+bench-probe: $(B)/ubtune
+	@tools/install-deps hwloc util-linux
+	tools/bench-probe $(RUNS)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
