@@ -173,8 +173,9 @@ static void rollback(struct tune_env *env, const struct plan *plan, size_t n, st
 		if (knob_get(env->rf, env->svc, a->kind, a->target, a->choice, &now) == 0 && knob_same(a->kind, now, a->from))
 			continue;
 		int r = knob_set(env->rf, env->svc, a->kind, a->target, a->from, a->options, a->choice);
+		_cleanup_free_ char *why = r < 0 ? knob_error(env->svc, a->kind, r) : NULL;
 		if (r < 0)
-			strv_take(&res->problems, xasprintf("%s: cannot put back '%s': %s", a->what, a->from, strerror(-r)));
+			strv_take(&res->problems, xasprintf("%s: cannot put back '%s': %s", a->what, a->from, why));
 		else
 			res->rolled_back++;
 	}
@@ -200,7 +201,8 @@ static int run_actions(struct tune_env *env, struct journal *j, const struct pro
 		fault_point(&step);
 		touched = i + 1;
 		if ((r = knob_set(env->rf, env->svc, a->kind, a->target, a->to, a->options, a->choice)) < 0) {
-			res->failure = xasprintf("%s: cannot set '%s' (%s): %s", a->what, a->to, a->target, strerror(-r));
+			_cleanup_free_ char *why = knob_error(env->svc, a->kind, r);
+			res->failure = xasprintf("%s: cannot set '%s' (%s): %s", a->what, a->to, a->target, why);
 			break;
 		}
 		fault_point(&step);

@@ -255,3 +255,9 @@ int knob_set(struct rootfs *rf, struct svc *svc, enum action_kind kind, const ch
 	}
 	return -EINVAL;
 }
+
+char *knob_error(struct svc *svc, enum action_kind kind, int r)
+{
+	const char *said = kind == ACT_SERVICE || kind == ACT_DEFAULT_TARGET ? svc_last_error(svc) : NULL;
+	return xstrdup(said ? said : strerror(-r));
+}

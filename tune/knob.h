@@ -41,3 +41,6 @@ int knob_get(struct rootfs *rf, struct svc *svc, enum action_kind kind, const ch
 /* Sets it. options: mount options for ACT_MOUNT. */
 int knob_set(struct rootfs *rf, struct svc *svc, enum action_kind kind, const char *target, const char *value,
 	     const char *options, bool choice);
+/* Why knob_get() or knob_set() failed with r: what the service manager
+ * said for services, else the error's text. */
+char *knob_error(struct svc *svc, enum action_kind kind, int r);

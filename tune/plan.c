@@ -145,7 +145,8 @@ static void plan_stop_units(struct ctx *c, const struct profile_setting *stop, c
 		goto out;
 	}
 	if ((r = svc_list(c->o->svc, &patterns, &names, &states)) < 0) {
-		note(&c->plan->errors, "services: cannot list the units %s: %s", list, strerror(-r));
+		note(&c->plan->errors, "services: cannot list the units %s: %s", list,
+		     svc_last_error(c->o->svc) ?: strerror(-r));
 		goto out;
 	}
 	for (size_t i = 0; i < names.n; i++) {
@@ -196,7 +197,8 @@ static void plan_services(struct ctx *c)
 	_cleanup_free_ char *cur = NULL;
 	int r = svc_default_target(c->o->svc, &cur);
 	if (r < 0) {
-		note(&c->plan->errors, "services: cannot read the default target: %s", strerror(-r));
+		note(&c->plan->errors, "services: cannot read the default target: %s",
+		     svc_last_error(c->o->svc) ?: strerror(-r));
 		return;
 	}
 	want(c, &(struct want){ .kind = ACT_DEFAULT_TARGET, .area = "services", .what = "default target",

@@ -74,7 +74,7 @@ static void restore(struct tune_env *env, const struct jentry *e, struct revert_
 		it->detail = xstrdup("not empty: it holds files that ubtune did not make");
 	} else if (r < 0) {
 		it->outcome = REVERT_FAILED;
-		it->detail = xstrdup(strerror(-r));
+		it->detail = knob_error(env->svc, a->kind, r);
 	} else {
 		it->outcome = REVERT_RESTORED;
 	}

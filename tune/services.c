@@ -4,6 +4,7 @@
 #include <errno.h>
 
 static const struct svc_backend *const backends[] = {
+	&svc_systemd,
 	NULL,
 };
 
@@ -49,6 +50,11 @@ void svc_close(struct svc *s)
 		return;
 	s->backend->close(s);
 	free(s);
+}
+
+const char *svc_last_error(struct svc *s)
+{
+	return s ? s->backend->last_error(s) : NULL;
 }
 
 int svc_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states)

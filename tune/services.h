@@ -16,6 +16,8 @@ struct svc_backend {
 	/* 0, or -errno with *why saying why this backend cannot be used */
 	int (*open)(struct svc *s, char **why);
 	void (*close)(struct svc *s);
+	/* What the service manager said about the last failure, or NULL. */
+	const char *(*last_error)(struct svc *s);
 	/* Units matching the globs, loaded ones only, with their states. */
 	int (*list)(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states);
 	int (*active_state)(struct svc *s, const char *unit, char **state);
@@ -39,6 +41,10 @@ struct svc {
 int svc_open(struct rootfs *rf, struct svc **out, char **why);
 void svc_close(struct svc *s);
 
+/* Backends, tried in this order. */
+extern const struct svc_backend svc_systemd;
+
+const char *svc_last_error(struct svc *s);
 int svc_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states);
 int svc_active_state(struct svc *s, const char *unit, char **state);
 int svc_stop(struct svc *s, const char *unit);
