@@ -376,12 +376,49 @@ static void leaf_disks(struct ctx *c, const char *disk, int depth, struct strv *
 }
 
 /* The scheduler to set from the offered ones, or NULL (with a note). */
+/* The record's object for a disk: the workdir's device or one of the
+ * disks below it (storage.device.slaves), found by name. */
+static json_object *record_disk(json_object *dev, const char *name, int depth)
+{
+	if (!dev || depth > 8)
+		return NULL;
+	if (streq_ptr(jpath_str(dev, "name"), name))
+		return dev;
+	json_object *slaves = jpath(dev, "slaves");
+	size_t n = slaves && json_object_is_type(slaves, json_type_array) ? json_object_array_length(slaves) : 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *d = record_disk(json_object_array_get_idx(slaves, i), name, depth + 1);
+		if (d)
+			return d;
+	}
+	return NULL;
+}
+
+/*
+ * The device whose disks [io] tunes: the workdir's, or for an overlay or
+ * a loop device the one holding its backing directory or file.
+ */
+static json_object *workdir_device(json_object *rec)
+{
+	json_object *d = jpath(rec, "storage.device");
+	for (int i = 0; d && i < 4; i++) {
+		const char *kind = jpath_str(d, "kind");
+		json_object *below = jpath(d, "backing.device");
+		if (!below || !kind || (!streq(kind, "overlay") && !streq(kind, "loop")))
+			return jpath_str(d, "name") ? d : NULL;
+		d = below;
+	}
+	return NULL;
+}
+
 static const char *pick_scheduler(struct ctx *c, const struct profile_setting *s, const char *disk,
 				  const char *path, const struct strv *offered, char **reason)
 {
 	bool is_auto = streq(s->value, "auto");
-	const char *rec_sched = jpath_str(c->rec, "storage.device.recommended_scheduler");
-	const char *kind = jpath_str(c->rec, "storage.device.kind");
+	json_object *dev = workdir_device(c->rec);
+	json_object *d = record_disk(dev, disk, 0) ?: dev;
+	const char *rec_sched = jpath_str(d, "recommended_scheduler");
+	const char *kind = jpath_str(d, "kind");
 	if (is_auto && !rec_sched) {
 		note(&c->plan->skipped, "io: scheduler auto: the probe has no recommendation for %s", disk);
 		return NULL;
@@ -428,7 +465,7 @@ static void plan_io(struct ctx *c)
 	const struct profile_setting *ra = setting(c, "io", "read-ahead-kb");
 	if (!sched && !ra)
 		return;
-	const char *dev = jpath_str(c->rec, "storage.device.name");
+	const char *dev = jpath_str(workdir_device(c->rec), "name");
 	const char *workdir = jpath_str(c->rec, "storage.workdir");
 	if (!dev || strchr(dev, '/') || streq(dev, "..") || streq(dev, ".")) {
 		note(&c->plan->skipped, "io: the block device holding %s is not known (see `ubtune probe`): "
