@@ -121,7 +121,10 @@ void journal_close(struct journal *j)
 	free(j);
 }
 
-static int append(struct journal *j, json_object *o)
+/* Only "set" entries are synced: a change may follow only once its old
+ * value is on disk. The run header goes to disk with the first of them; a
+ * lost "done" only makes revert check a value that is already right. */
+static int append(struct journal *j, json_object *o, bool sync)
 {
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	_cleanup_free_ char *line = xasprintf("%s\n", s);
@@ -134,7 +137,7 @@ static int append(struct journal *j, json_object *o)
 			return -errno;
 		off += (size_t)n;
 	}
-	return fdatasync(j->fd) < 0 ? -errno : 0;
+	return sync && fdatasync(j->fd) < 0 ? -errno : 0;
 }
 
 int journal_begin(struct journal *j, const char *boot_id, const char *profile)
@@ -151,7 +154,7 @@ int journal_begin(struct journal *j, const char *boot_id, const char *profile)
 	jset_str(o, "boot_id", boot_id);
 	jset_str(o, "profile", profile);
 	jset_str(o, "time", now);
-	return append(j, o);
+	return append(j, o, false);
 }
 
 int journal_add(struct journal *j, const struct action *a, uint64_t *id)
@@ -161,7 +164,7 @@ int journal_add(struct journal *j, const struct action *a, uint64_t *id)
 	jset_str(o, "op", "set");
 	jset_int(o, "id", (int64_t)*id);
 	jset_int(o, "run", (int64_t)j->run);
-	return append(j, o);
+	return append(j, o, true);
 }
 
 int journal_done(struct journal *j, uint64_t id)
@@ -169,7 +172,7 @@ int journal_done(struct journal *j, uint64_t id)
 	_cleanup_json_ json_object *o = json_object_new_object();
 	jset_str(o, "op", "done");
 	jset_int(o, "id", (int64_t)id);
-	return append(j, o);
+	return append(j, o, false);
 }
 
 int journal_drop_run(struct journal *j)

@@ -300,6 +300,36 @@ static void services_without_manager(void **state)
 	planned_free(&t);
 }
 
+/* Many alike knobs (one per policy) are printed as one line. */
+static void print_groups(void **state)
+{
+	for (int i = 0; i < 4; i++) {
+		_cleanup_free_ char *d = xasprintf("/sys/devices/system/cpu/cpufreq/policy%d", i);
+		_cleanup_free_ char *a = xasprintf("%s/scaling_available_governors", d);
+		_cleanup_free_ char *g = xasprintf("%s/scaling_governor", d);
+		_cleanup_free_ char *c = xasprintf("%s/related_cpus", d);
+		_cleanup_free_ char *cpu = xasprintf("%d\n", i);
+		put(a, "powersave performance\n");
+		put(g, i < 3 ? "powersave\n" : "performance\n");
+		put(c, cpu);
+	}
+	struct planned t = {0};
+	plan_for(&t, "[profile]\ndescription = four policies\n[cpu]\ngovernor = performance\n", "{}");
+	assert_int_equal(t.plan.n_actions, 3);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	plan_print(t.p, &t.plan, f);
+	fclose(f);
+	if (!strstr(text, "cpu      policy0 (CPUs 0) governor ... policy2 (CPUs 2) governor (3 alike)  powersave -> "
+			  "performance  [cpu] governor (test.profile:4)\n"))
+		fail_msg("%s", text);
+	assert_non_null(strstr(text, "Profile test (test): four policies\n"));
+	assert_non_null(strstr(text, "Already as the profile wants:\n  policy3 (CPUs 3) governor: performance\n"));
+	free(text);
+	planned_free(&t);
+}
+
 static void json_round_trip(void **state)
 {
 	struct action a = { .kind = ACT_FILE, .area = "io", .what = "sda scheduler", .target = "/sys/block/sda/queue/scheduler",
@@ -328,6 +358,7 @@ int main(void)
 		cmocka_unit_test_setup(irq_affinity, fresh),
 		cmocka_unit_test_setup(workdir_and_record, fresh),
 		cmocka_unit_test_setup(services_without_manager, fresh),
+		cmocka_unit_test_setup(print_groups, fresh),
 		cmocka_unit_test(json_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

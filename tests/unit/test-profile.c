@@ -275,6 +275,65 @@ static void bounds(void **state)
 	strv_free(&errors);
 }
 
+/* Hostile input: random edits of a real profile never crash the parser;
+ * it either loads or says what is wrong, naming the file and a line. */
+static void mutations(void **state)
+{
+	_cleanup_free_ char *src = xasprintf("%s/profiles/generic.profile", SRCDIR);
+	FILE *f = fopen(src, "re");
+	assert_non_null(f);
+	char base[8192];
+	size_t len = fread(base, 1, sizeof(base) - 1, f);
+	fclose(f);
+	static const char alphabet[] = "[]=:;#\n\t .|*-_aZ09\\\"\x01\xff";
+	unsigned seed = 20240501;
+	size_t loaded = 0, refused = 0;
+	for (int iter = 0; iter < 600; iter++) {
+		char text[8192 + 64];
+		memcpy(text, base, len);
+		size_t n = len;
+		for (int e = 0; e < 1 + iter % 8; e++) {
+			size_t at = (size_t)rand_r(&seed) % n;
+			char c = alphabet[(size_t)rand_r(&seed) % (sizeof(alphabet) - 1)];
+			switch (rand_r(&seed) % 3) {
+			case 0: /* replace */
+				text[at] = c;
+				break;
+			case 1: /* insert */
+				if (n < sizeof(text) - 1) {
+					memmove(text + at + 1, text + at, n - at);
+					text[at] = c;
+					n++;
+				}
+				break;
+			default: /* delete */
+				memmove(text + at, text + at + 1, n - at - 1);
+				n--;
+			}
+		}
+		text[n] = '\0';
+		_cleanup_free_ char *path = write_profile("mutant.profile", text);
+		struct strv errors = {0};
+		struct profile *p = NULL;
+		int r = profile_load(path, NULL, &p, &errors);
+		if (r == 0) {
+			assert_int_equal(errors.n, 0);
+			profile_free(p);
+			loaded++;
+		} else {
+			assert_int_equal(r, -EINVAL);
+			assert_true(errors.n > 0 && errors.n <= PROFILE_ERRORS_MAX);
+			for (size_t i = 0; i < errors.n; i++)
+				if (!startswith(errors.v[i], path) && !strstr(errors.v[i], "generic.profile:"))
+					fail_msg("error without a file: %s", errors.v[i]);
+			refused++;
+		}
+		strv_free(&errors);
+	}
+	/* both outcomes happen: the edits hit values as well as syntax */
+	assert_true(loaded > 0 && refused > 0);
+}
+
 static void values(void **state)
 {
 	uint64_t khz;
@@ -313,6 +372,7 @@ int main(void)
 		cmocka_unit_test(documented_errors),
 		cmocka_unit_test(include_cycles),
 		cmocka_unit_test(bounds),
+		cmocka_unit_test(mutations),
 		cmocka_unit_test(values),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
