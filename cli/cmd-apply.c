@@ -119,6 +119,8 @@ static int carry_out(struct tune_env *env, const struct profile *p, const struct
 		apply_result_free(&res);
 		return EXIT_FAIL;
 	}
+	for (size_t i = 0; i < res.refused.n; i++)
+		log_warning("%s", res.refused.v[i]);
 	if (res.applied)
 		printf("Applied %zu change%s; the journal is %s/" JOURNAL_FILE ". `ubtune revert` undoes %s.\n",
 		       res.applied, res.applied == 1 ? "" : "s", env->state_dir, res.applied == 1 ? "it" : "them");

@@ -108,7 +108,8 @@ static bool same_knob(json_object *o, const struct knob *k)
 	return streq_ptr(jpath_str(o, "kind"), action_kind_name(k->kind)) && streq_ptr(jpath_str(o, "target"), k->target);
 }
 
-json_object *applied_merge(json_object *old, const struct profile *p, const struct plan *plan, const char *boot_id)
+json_object *applied_merge(json_object *old, const struct profile *p, const struct plan *plan,
+			   const struct strv *refused, const char *boot_id)
 {
 	json_object *o = NULL;
 	if (old)
@@ -143,7 +144,8 @@ json_object *applied_merge(json_object *old, const struct profile *p, const stru
 			json_object_array_add(knobs, json_object_get(k));
 	}
 	for (size_t j = 0; j < plan->n_knobs; j++)
-		json_object_array_add(knobs, knob_to_json(&plan->knobs[j]));
+		if (!refused || !strv_contains(refused, plan->knobs[j].target))
+			json_object_array_add(knobs, knob_to_json(&plan->knobs[j]));
 	jset(o, "knobs", knobs);
 
 	jset_str(o, "boot_id", boot_id);
@@ -200,13 +202,19 @@ static int run_actions(struct tune_env *env, struct journal *j, const struct pro
 		}
 		fault_point(&step);
 		touched = i + 1;
-		if ((r = knob_set(env->rf, env->svc, a->kind, a->target, a->to, a->options, a->choice)) < 0) {
-			_cleanup_free_ char *why = knob_error(env->svc, a->kind, r);
+		r = knob_set(env->rf, env->svc, a->kind, a->target, a->to, a->options, a->choice);
+		_cleanup_free_ char *why = r < 0 ? knob_error(env->svc, a->kind, r) : NULL;
+		if (r < 0 && a->best_effort) {
+			strv_take(&res->refused, xasprintf("%s: the kernel refused '%s' (%s); left as it is", a->what,
+							   a->to, why));
+			strv_push(&res->refused_targets, a->target);
+		} else if (r < 0) {
 			res->failure = xasprintf("%s: cannot set '%s' (%s): %s", a->what, a->to, a->target, why);
 			break;
+		} else {
+			res->applied++;
 		}
 		fault_point(&step);
-		res->applied++;
 		if ((r = journal_done(j, id)) < 0) {
 			res->failure = xasprintf("cannot write the journal %s: %s", journal_path(j), strerror(-r));
 			break;
@@ -239,7 +247,7 @@ int tune_apply(struct tune_env *env, const struct profile *p, const struct plan 
 	_cleanup_json_ json_object *old = NULL;
 	if (applied_load(env->state_dir, &old) < 0)
 		old = NULL;
-	_cleanup_json_ json_object *now = applied_merge(old, p, plan, env->boot_id);
+	_cleanup_json_ json_object *now = applied_merge(old, p, plan, &res->refused_targets, env->boot_id);
 	if ((r = applied_save(env->state_dir, now)) < 0)
 		res->failure = xasprintf("cannot write %s/" APPLIED_FILE ": %s (the changes are made and journaled; "
 					 "`ubtune revert` undoes them)", env->state_dir, strerror(-r));
@@ -254,5 +262,7 @@ void apply_result_free(struct apply_result *res)
 {
 	free(res->failure);
 	strv_free(&res->problems);
+	strv_free(&res->refused);
+	strv_free(&res->refused_targets);
 	*res = (struct apply_result){0};
 }

@@ -50,7 +50,7 @@ struct want {
 	const char *area, *what, *target, *from, *to, *options;
 	const struct profile_setting *s;
 	const char *reason;
-	bool choice, persistent;
+	bool choice, persistent, best_effort;
 };
 
 /* Records what the profile wants and, when the machine differs, the action. */
@@ -71,7 +71,7 @@ static void want(struct ctx *c, const struct want *w)
 		.kind = w->kind, .area = xstrdup(w->area), .what = xstrdup(w->what),
 		.target = xstrdup(w->target), .from = xstrdup(w->from), .to = xstrdup(w->to),
 		.why = why_of(w->s, w->reason), .options = w->options ? xstrdup(w->options) : NULL,
-		.choice = w->choice, .persistent = w->persistent,
+		.choice = w->choice, .persistent = w->persistent, .best_effort = w->best_effort,
 	};
 }
 
@@ -611,7 +611,8 @@ static void plan_irq(struct ctx *c)
 				note(&c->plan->errors, "%s: cannot read %s", what, path);
 			else
 				want(c, &(struct want){ .kind = ACT_FILE, .area = "irq", .what = what, .target = path,
-							.from = cur, .to = to, .s = s, .reason = reason });
+							.from = cur, .to = to, .s = s, .reason = reason,
+							.best_effort = true });
 		}
 	}
 	cpuset_free(&want_set);
@@ -980,6 +981,8 @@ json_object *action_to_json(const struct action *a)
 	if (a->options)
 		jset_str(o, "options", a->options);
 	jset_bool(o, "persistent", a->persistent);
+	if (a->best_effort)
+		jset_bool(o, "best_effort", true);
 	return o;
 }
 
@@ -995,6 +998,7 @@ int action_from_json(json_object *o, struct action *a)
 	a->why = jdup(o, "why");
 	a->options = jdup(o, "options");
 	jpath_bool(o, "persistent", &a->persistent);
+	jpath_bool(o, "best_effort", &a->best_effort);
 	return 0;
 }
 

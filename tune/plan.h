@@ -32,6 +32,9 @@ struct action {
 	char *options; /* ACT_MOUNT: "size=512M" */
 	bool choice;   /* ACT_FILE: a "a [b] c" choice list such as queue/scheduler */
 	bool persistent;
+	/* the kernel may refuse it (IRQs it manages itself): a refusal is
+	 * reported and apply goes on */
+	bool best_effort;
 };
 
 /* A knob the profile wants, changed or not: `status` checks them all. */

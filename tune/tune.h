@@ -45,6 +45,8 @@ struct apply_result {
 	char *failure;        /* the action that failed and why; NULL on success */
 	size_t rolled_back;   /* after a failure: changes of this run undone */
 	struct strv problems; /* rollback steps that failed (the journal keeps them) */
+	struct strv refused;  /* best-effort changes the kernel refused: what and why */
+	struct strv refused_targets;
 };
 
 /* Carries out a plan: journal entry first, then the change, for each
@@ -55,8 +57,10 @@ struct apply_result {
 int tune_apply(struct tune_env *env, const struct profile *p, const struct plan *plan, struct apply_result *res);
 void apply_result_free(struct apply_result *res);
 
-/* applied.json after applying p on top of old (NULL when nothing is applied). */
-json_object *applied_merge(json_object *old, const struct profile *p, const struct plan *plan, const char *boot_id);
+/* applied.json after applying p on top of old (NULL when nothing is
+ * applied); knobs on the targets in refused are not recorded. */
+json_object *applied_merge(json_object *old, const struct profile *p, const struct plan *plan,
+			   const struct strv *refused, const char *boot_id);
 int applied_load(const char *dir, json_object **out);
 
 /* ---- revert ---- */

@@ -13,7 +13,7 @@ fi
 . "$(dirname "$0")/tune-fixture.sh"
 WORK=$R/var/tmp/ubtune-work
 # the namespace dies with this script; unmount first so that $T can go
-trap 'umount -q "$WORK" "$R/proc/sys/vm/swappiness" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'umount -q "$WORK" "$R/proc/sys/vm/swappiness" "$R/proc/irq/34/smp_affinity_list" 2>/dev/null; rm -rf "$T"' EXIT
 
 make_tune_root "$R"
 make_tune_record "$T/rec.json"
@@ -69,6 +69,22 @@ grep -q "rolled back 2 changes of this run" "$T/stderr" || fail "rollback messag
 umount "$R/proc/sys/vm/swappiness"
 [ -z "$(fstype "$WORK")" ] || fail "mounted after a failed apply"
 same_as_pristine "failed apply"
+
+# an IRQ whose affinity the kernel refuses (managed IRQs answer EIO; here a
+# read-only file) is reported and left alone; the rest is applied
+make_tune_profile "$T/t.profile"
+mount --bind "$R/proc/irq/34/smp_affinity_list" "$R/proc/irq/34/smp_affinity_list"
+mount -o remount,bind,ro "$R/proc/irq/34/smp_affinity_list"
+expect_exit 0 apply "$T/t.profile"
+grep -q "warning: IRQ 34 (ahci) affinity: the kernel refused '4-7' (Read-only file system); left as it is" \
+	"$T/stderr" || fail "refused IRQ: $(cat "$T/stderr")"
+[ "$(cat "$R/proc/irq/33/smp_affinity_list")" = 4-7 ] || fail "IRQ 33 not moved"
+expect_exit 0 "$UBTUNE" status --root "$R" --json
+json_get "$T/stdout" '(d["drifted"] == 0 and not any("IRQ 34" in k["what"] for k in d["knobs"]))' | grep -q True ||
+	fail "status lists the refused IRQ: $(cat "$T/stdout")"
+expect_exit 0 "$UBTUNE" revert --root "$R"
+umount "$R/proc/irq/34/smp_affinity_list"
+same_as_pristine "refused IRQ"
 
 # an occupied mount point is refused before anything changes
 mkdir -p "$WORK" && touch "$WORK/data"
