@@ -50,6 +50,8 @@ static int run(int argc, char **argv)
 	if (r < 0 && !res.n) {
 		log_error("%s", error);
 		code = EXIT_FAIL;
+	} else if (!res.had_journal && res.had_applied) {
+		printf("No changes to revert; the recorded settings (%s/" APPLIED_FILE ") are removed.\n", env.state_dir);
 	} else if (!res.had_journal) {
 		printf("Nothing to revert: no journal in %s.\n", env.state_dir);
 	} else {

@@ -160,18 +160,27 @@ int knob_mount_type(const char *host_path, char **fstype)
 	return 0;
 }
 
+/* Mounts a tmpfs on a directory that is not a symlink: a path in a
+ * world-writable place such as /var/tmp could be swapped for one between
+ * plan and mount, and mount(2) would follow it. */
+static int mount_tmpfs(const char *host, const char *options)
+{
+	_cleanup_close_ int fd = open(host, O_PATH | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP || errno == ENOTDIR ? -ENOTDIR : -errno;
+	_cleanup_free_ char *at = xasprintf("/proc/self/fd/%d", fd);
+	_cleanup_free_ char *opts = xasprintf("%s%smode=1777", options ? options : "", options ? "," : "");
+	return mount("tmpfs", at, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0 ? -errno : 0;
+}
+
 static int set_mount(const char *host, const char *value, const char *options)
 {
 	_cleanup_free_ char *type = NULL;
 	int r = knob_mount_type(host, &type);
 	if (r < 0)
 		return r;
-	if (streq(value, "tmpfs")) {
-		if (type && streq(type, "tmpfs"))
-			return 0;
-		_cleanup_free_ char *opts = xasprintf("%s%smode=1777", options ? options : "", options ? "," : "");
-		return mount("tmpfs", host, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0 ? -errno : 0;
-	}
+	if (streq(value, "tmpfs"))
+		return type && streq(type, "tmpfs") ? 0 : mount_tmpfs(host, options);
 	if (!type || !streq(type, "tmpfs"))
 		return 0; /* nothing of ours mounted there (any more) */
 	return umount2(host, UMOUNT_NOFOLLOW) < 0 ? -errno : 0;
@@ -179,11 +188,17 @@ static int set_mount(const char *host, const char *value, const char *options)
 
 static int set_dir(const char *host, const char *value)
 {
+	struct stat st;
 	if (streq(value, "present")) {
-		if (mkdir(host, 0755) < 0)
-			return errno == EEXIST ? 0 : -errno;
+		if (mkdir(host, 0755) < 0) {
+			if (errno != EEXIST)
+				return -errno;
+			/* made meanwhile: fine if it is a real directory, not a link */
+			return lstat(host, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -EEXIST;
+		}
 		/* like /tmp: `ubtune bench` runs as an ordinary user */
-		return chmod(host, 01777) < 0 ? -errno : 0;
+		_cleanup_close_ int fd = open(host, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return fd < 0 || fchmod(fd, 01777) < 0 ? -errno : 0;
 	}
 	if (rmdir(host) < 0 && errno != ENOENT)
 		return -errno;

@@ -80,10 +80,10 @@ static void restore(struct tune_env *env, const struct jentry *e, struct revert_
 	}
 }
 
-static void remove_applied(const char *dir)
+static bool remove_applied(const char *dir)
 {
 	_cleanup_free_ char *path = xasprintf("%s/" APPLIED_FILE, dir);
-	unlink(path);
+	return unlink(path) == 0;
 }
 
 int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
@@ -93,7 +93,7 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 	int r = journal_open(env->state_dir, false, &j);
 	if (r == -ENOENT) {
 		/* only settings were recorded (or nothing was applied) */
-		remove_applied(env->state_dir);
+		res->had_applied = remove_applied(env->state_dir);
 		return 0;
 	}
 	if (r < 0) {
@@ -137,7 +137,7 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 		if ((r = journal_remove(j)) < 0)
 			*error = xasprintf("cannot remove %s: %s", journal_path(j), strerror(-r));
 		else
-			remove_applied(env->state_dir);
+			res->had_applied = remove_applied(env->state_dir);
 	}
 	journal_close(j);
 	return r < 0 ? r : 0;

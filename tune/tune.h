@@ -84,6 +84,7 @@ struct revert_result {
 	size_t n;
 	size_t failed;
 	bool had_journal;
+	bool had_applied; /* applied.json was there (and is removed) */
 	struct strv profiles;
 };
 

@@ -86,6 +86,12 @@ expect_exit 0 "$UBTUNE" revert --root "$R"
 umount "$R/proc/irq/34/smp_affinity_list"
 same_as_pristine "refused IRQ"
 
+# a symlink where the mount point should be is refused (mount(2) would follow it)
+ln -s ../../etc "$WORK"
+expect_exit 1 apply "$T/tmpfs.profile"
+grep -q "workdir: /var/tmp/ubtune-work: not a directory" "$T/stdout" || fail "symlinked mount point: $(cat "$T/stdout")"
+rm "$WORK"
+
 # an occupied mount point is refused before anything changes
 mkdir -p "$WORK" && touch "$WORK/data"
 expect_exit 1 apply "$T/tmpfs.profile"

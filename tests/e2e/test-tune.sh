@@ -82,6 +82,16 @@ grep -q "Nothing to revert" "$T/stdout" || fail "a second revert: $(cat "$T/stdo
 expect_exit 0 "$UBTUNE" status --root "$R"
 grep -q "No profile is applied" "$T/stdout" || fail "status after revert: $(cat "$T/stdout")"
 
+# a profile of settings only: nothing to journal, applied.json alone
+printf '[build]\ncflags = -O2\n' >"$T/flags.profile"
+expect_exit 0 apply "$T/flags.profile"
+grep -q "Nothing changed; settings recorded in" "$T/stdout" || fail "settings-only apply: $(cat "$T/stdout")"
+[ ! -e "$STATE/journal" ] || fail "an empty journal was left"
+json_get "$STATE/applied.json" 'd["build"]["cflags"]' | grep -qx -- -O2 || fail "cflags not recorded"
+expect_exit 0 "$UBTUNE" revert --root "$R"
+grep -q "No changes to revert; the recorded settings" "$T/stdout" || fail "revert of settings: $(cat "$T/stdout")"
+same_as_pristine "settings only"
+
 # kill -9 after each single step of apply (journal entry written, change made)
 steps=$((2 * n_actions))
 for k in $(seq 1 "$steps"); do
