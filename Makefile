@@ -37,6 +37,8 @@ WITH_SQLITE ?= 1
 WITH_ARCHIVE ?= 1
 
 PKGS := json-c inih
+# /proc/config.gz is inflated in memory (probe/virt.c)
+PKGS += zlib
 ifeq ($(WITH_SYSTEMD),1)
 PKGS += libsystemd
 endif
@@ -91,6 +93,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/testlib.h $(B)/libubtune.a
 # Debian packages: to build, to test, and tools the tests drive.
 DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libudev-dev \
 	libhwloc-dev libsqlite3-dev libarchive-dev
+DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST)
@@ -138,3 +141,5 @@ clean:
 	rm -rf $(B)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+# unit tests are rebuilt when a header they include changes
+-include $(UNIT_BIN:=.d)

@@ -12,21 +12,24 @@
 #include "lib/util.h"
 #include "probe/probe.h"
 
-/* A synthetic root (tests/fixtures/roots/NAME) or an unpacked real dump
+/* A synthetic root (tests/fixtures/roots/NAME: a whole machine; partial/NAME:
+ * the files one area reads) or an unpacked real dump
  * (build/fixtures/NAME). */
 static inline char *fixture_root(const char *name)
 {
-	char *p = xasprintf("%s/tests/fixtures/roots/%s", SRCDIR, name);
-	if (access(p, F_OK) == 0)
-		return p;
-	free(p);
+	static const char *const places[] = { "tests/fixtures/roots", "tests/fixtures/partial" };
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		char *p = xasprintf("%s/%s/%s", SRCDIR, places[i], name);
+		if (access(p, F_OK) == 0)
+			return p;
+		free(p);
+	}
 	return xasprintf("%s/build/fixtures/%s", SRCDIR, name);
 }
 
-/* Probes a fixture root and returns the record (asserts success). */
-static inline json_object *probe_fixture(const char *name, const char *workdir)
+/* Probes a root directory and returns the record (asserts success). */
+static inline json_object *probe_root(const char *root, const char *workdir)
 {
-	_cleanup_free_ char *root = fixture_root(name);
 	_cleanup_free_ char *error = NULL;
 	struct probe_opts opts = { .root = root, .workdir = workdir };
 	json_object *rec = NULL;
@@ -35,6 +38,13 @@ static inline json_object *probe_fixture(const char *name, const char *workdir)
 		print_error("probe of %s failed: %s\n", root, error);
 	assert_int_equal(r, 0);
 	return rec;
+}
+
+/* Probes a fixture root and returns the record (asserts success). */
+static inline json_object *probe_fixture(const char *name, const char *workdir)
+{
+	_cleanup_free_ char *root = fixture_root(name);
+	return probe_root(root, workdir);
 }
 
 /* Parses a JSON literal written in a test. */
