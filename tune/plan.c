@@ -543,24 +543,58 @@ static char *node_cpus(struct ctx *c, int64_t node)
 	return NULL;
 }
 
-/* The CPU list the storage IRQs should go to, or NULL (with a note). */
-static char *irq_cpus(struct ctx *c, const struct profile_setting *s)
+/* The CPUs one storage IRQ should go to: the profile's list, or those of
+ * the NUMA node of its controller (the IRQ's own device_node, else the
+ * workdir device's); NULL with a note when not known. */
+static char *irq_cpus(struct ctx *c, const struct profile_setting *s, json_object *irq, const char *what)
 {
 	if (!streq(s->value, "device-node"))
 		return xstrdup(s->value);
 	int64_t node = -1;
-	if (!jpath_int(c->rec, "storage.device.numa_node", &node) || node < 0) {
-		note(&c->plan->skipped, "irq: the storage controller's NUMA node is not known (storage.device.numa_node)");
-		return NULL;
-	}
-	if (jpath_len(c->rec, "numa.nodes") < 2) {
-		note(&c->plan->skipped, "irq: one NUMA node only: storage IRQs left where they are");
+	if ((!jpath_int(irq, "device_node", &node) && !jpath_int(c->rec, "storage.device.numa_node", &node)) ||
+	    node < 0) {
+		note(&c->plan->skipped, "irq: %s: the NUMA node of its controller is not known", what);
 		return NULL;
 	}
 	char *cpus = node_cpus(c, node);
 	if (!cpus)
-		note(&c->plan->skipped, "irq: the CPUs of NUMA node %" PRId64 " are not known (numa.nodes)", node);
+		note(&c->plan->skipped, "irq: %s: the CPUs of NUMA node %" PRId64 " are not known (numa.nodes)", what,
+		     node);
 	return cpus;
+}
+
+static void plan_one_irq(struct ctx *c, const struct profile_setting *s, json_object *e, const struct cpuset *online)
+{
+	int64_t irq;
+	if (!jpath_int(e, "irq", &irq) || irq < 0)
+		return;
+	const char *name = jpath_str(e, "name");
+	_cleanup_free_ char *what = xasprintf("IRQ %" PRId64 "%s%s%s affinity", irq, name ? " (" : "", name ? name : "",
+					      name ? ")" : "");
+	_cleanup_free_ char *cpus = irq_cpus(c, s, e, what);
+	if (!cpus)
+		return;
+	struct cpuset want_set = {0}, cur_set = {0};
+	_cleanup_free_ char *path = xasprintf("/proc/irq/%" PRId64 "/smp_affinity_list", irq);
+	_cleanup_free_ char *cur = NULL, *to = NULL;
+	if (cpuset_parse_list(cpus, &want_set) < 0 || !cpuset_count(&want_set)) {
+		note(&c->plan->errors, "irq: %s: '%s' is not a CPU list", what, cpus);
+	} else if (online && !cpuset_subset(&want_set, online)) {
+		_cleanup_free_ char *on = cpuset_format(online);
+		note(&c->plan->errors, "irq: %s: CPUs %s are not all online (online: %s)", what, cpus, on);
+	} else if (knob_read(c->rf, path, false, &cur) < 0) {
+		note(&c->plan->errors, "irq: %s: cannot read %s", what, path);
+	} else {
+		to = cpuset_format(&want_set);
+		/* compare as sets: the kernel prints "0-3" for "0,1,2,3" */
+		_cleanup_free_ char *canon = cpuset_parse_list(cur, &cur_set) == 0 ? cpuset_format(&cur_set) : NULL;
+		want(c, &(struct want){ .kind = ACT_FILE, .area = "irq", .what = what, .target = path,
+					.from = streq_ptr(canon, to) ? to : cur, .to = to, .s = s,
+					.reason = streq(s->value, "device-node") ? "the controller's NUMA node" : NULL,
+					.best_effort = true });
+	}
+	cpuset_free(&want_set);
+	cpuset_free(&cur_set);
 }
 
 static void plan_irq(struct ctx *c)
@@ -574,48 +608,16 @@ static void plan_irq(struct ctx *c)
 		note(&c->plan->skipped, "irq: the probe found no storage controller IRQs (numa.storage_irqs)");
 		return;
 	}
-	_cleanup_free_ char *cpus = irq_cpus(c, s);
-	if (!cpus)
+	if (streq(s->value, "device-node") && jpath_len(c->rec, "numa.nodes") < 2) {
+		note(&c->plan->skipped, "irq: one NUMA node only: storage IRQs left where they are");
 		return;
-	struct cpuset want_set = {0}, online = {0};
-	_cleanup_free_ char *online_s = NULL;
-	if (cpuset_parse_list(cpus, &want_set) < 0 || !cpuset_count(&want_set)) {
-		note(&c->plan->errors, "irq: '%s' is not a CPU list", cpus);
-	} else if (rootfs_read_line(c->rf, "/sys/devices/system/cpu/online", &online_s) == 0 &&
-		   cpuset_parse_list(online_s, &online) == 0 && !cpuset_subset(&want_set, &online)) {
-		note(&c->plan->errors, "irq: CPUs %s are not all online (online: %s)", cpus, online_s);
-	} else {
-		_cleanup_free_ char *to = cpuset_format(&want_set);
-		_cleanup_free_ char *reason = streq(s->value, "device-node") ? xstrdup("the controller's NUMA node") : NULL;
-		for (size_t i = 0; i < n; i++) {
-			json_object *e = json_object_array_get_idx(irqs, i);
-			int64_t irq;
-			if (!jpath_int(e, "irq", &irq) || irq < 0)
-				continue;
-			_cleanup_free_ char *path = xasprintf("/proc/irq/%" PRId64 "/smp_affinity_list", irq);
-			const char *name = jpath_str(e, "name");
-			_cleanup_free_ char *what = xasprintf("IRQ %" PRId64 "%s%s%s affinity", irq, name ? " (" : "",
-							      name ? name : "", name ? ")" : "");
-			_cleanup_free_ char *cur = NULL;
-			struct cpuset cur_set = {0};
-			/* compare as sets: the kernel prints "0-3" for "0,1,2,3" */
-			if (knob_read(c->rf, path, false, &cur) == 0 && cpuset_parse_list(cur, &cur_set) == 0) {
-				_cleanup_free_ char *canon = cpuset_format(&cur_set);
-				if (streq(canon, to)) {
-					free(cur);
-					cur = xstrdup(to);
-				}
-			}
-			cpuset_free(&cur_set);
-			if (!cur)
-				note(&c->plan->errors, "%s: cannot read %s", what, path);
-			else
-				want(c, &(struct want){ .kind = ACT_FILE, .area = "irq", .what = what, .target = path,
-							.from = cur, .to = to, .s = s, .reason = reason,
-							.best_effort = true });
-		}
 	}
-	cpuset_free(&want_set);
+	struct cpuset online = {0};
+	_cleanup_free_ char *online_s = NULL;
+	bool known = rootfs_read_line(c->rf, "/sys/devices/system/cpu/online", &online_s) == 0 &&
+		     cpuset_parse_list(online_s, &online) == 0;
+	for (size_t i = 0; i < n; i++)
+		plan_one_irq(c, s, json_object_array_get_idx(irqs, i), known ? &online : NULL);
 	cpuset_free(&online);
 }
 

@@ -253,8 +253,18 @@ static void irq_affinity(void **state)
 	assert_int_equal(t.plan.n_actions, 1);
 	planned_free(&t);
 
+	/* each IRQ to the node of its own controller (md over disks on two controllers) */
+	plan_for(&t, "[irq]\nstorage-affinity = device-node\n",
+		 "{\"storage\": {\"device\": {\"name\": \"md0\", \"numa_node\": null}},"
+		 " \"numa\": {\"nodes\": [{\"id\": 0, \"cpus\": \"0-3\"}, {\"id\": 1, \"cpus\": \"4-7\"}],"
+		 " \"storage_irqs\": [{\"irq\": 40, \"device_node\": 0}, {\"irq\": 41, \"device_node\": 1}, {\"irq\": 42}]}}");
+	assert_action(&t.plan, "IRQ 40 affinity", "/proc/irq/40/smp_affinity_list", "0-7", "0-3");
+	assert_line(&t.plan.unchanged, "IRQ 41 affinity: 4-7");
+	assert_line(&t.plan.skipped, "irq: IRQ 42 affinity: the NUMA node of its controller is not known");
+	planned_free(&t);
+
 	plan_for(&t, "[irq]\nstorage-affinity = 8-9\n", rec);
-	assert_line(&t.plan.errors, "irq: CPUs 8-9 are not all online (online: 0-7)");
+	assert_line(&t.plan.errors, "irq: IRQ 40 (nvme0q0) affinity: CPUs 8-9 are not all online (online: 0-7)");
 	planned_free(&t);
 
 	plan_for(&t, "[irq]\nstorage-affinity = device-node\n",
