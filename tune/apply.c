@@ -233,7 +233,7 @@ int tune_apply(struct tune_env *env, const struct profile *p, const struct plan 
 {
 	*res = (struct apply_result){0};
 	struct journal *j = NULL;
-	int r = journal_open(env->state_dir, true, &j);
+	int r = journal_open(env->state_dir, JOURNAL_CREATE, &j);
 	if (r < 0) {
 		res->failure = xasprintf("cannot open the journal in %s: %s", env->state_dir,
 					 r == -EBUSY ? "another ubtune apply or revert is running" : strerror(-r));

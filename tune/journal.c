@@ -32,8 +32,8 @@ static int read_all(int fd, char **out, size_t *len)
 	return read_fd(fd, JOURNAL_MAX, out, len);
 }
 
-/* Cuts a torn last line and finds the next ids. */
-static int scan(struct journal *j)
+/* Cuts a torn last line (when writing) and finds the next ids. */
+static int scan(struct journal *j, bool cut)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
@@ -43,9 +43,7 @@ static int scan(struct journal *j)
 	size_t keep = len;
 	while (keep > 0 && text[keep - 1] != '\n')
 		keep--;
-	if (keep < len && ftruncate(j->fd, (off_t)keep) < 0)
-		return -errno;
-	if (keep < len && fsync(j->fd) < 0)
+	if (cut && keep < len && (ftruncate(j->fd, (off_t)keep) < 0 || fsync(j->fd) < 0))
 		return -errno;
 	text[keep] = '\0';
 	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -61,11 +59,11 @@ static int scan(struct journal *j)
 	return 0;
 }
 
-static int open_file(struct journal *j, bool create)
+static int open_file(struct journal *j, enum journal_mode mode)
 {
-	int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_NOFOLLOW;
+	int flags = (mode == JOURNAL_READ ? O_RDONLY : O_RDWR | O_APPEND) | O_CLOEXEC | O_NOFOLLOW;
 	j->fd = openat(j->dir_fd, JOURNAL_FILE, flags);
-	if (j->fd < 0 && errno == ENOENT && create) {
+	if (j->fd < 0 && errno == ENOENT && mode == JOURNAL_CREATE) {
 		j->fd = openat(j->dir_fd, JOURNAL_FILE, flags | O_CREAT | O_EXCL, 0600);
 		if (j->fd >= 0) {
 			j->created = true;
@@ -76,10 +74,10 @@ static int open_file(struct journal *j, bool create)
 	return j->fd < 0 ? -errno : 0;
 }
 
-int journal_open(const char *dir, bool create, struct journal **out)
+int journal_open(const char *dir, enum journal_mode mode, struct journal **out)
 {
 	int r;
-	if (create && (r = mkdir_p(dir, 0)) < 0)
+	if (mode == JOURNAL_CREATE && (r = mkdir_p(dir, 0)) < 0)
 		return r;
 	struct journal *j = xcalloc(1, sizeof(*j));
 	j->fd = -1;
@@ -92,14 +90,12 @@ int journal_open(const char *dir, bool create, struct journal **out)
 		r = -errno;
 		goto fail;
 	}
-	if (flock(j->dir_fd, LOCK_EX | LOCK_NB) < 0) {
+	if (flock(j->dir_fd, (mode == JOURNAL_READ ? LOCK_SH : LOCK_EX) | LOCK_NB) < 0) {
 		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		goto fail;
 	}
-	r = open_file(j, create);
-	if (r == -ENOENT && !create)
-		goto fail;
-	if (r < 0 || (r = scan(j)) < 0)
+	r = open_file(j, mode);
+	if (r < 0 || (r = scan(j, mode != JOURNAL_READ)) < 0)
 		goto fail;
 	*out = j;
 	return 0;
@@ -210,6 +206,9 @@ int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
 	int r = read_all(j->fd, &text, &len);
 	if (r < 0)
 		return r;
+	/* a torn last line never started its change */
+	char *end = strrchr(text, '\n');
+	*(end ? end + 1 : text) = '\0';
 	_cleanup_free_ char *boot = NULL, *profile = NULL;
 	unsigned line = 0;
 	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {

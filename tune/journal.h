@@ -37,11 +37,17 @@ struct jlog {
 	struct strv profiles; /* of the runs, in order */
 };
 
-/* Opens (creating dir and journal when create is set) and locks the
- * journal in dir; -EBUSY when another apply or revert holds it, -ENOENT
- * when there is none and create is not set. A torn last line (a write cut
- * short by a crash, so its change never started) is cut off. */
-int journal_open(const char *dir, bool create, struct journal **out);
+enum journal_mode {
+	JOURNAL_READ,   /* status: read only, shared lock */
+	JOURNAL_WRITE,  /* revert: an existing journal */
+	JOURNAL_CREATE, /* apply: dir and journal created when missing */
+};
+
+/* Opens and locks the journal in dir; -EBUSY when an apply or revert holds
+ * it, -ENOENT when there is none (except with JOURNAL_CREATE). Writing, a
+ * torn last line (a write cut short by a crash, so its change never
+ * started) is cut off; reading, it is ignored. */
+int journal_open(const char *dir, enum journal_mode mode, struct journal **out);
 void journal_close(struct journal *j);
 const char *journal_path(const struct journal *j);
 

@@ -90,7 +90,7 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 {
 	*res = (struct revert_result){0};
 	struct journal *j = NULL;
-	int r = journal_open(env->state_dir, false, &j);
+	int r = journal_open(env->state_dir, JOURNAL_WRITE, &j);
 	if (r == -ENOENT) {
 		/* only settings were recorded (or nothing was applied) */
 		res->had_applied = remove_applied(env->state_dir);

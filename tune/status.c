@@ -62,13 +62,18 @@ static void collect_knobs(json_object *applied, const struct jlog *l, struct kno
 		};
 }
 
-static int read_journal(struct tune_env *env, struct jlog *l, char **error)
+static int read_journal(struct tune_env *env, struct jlog *l, bool *unreadable, char **error)
 {
 	struct journal *j = NULL;
 	*l = (struct jlog){0};
-	int r = journal_open(env->state_dir, false, &j);
+	int r = journal_open(env->state_dir, JOURNAL_READ, &j);
 	if (r == -ENOENT)
 		return 0;
+	if (r == -EACCES) {
+		/* root's journal; applied.json (readable) says what is applied */
+		*unreadable = true;
+		return 0;
+	}
 	if (r < 0) {
 		*error = xasprintf("cannot open the journal in %s: %s", env->state_dir,
 				   r == -EBUSY ? "ubtune apply or revert is running right now" : strerror(-r));
@@ -95,7 +100,8 @@ int tune_status(struct tune_env *env, json_object **out, char **error)
 		return r;
 	}
 	struct jlog l;
-	if ((r = read_journal(env, &l, error)) < 0)
+	bool unreadable = false;
+	if ((r = read_journal(env, &l, &unreadable, error)) < 0)
 		return r;
 
 	json_object *o = json_object_new_object();
@@ -116,6 +122,7 @@ int tune_status(struct tune_env *env, json_object **out, char **error)
 	jset_str(o, "state_dir", env->state_dir);
 	jset_bool(o, "rebooted", rebooted);
 	jset_bool(o, "interrupted", interrupted);
+	jset_bool(o, "journal_readable", !unreadable);
 
 	struct knob *knobs = NULL;
 	size_t n = 0;

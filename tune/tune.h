@@ -97,6 +97,7 @@ const char *revert_outcome_name(enum revert_outcome o);
 /* ---- status ---- */
 /*
  * {"applied": bool, "profiles": [...], "rebooted": bool, "interrupted": bool,
+ *  "state_dir", "journal_readable": bool (false for a user looking at root's),
  *  "knobs": [{"what","kind","target","wanted","now","state": "ok|drifted|lost|unknown"}],
  *  "drifted": N, "build": {...}, "bench": {...}, "workdir": {...}}
  */

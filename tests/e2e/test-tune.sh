@@ -55,6 +55,14 @@ expect_exit 0 "$UBTUNE" status --root "$R" --json
 json_get "$T/stdout" '(d["applied"] and d["drifted"] == 0 and len(d["knobs"]) == 15 and
 	all(k["state"] == "ok" for k in d["knobs"]))' | grep -q True || fail "status: $(cat "$T/stdout")"
 
+# an ordinary user sees the status too (root's journal is not readable to them)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	chmod 755 "$T"
+	expect_exit 0 setpriv --reuid=65534 --regid=65534 --clear-groups "$UBTUNE" status --root "$R" --json
+	json_get "$T/stdout" '(d["applied"] and not d["journal_readable"] and d["drifted"] == 0 and len(d["knobs"]) == 15)' |
+		grep -q True || fail "status as a user: $(cat "$T/stdout")"
+fi
+
 # applying again changes nothing
 cp "$STATE/journal" "$T/journal.1"
 expect_exit 0 apply "$T/t.profile"
