@@ -72,6 +72,11 @@ void rootfs_trace_start(struct rootfs *rf)
 	rf->tracing = true;
 }
 
+bool rootfs_is_tracing(const struct rootfs *rf)
+{
+	return rf->tracing;
+}
+
 void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kind kind)
 {
 	if (!rf->tracing)
@@ -335,29 +340,13 @@ int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len)
 	if (fd < 0)
 		return fd;
 
-	struct buf b = {0};
-	char chunk[8192];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int r = -errno;
-			buf_free(&b);
-			return r;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > READ_MAX) {
-			buf_free(&b);
-			return -EFBIG;
-		}
-		buf_add(&b, chunk, (size_t)n);
-	}
-	trace_keep_data(rf, b.s ? b.s : "", b.len);
+	size_t n = 0;
+	int r = read_fd(fd, READ_MAX, out, &n);
+	if (r < 0)
+		return r;
+	trace_keep_data(rf, *out, n);
 	if (len)
-		*len = b.len;
-	*out = buf_steal(&b);
+		*len = n;
 	return 0;
 }
 

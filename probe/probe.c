@@ -59,16 +59,6 @@ void render_line(FILE *out, const char *label, const char *fmt, ...)
 	fputc('\n', out);
 }
 
-static char *iso8601_now(void)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	char s[32];
-	gmtime_r(&t, &tm);
-	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(s);
-}
-
 /* A dump must look like one: a directory with proc/ or sys/ in it. */
 static int check_dump(struct rootfs *rf)
 {
@@ -192,6 +182,7 @@ out:
 	json_object_put(ctx.rec);
 	free(ctx.workdir);
 	free(ctx.klog);
+	probe_procs_free(&ctx);
 	if (ctx.rf)
 		rootfs_free(ctx.rf);
 	return r;
