@@ -73,12 +73,14 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmis
 	-DHAVE_SYSTEMD=$(WITH_SYSTEMD) -DHAVE_UDEV=$(WITH_UDEV) -DHAVE_HWLOC=$(WITH_HWLOC) \
 	-DHAVE_SQLITE=$(WITH_SQLITE) -DHAVE_ARCHIVE=$(WITH_ARCHIVE)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
-PKG_LIBS = $(shell $(PKG_CONFIG) $(if $(filter 1,$(STATIC)),--static) --libs $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 LDLIBS += -lm
+
 ifeq ($(STATIC),1)
 # UBTUNE_STATIC: the C library linked in is not the system's (probe/toolchain.c asks the system)
 override CFLAGS += -DUBTUNE_STATIC
 override LDFLAGS += -static
+override PKG_CONFIG += --static
 endif
 # A cross build takes the target's libraries from Debian's multiarch -dev
 # packages (make deps ARCH=arm64), e.g. CROSS_COMPILE=aarch64-linux-gnu-.
@@ -94,9 +96,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-# the unit test programs, without running them
-unit-tests: $(UNIT_BIN)
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe unit-tests check-arm64 check-vm check-builds
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -157,6 +157,10 @@ check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
 
 check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 	@tools/run-tests e2e tests/e2e/test-*.sh
+
+.PHONY: unit-tests check-arm64 check-vm check-builds
+# the unit test programs, without running them
+unit-tests: $(UNIT_BIN)
 
 # The static minimal arm64 build, run under qemu-user: unit tests, and every
 # fixture root recorded as the native build records it (tools/check-arm64).
