@@ -61,7 +61,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmis
 	-DHAVE_SQLITE=$(WITH_SQLITE) -DHAVE_ARCHIVE=$(WITH_ARCHIVE)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
-LDLIBS += -lm
+LDLIBS += -lm -pthread
 
 LIB_SRC := $(wildcard lib/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
 CLI_SRC := $(wildcard cli/*.c)
