@@ -187,28 +187,26 @@ static void sampler_events_from_readings(void **state)
 	}
 	sampler_finish(s, 106.0);
 
+	static const char *const want[][2] = {
+		{ "low-clock", "CPU 0 ran at 600 MHz of 1800 for 3 s during Pipe Throughput, 2 copies" },
+		{ "steal", "steal time 20 % for 3 s during Pipe Throughput, 2 copies: the hypervisor gave these "
+			   "CPUs to other work" },
+		{ "others", "other processes used 50 % of a CPU for 3 s during Pipe Throughput, 2 copies; "
+			    "busiest: noisy (pid 200)" },
+		{ "undervoltage", "undervoltage alarm raised at 12:00:02 during Pipe Throughput, 2 copies "
+				  "(hwmon0 rpi_volt in0_lcrit_alarm); cleared at 12:00:05" },
+		{ "thermal", "temperature reached 85.0 °C (cpu-thermal, trip 80.0 °C) during Pipe Throughput, "
+			     "2 copies; above the trip for 1 s" },
+		{ "swap", "swapping started at 12:00:02 during Pipe Throughput, 2 copies: 10 pages in, 0 out over 1 s" },
+		{ "throttle", "thermal throttle counters rose by 3 (CPU 0) during Pipe Throughput, 2 copies" },
+	};
 	json_object *ev = sampler_events(s);
-	const char *m;
-	assert_non_null(m = event_message(ev, "low-clock"));
-	assert_string_equal(m, "CPU 0 ran at 600 MHz of 1800 for 3 s during Pipe Throughput, 2 copies");
-	assert_non_null(m = event_message(ev, "steal"));
-	assert_string_equal(m, "steal time 20 % for 3 s during Pipe Throughput, 2 copies: the hypervisor gave "
-			       "these CPUs to other work");
-	assert_non_null(m = event_message(ev, "others"));
-	assert_string_equal(m, "other processes used 50 % of a CPU for 3 s during Pipe Throughput, 2 copies; "
-			       "busiest: noisy (pid 200)");
-	assert_non_null(m = event_message(ev, "undervoltage"));
-	assert_string_equal(m, "undervoltage alarm raised at 12:00:02 during Pipe Throughput, 2 copies "
-			       "(hwmon0 rpi_volt in0_lcrit_alarm); cleared at 12:00:05");
-	assert_non_null(m = event_message(ev, "thermal"));
-	assert_string_equal(m, "temperature reached 85.0 °C (cpu-thermal, trip 80.0 °C) during Pipe Throughput, "
-			       "2 copies; above the trip for 1 s");
-	assert_non_null(m = event_message(ev, "swap"));
-	assert_string_equal(m, "swapping started at 12:00:02 during Pipe Throughput, 2 copies: 10 pages in, 0 out "
-			       "over 1 s");
-	assert_non_null(m = event_message(ev, "throttle"));
-	assert_string_equal(m, "thermal throttle counters rose by 3 (CPU 0) during Pipe Throughput, 2 copies");
-	assert_int_equal(json_object_array_length(ev), 7);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const char *m = event_message(ev, want[i][0]);
+		if (!m || !streq(m, want[i][1]))
+			fail_msg("%s event: '%s', expected '%s'", want[i][0], m ?: "(none)", want[i][1]);
+	}
+	assert_int_equal(json_object_array_length(ev), ARRAY_SIZE(want));
 
 	json_object *samples = sampler_samples(s);
 	assert_int_equal(json_object_array_length(samples), 5);
