@@ -75,7 +75,7 @@ char *preflight_describe(const struct preflight *p)
 	else
 		buf_printf(&b, " and %.0f %% of CPU time in use over %.1f s", p->cpu_pct, p->seconds);
 	for (size_t i = 0; i < p->ntop; i++)
-		buf_printf(&b, "%s%s (pid %d) %.0f %%", i ? ", " : "; busiest: ", p->top[i].comm, (int)p->top[i].pid,
+		buf_printf(&b, "%s%s (pid %d) %.0f %%", i ? ", " : "; busiest processes seen: ", p->top[i].comm, (int)p->top[i].pid,
 			   p->top[i].cpu_pct);
 	return buf_steal(&b);
 }

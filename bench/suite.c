@@ -12,29 +12,29 @@
  */
 const struct bench_test bench_tests[BENCH_NTESTS] = {
 	{ "dhry2reg", "Dhrystone 2 using register variables", "lps", 1, 116700, true,
-	  "dhry2reg", "{t}", 10, 1, 0, false },
+	  "dhry2reg", "{t}", NULL, 10, 1, 0, false },
 	{ "whetstone-double", "Double-Precision Whetstone", "MWIPS", 0, 55.0, true,
-	  "whetstone-double", "", 0, 0, 12, false },
+	  "whetstone-double", "", "-t {t}", 0, 2, 12, false },
 	{ "execl", "Execl Throughput", "lps", 1, 43.0, false,
-	  "execl", "{t}", 30, 2, 0, false },
+	  "execl", "{t}", NULL, 30, 2, 0, false },
 	{ "fstime", "File Copy 1024 bufsize 2000 maxblocks", "KBps", 0, 3960, false,
-	  "fstime", "-c -t {t} -d {workdir} -b 1024 -m 2000", 30, 2, 15, false },
+	  "fstime", "-c -t {t} -d {workdir} -b 1024 -m 2000", NULL, 30, 2, 15, false },
 	{ "fsbuffer", "File Copy 256 bufsize 500 maxblocks", "KBps", 0, 1655, false,
-	  "fstime", "-c -t {t} -d {workdir} -b 256 -m 500", 30, 2, 15, false },
+	  "fstime", "-c -t {t} -d {workdir} -b 256 -m 500", NULL, 30, 2, 15, false },
 	{ "fsdisk", "File Copy 4096 bufsize 8000 maxblocks", "KBps", 0, 5800, false,
-	  "fstime", "-c -t {t} -d {workdir} -b 4096 -m 8000", 30, 2, 15, false },
+	  "fstime", "-c -t {t} -d {workdir} -b 4096 -m 8000", NULL, 30, 2, 15, false },
 	{ "pipe", "Pipe Throughput", "lps", 1, 12440, true,
-	  "pipe", "{t}", 10, 1, 0, false },
+	  "pipe", "{t}", NULL, 10, 1, 0, false },
 	{ "context1", "Pipe-based Context Switching", "lps", 1, 4000, true,
-	  "context1", "{t}", 10, 1, 0, false },
+	  "context1", "{t}", NULL, 10, 1, 0, false },
 	{ "spawn", "Process Creation", "lps", 1, 126, false,
-	  "spawn", "{t}", 30, 2, 0, false },
+	  "spawn", "{t}", NULL, 30, 2, 0, false },
 	{ "syscall", "System Call Overhead", "lps", 1, 15000, true,
-	  "syscall", "{t}", 10, 1, 0, false },
+	  "syscall", "{t}", NULL, 10, 1, 0, false },
 	{ "shell1", "Shell Scripts (1 concurrent)", "lpm", 60, 42.4, false,
-	  "looper", "{t} {bindir}/multi.sh 1", 60, 4, 0, true },
+	  "looper", "{t} {bindir}/multi.sh 1", NULL, 60, 4, 0, true },
 	{ "shell8", "Shell Scripts (8 concurrent)", "lpm", 60, 6, false,
-	  "looper", "{t} {bindir}/multi.sh 8", 60, 4, 0, true },
+	  "looper", "{t} {bindir}/multi.sh 8", NULL, 60, 4, 0, true },
 };
 
 const struct bench_test *bench_test_find(const char *id)
@@ -63,10 +63,10 @@ unsigned bench_duration(const struct bench_test *t, bool quick)
 	return quick ? t->quick_duration_s : t->duration_s;
 }
 
-void bench_expand_args(const struct bench_test *t, bool quick, const char *workdir, const char *bindir,
-		       struct strv *argv)
+void bench_expand_args(const struct bench_test *t, bool quick, bool quick_args, const char *workdir,
+		       const char *bindir, struct strv *argv)
 {
-	_cleanup_free_ char *words = xstrdup(t->args);
+	_cleanup_free_ char *words = xstrdup(quick && quick_args && t->quick_args ? t->quick_args : t->args);
 	for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		const char *rest;
 		if (streq(w, "{t}"))

@@ -28,6 +28,9 @@ struct bench_test {
 	 * {workdir} the working directory, {bindir} the engine's program directory
 	 * ("{bindir}/multi.sh" works too). */
 	const char *args;
+	/* Arguments in a quick run, for engines that take them (ours: a shorter
+	 * Whetstone); NULL: args. */
+	const char *quick_args;
 	unsigned duration_s;       /* 0: the program takes no duration */
 	unsigned quick_duration_s;
 	unsigned extra_s;          /* wall time beyond the duration (calibration, priming) */
@@ -43,9 +46,10 @@ const struct bench_test *bench_test_find(const char *id);
 unsigned bench_passes(const struct bench_test *t, unsigned iterations, bool quick);
 unsigned bench_duration(const struct bench_test *t, bool quick);
 
-/* Expands t->args into argv words after the program path(s) already in argv. */
-void bench_expand_args(const struct bench_test *t, bool quick, const char *workdir, const char *bindir,
-		       struct strv *argv);
+/* Expands t->args (t->quick_args when quick_args is set) into argv words
+ * after the program path(s) already in argv. */
+void bench_expand_args(const struct bench_test *t, bool quick, bool quick_args, const char *workdir,
+		       const char *bindir, struct strv *argv);
 
 /*
  * Parses a --tests list ("dhry2reg,pipe"; "index" = all 12) into indexes of

@@ -35,6 +35,11 @@ static const struct command cmd_complete = {
 const struct command *const commands[] = {
 	&cmd_probe,
 	&cmd_gather,
+	&cmd_bench,
+	&cmd_history,
+	&cmd_show,
+	&cmd_export,
+	&cmd_import_result,
 	&cmd_help,
 	&cmd_complete,
 	NULL,

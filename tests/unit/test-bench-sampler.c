@@ -53,7 +53,7 @@ static void preflight_verdict(void **state)
 	assert_true(preflight_judge(&p));
 	_cleanup_free_ char *d = preflight_describe(&p);
 	assert_string_equal(d, "1.8 processes runnable besides ubtune and 87 % of CPU time in use over 1.0 s; "
-			       "busiest: cc1 (pid 4242) 97 %, make (pid 4200) 3 %");
+			       "busiest processes seen: cc1 (pid 4242) 97 %, make (pid 4200) 3 %");
 	/* quiet machine */
 	p = (struct preflight){ .seconds = 1.0, .runnable = 0.1, .cpu_pct = 2.0, .ncpu = 64 };
 	assert_false(preflight_judge(&p));

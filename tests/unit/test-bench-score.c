@@ -177,17 +177,24 @@ static void passes_and_durations(void **state)
 	assert_true(bench_duration(s, true) < 30);
 
 	struct strv argv = {0};
-	bench_expand_args(bench_test_find("fsdisk"), false, "/tmp/w d", "/b", &argv);
+	bench_expand_args(bench_test_find("fsdisk"), false, false, "/tmp/w d", "/b", &argv);
 	const char *want[] = { "-c", "-t", "30", "-d", "/tmp/w d", "-b", "4096", "-m", "8000" };
 	assert_int_equal(argv.n, ARRAY_SIZE(want));
 	for (size_t i = 0; i < argv.n; i++)
 		assert_string_equal(argv.v[i], want[i]);
 	strv_free(&argv);
-	bench_expand_args(bench_test_find("shell8"), false, "/w", "/ub/pgms", &argv);
+	bench_expand_args(bench_test_find("shell8"), false, false, "/w", "/ub/pgms", &argv);
 	assert_int_equal(argv.n, 3);
 	assert_string_equal(argv.v[0], "60");
 	assert_string_equal(argv.v[1], "/ub/pgms/multi.sh");
 	assert_string_equal(argv.v[2], "8");
+	strv_free(&argv);
+	/* whetstone takes a target time only from engines that know -t */
+	bench_expand_args(bench_test_find("whetstone-double"), true, false, "/w", "/b", &argv);
+	assert_int_equal(argv.n, 0);
+	bench_expand_args(bench_test_find("whetstone-double"), true, true, "/w", "/b", &argv);
+	assert_int_equal(argv.n, 2);
+	assert_string_equal(argv.v[0], "-t");
 	strv_free(&argv);
 
 	/* the baselines are those of pgms/index.base */
