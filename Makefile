@@ -37,6 +37,8 @@ WITH_SQLITE ?= 1
 WITH_ARCHIVE ?= 1
 
 PKGS := json-c inih
+# /proc/config.gz is inflated in memory (probe/virt.c)
+PKGS += zlib
 ifeq ($(WITH_SYSTEMD),1)
 PKGS += libsystemd
 endif
@@ -71,7 +73,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -91,6 +93,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/testlib.h $(B)/libubtune.a
 # Debian packages: to build, to test, and tools the tests drive.
 DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libudev-dev \
 	libhwloc-dev libsqlite3-dev libarchive-dev
+DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST)
@@ -117,6 +120,11 @@ check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
 check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 	@tools/run-tests e2e tests/e2e/test-*.sh
 
+# Benchmarks (timings are measured here, never asserted by tests).
+bench-probe: $(B)/ubtune
+	@tools/install-deps hwloc util-linux
+	tools/bench-probe $(RUNS)
+
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
 	tools/fixture-record update
@@ -133,3 +141,5 @@ clean:
 	rm -rf $(B)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+# unit tests are rebuilt when a header they include changes
+-include $(UNIT_BIN:=.d)

@@ -300,3 +300,25 @@ uint64_t now_usec(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
+
+bool text_printable(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		/* lead byte: 2, 3 or 4 byte sequence (no overlong 0xc0/0xc1, nothing past U+10FFFF) */
+		size_t n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? (*p <= 0xef ? 3 : 0) : *p >= 0xc2 ? 2 : 0;
+		if (n == 0)
+			return false;
+		for (size_t i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+		p += n;
+	}
+	return true;
+}

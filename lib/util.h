@@ -92,3 +92,7 @@ int strnatcmp(const char *a, const char *b);
 
 /* Monotonic time in microseconds. */
 uint64_t now_usec(void);
+
+/* True when s is valid UTF-8 without control characters: text a firmware
+ * or driver meant to be read, not binary data. */
+bool text_printable(const char *s);

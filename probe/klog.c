@@ -190,3 +190,40 @@ const char *probe_klog(struct probe_ctx *ctx)
 			  strerror(-rc), rk == -EPERM || rc == -EPERM ? "; run as root or set kernel.dmesg_restrict=0" : "");
 	return NULL;
 }
+
+bool klog_line(const char **pos, const char **line, size_t *len)
+{
+	if (!*pos || !**pos)
+		return false;
+	*line = *pos;
+	*len = strcspn(*pos, "\n");
+	*pos += *len;
+	if (**pos == '\n')
+		(*pos)++;
+	return true;
+}
+
+size_t klog_count_any(const char *klog, const char *const *needles, char **last)
+{
+	const char *pos = klog, *line;
+	size_t len, n = 0;
+
+	while (klog_line(&pos, &line, &len)) {
+		for (const char *const *k = needles; *k; k++) {
+			if (!memmem(line, len, *k, strlen(*k)))
+				continue;
+			n++;
+			if (last) {
+				free(*last);
+				*last = xstrndup(line, len);
+			}
+			break;
+		}
+	}
+	return n;
+}
+
+size_t klog_count(const char *klog, const char *needle, char **last)
+{
+	return klog_count_any(klog, (const char *const[]){ needle, NULL }, last);
+}

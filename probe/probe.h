@@ -15,6 +15,8 @@
  */
 #define GATHER_DIR "/.ubtune"
 #define GATHER_CPUID GATHER_DIR "/cpuid"
+/* GATHER_CPUID holds virt.cpuid as lines "hypervisor_bit=0|1" and, when the
+ * bit is set and leaf 0x40000000 names a vendor, "vendor=KVMKVMKVM". */
 #define GATHER_UNITS GATHER_DIR "/units"
 #define GATHER_TOOLCHAIN GATHER_DIR "/toolchain"
 #define GATHER_META GATHER_DIR "/gather"
@@ -62,6 +64,13 @@ void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt,
  * source could be read. Sources, first that works: the root's /dmesg file
  * (dumps), sd-journal kernel transport, /dev/kmsg, klogctl. */
 const char *probe_klog(struct probe_ctx *ctx);
+/* Steps through the lines of a kernel log; *pos starts at the text. */
+bool klog_line(const char **pos, const char **line, size_t *len);
+/* Number of lines holding needle; *last (if not NULL) gets a copy of the
+ * last of them (the previous value is freed). */
+size_t klog_count(const char *klog, const char *needle, char **last);
+/* The same for lines holding any of needles (NULL-terminated). */
+size_t klog_count_any(const char *klog, const char *const *needles, char **last);
 
 /* Text report helpers: "Label     first line" then indented continuation. */
 void probe_render(json_object *rec, FILE *out);

@@ -24,6 +24,8 @@ CONTRACT = {
     "virt.role": (S, False), "virt.hypervisor": (S, True), "virt.container": (S, True),
     "virt.kvm_dev": (B, True), "virt.boot_el": (S, True), "virt.kvm_initialized": (B, True),
     "virt.config_virtualization": (S, True), "virt.steal_pct": (N, True),
+    "virt.config_kvm": (S, True), "virt.cpuid": (O, True), "virt.evidence": (L, False),
+    "power.throttle": (O, True), "power.supplies": (L, False),
     "power.undervoltage_now": (B, True), "power.undervoltage_events": (N, True),
     "power.hwmon": (L, False), "power.thermal": (L, False), "power.on_battery": (B, True),
     "storage.workdir": (S, False), "storage.mount": (O, True), "storage.device": (O, True),

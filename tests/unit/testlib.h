@@ -23,10 +23,9 @@ static inline char *fixture_root(const char *name)
 	return xasprintf("%s/build/fixtures/%s", SRCDIR, name);
 }
 
-/* Probes a fixture root and returns the record (asserts success). */
-static inline json_object *probe_fixture(const char *name, const char *workdir)
+/* Probes a root directory and returns the record (asserts success). */
+static inline json_object *probe_root(const char *root, const char *workdir)
 {
-	_cleanup_free_ char *root = fixture_root(name);
 	_cleanup_free_ char *error = NULL;
 	struct probe_opts opts = { .root = root, .workdir = workdir };
 	json_object *rec = NULL;
@@ -35,6 +34,13 @@ static inline json_object *probe_fixture(const char *name, const char *workdir)
 		print_error("probe of %s failed: %s\n", root, error);
 	assert_int_equal(r, 0);
 	return rec;
+}
+
+/* Probes a fixture root and returns the record (asserts success). */
+static inline json_object *probe_fixture(const char *name, const char *workdir)
+{
+	_cleanup_free_ char *root = fixture_root(name);
+	return probe_root(root, workdir);
 }
 
 /* Parses a JSON literal written in a test. */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The CPU area: /proc/cpuinfo parser, ARM part names, cpufreq. Exported for tests. */
+#pragma once
+
+#include "lib/cpuset.h"
+#include "probe.h"
+
+#define CPU_SYS "/sys/devices/system/cpu"
+/* CPU numbers at or above this are not believed (the bound of lib/cpuset lists). */
+#define CPU_NUMBER_MAX 65536
+
+/* Main ID Register fields; -1 where cpuinfo did not say. */
+struct midr {
+	int implementer, variant, part, revision;
+};
+#define MIDR_UNKNOWN ((struct midr){ -1, -1, -1, -1 })
+
+static inline bool midr_valid(const struct midr *m)
+{
+	return m->implementer >= 0 && m->part >= 0;
+}
+
+/* One block of /proc/cpuinfo. Absent numbers are -1, absent strings NULL. */
+struct cpuinfo_cpu {
+	long processor;
+	char *model_name;  /* "model name" (x86, some 32-bit ARM kernels) */
+	char *vendor_id;   /* x86 */
+	char *cpu_name;    /* "cpu" (powerpc, sparc) */
+	char *processor_name; /* old ARM header "Processor : AArch64 Processor rev 0" */
+	double bogomips;   /* < 0 when absent */
+	long physical_id, core_id;
+	struct midr midr;
+};
+
+struct cpuinfo {
+	struct cpuinfo_cpu *cpus; /* one per "processor" line, in file order */
+	size_t n;
+	/* Lines outside any processor block: the old ARM header, and on
+	 * 32-bit ARM kernels the CPU implementer/part block after the list. */
+	struct cpuinfo_cpu shared;
+};
+
+/*
+ * Parses /proc/cpuinfo text of any architecture: keys and values split at
+ * the first ':' and trimmed (tabs or runs of spaces), blocks separated by
+ * blank lines. A field missing in a processor block is taken from the
+ * shared lines. A file without any "processor" line (old uniprocessor ARM)
+ * gives one CPU, number 0, from the shared lines.
+ */
+void cpuinfo_parse(const char *text, struct cpuinfo *out);
+void cpuinfo_free(struct cpuinfo *ci);
+/* The block of processor N, or NULL. */
+const struct cpuinfo_cpu *cpuinfo_find(const struct cpuinfo *ci, long n);
+
+/* "0x00000000410fd851" (regs/identification/midr_el1) -> fields; 0 or -EINVAL. */
+int midr_parse_register(const char *s, struct midr *out);
+
+/* Implementer name ("ARM", "Phytium", ...) or NULL when unknown. */
+const char *arm_implementer_name(int implementer);
+/* Core name ("Cortex-A72", "FTC662", "TSV110 (Kunpeng 920)") or NULL when unknown. */
+const char *arm_part_name(int implementer, int part);
+
+/*
+ * The human name of a MIDR: "Cortex-A72" for ARM's own cores, otherwise
+ * prefixed with the implementer ("Phytium FTC662"). Unknown parts give
+ * "ARM part 0xd99"; *known says whether the table knew it.
+ */
+char *arm_model_name(const struct midr *m, bool *known);
+
+/*
+ * The CPU list of a kernel command line option such as isolcpus= or
+ * nohz_full= in canonical list form ("2-3"): flags before the list
+ * ("isolcpus=nohz,domain,2-3") are dropped; the last occurrence wins. ""
+ * when the option is absent; NULL when its value is not a CPU list.
+ */
+char *cmdline_cpu_list(const char *cmdline, const char *option);
+
+/* Kernel list strings with spaces ("0 1 2 3", related_cpus) or commas. */
+int cpu_list_parse(const char *s, struct cpuset *out);
+
+/* Fills cpu.freq (summary, policies, boost) for the online CPUs (NULL: all). */
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online);
+/* The frequency lines of the text report. */
+void cpufreq_render(json_object *rec, FILE *out);

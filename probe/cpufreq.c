@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Frequency scaling: cpufreq policies, governors, limits and the boost switch. */
+#include <ctype.h>
+#include <errno.h>
+
+#include "cpu.h"
+
+#define INTEL_PSTATE CPU_SYS "/intel_pstate"
+
+int cpu_list_parse(const char *s, struct cpuset *out)
+{
+	_cleanup_free_ char *copy = strsqueeze(xstrdup(s));
+	for (char *p = copy; *p; p++)
+		if (*p == ' ')
+			*p = ',';
+	return cpuset_parse_list(copy, out);
+}
+
+/* A number from DIR/FILE as JSON, or NULL (= JSON null) when unreadable. */
+static json_object *read_num(struct probe_ctx *ctx, const char *dir, const char *file)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", dir, file);
+	uint64_t v;
+	if (rootfs_read_u64(ctx->rf, path, &v) < 0 || v > INT64_MAX)
+		return NULL;
+	return json_object_new_int64((int64_t)v);
+}
+
+static char *read_str(struct probe_ctx *ctx, const char *dir, const char *file)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", dir, file);
+	char *s = NULL;
+	if (rootfs_read_line(ctx->rf, path, &s) < 0)
+		return NULL;
+	if (!*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* 0/1 switch files; -1 when absent or not a switch. */
+static int read_switch(struct probe_ctx *ctx, const char *path)
+{
+	uint64_t v;
+	if (rootfs_read_u64(ctx->rf, path, &v) < 0 || v > 1)
+		return -1;
+	return (int)v;
+}
+
+/* The CPUs a policy governs: affected_cpus (its online CPUs), else
+ * related_cpus. Old acpi-cpufreq kernels list a hardware-coordinated
+ * domain in related_cpus while each CPU has a policy of its own. */
+static int policy_cpus(struct probe_ctx *ctx, const char *dir, struct cpuset *cpus)
+{
+	static const char *const files[] = { "affected_cpus", "related_cpus" };
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		_cleanup_free_ char *s = read_str(ctx, dir, files[i]);
+		if (s && cpu_list_parse(s, cpus) == 0 && cpuset_count(cpus) > 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static json_object *policy_read(struct probe_ctx *ctx, const char *name, const char *dir,
+				const struct cpuset *cpus)
+{
+	json_object *p = json_object_new_object();
+	jset_str(p, "policy", name);
+	jset_str(p, "path", dir);
+	if (cpus) {
+		_cleanup_free_ char *list = cpuset_format(cpus);
+		jset_str(p, "cpus", list);
+	} else {
+		jset_null(p, "cpus");
+	}
+	_cleanup_free_ char *driver = read_str(ctx, dir, "scaling_driver");
+	_cleanup_free_ char *governor = read_str(ctx, dir, "scaling_governor");
+	jset_str(p, "driver", driver);
+	jset_str(p, "governor", governor);
+	json_object *cur = read_num(ctx, dir, "scaling_cur_freq");
+	jset(p, "cur_khz", cur ? cur : read_num(ctx, dir, "cpuinfo_cur_freq"));
+	jset(p, "min_khz", read_num(ctx, dir, "scaling_min_freq"));
+	jset(p, "max_khz", read_num(ctx, dir, "scaling_max_freq"));
+	jset(p, "cpuinfo_min_khz", read_num(ctx, dir, "cpuinfo_min_freq"));
+	jset(p, "cpuinfo_max_khz", read_num(ctx, dir, "cpuinfo_max_freq"));
+	_cleanup_free_ char *boost_path = xasprintf("%s/boost", dir);
+	int boost = read_switch(ctx, boost_path);
+	if (boost >= 0)
+		jset_bool(p, "boost", boost);
+	else
+		jset_null(p, "boost");
+	return p;
+}
+
+static bool is_numbered(const char *name, const char *prefix)
+{
+	const char *n = startswith(name, prefix);
+	if (!n || !*n)
+		return false;
+	for (; *n; n++)
+		if (!isdigit((unsigned char)*n))
+			return false;
+	return true;
+}
+
+/* policyN directories (Linux 4.3 and later) whose CPUs are online. */
+static void policies_from_cpufreq_dir(struct probe_ctx *ctx, const struct cpuset *online, json_object *arr)
+{
+	struct strv names = {0};
+	if (rootfs_list(ctx->rf, CPU_SYS "/cpufreq", &names) < 0)
+		return;
+	for (size_t i = 0; i < names.n; i++) {
+		if (!is_numbered(names.v[i], "policy"))
+			continue;
+		_cleanup_free_ char *dir = xasprintf(CPU_SYS "/cpufreq/%s", names.v[i]);
+		struct cpuset cpus = {0};
+		bool have = policy_cpus(ctx, dir, &cpus) == 0;
+		if (!have || !online || cpuset_intersects(&cpus, online))
+			json_object_array_add(arr, policy_read(ctx, names.v[i], dir, have ? &cpus : NULL));
+		cpuset_free(&cpus);
+	}
+	strv_free(&names);
+}
+
+/* Older kernels: cpuN/cpufreq, one directory (or link) per CPU of a policy. */
+static void policies_from_cpu_dirs(struct probe_ctx *ctx, const struct cpuset *online, json_object *arr)
+{
+	struct strv names = {0};
+	struct cpuset covered = {0};
+	if (rootfs_list(ctx->rf, CPU_SYS, &names) < 0)
+		return;
+	for (size_t i = 0; i < names.n; i++) {
+		if (!is_numbered(names.v[i], "cpu"))
+			continue;
+		size_t n = strtoul(names.v[i] + 3, NULL, 10);
+		if (n >= CPU_NUMBER_MAX || (online && !cpuset_isset(online, n)) || cpuset_isset(&covered, n))
+			continue;
+		_cleanup_free_ char *dir = xasprintf(CPU_SYS "/%s/cpufreq", names.v[i]);
+		struct stat st;
+		if (rootfs_stat(ctx->rf, dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		/* the directory of CPU n governs CPU n, whatever its lists say */
+		struct cpuset cpus = {0};
+		if (policy_cpus(ctx, dir, &cpus) < 0 || !cpuset_isset(&cpus, n)) {
+			cpuset_free(&cpus);
+			cpuset_set(&cpus, n);
+		}
+		for (size_t c = 0; c < cpuset_size(&cpus); c++)
+			if (cpuset_isset(&cpus, c))
+				cpuset_set(&covered, c);
+		json_object_array_add(arr, policy_read(ctx, names.v[i], dir, &cpus));
+		cpuset_free(&cpus);
+	}
+	cpuset_free(&covered);
+	strv_free(&names);
+}
+
+/* The one value all policies share, "mixed" when they differ, NULL when none is known. */
+static const char *common_str(json_object *policies, const char *key)
+{
+	const char *common = NULL;
+	for (size_t i = 0; i < json_object_array_length(policies); i++) {
+		const char *v = jpath_str(json_object_array_get_idx(policies, i), key);
+		if (!v)
+			continue;
+		if (common && !streq(common, v))
+			return "mixed";
+		common = v;
+	}
+	return common;
+}
+
+/* Lowest (sign -1) or highest (sign 1) value of a key over all policies. */
+static void extreme_num(json_object *policies, const char *key, int sign, json_object *freq, const char *out)
+{
+	bool found = false;
+	int64_t best = 0;
+	for (size_t i = 0; i < json_object_array_length(policies); i++) {
+		int64_t v;
+		if (!jpath_int(json_object_array_get_idx(policies, i), key, &v))
+			continue;
+		if (!found || (sign > 0 ? v > best : v < best))
+			best = v;
+		found = true;
+	}
+	if (found)
+		jset_int(freq, out, best);
+	else
+		jset_null(freq, out);
+}
+
+/* First CPU of a policy's list string. */
+static long first_cpu(json_object *policy)
+{
+	const char *cpus = jpath_str(policy, "cpus");
+	return cpus && isdigit((unsigned char)*cpus) ? strtol(cpus, NULL, 10) : -1;
+}
+
+/*
+ * Whether the CPUs can run above their nominal clock at all: ACPI CPPC's
+ * highest_perf above nominal_perf, intel_pstate's turbo_pct, or a
+ * base_frequency below cpuinfo_max_freq. NULL when nothing says.
+ */
+static json_object *boost_available(struct probe_ctx *ctx, json_object *policies)
+{
+	int answer = -1;
+	uint64_t pct;
+	if (rootfs_read_u64(ctx->rf, INTEL_PSTATE "/turbo_pct", &pct) == 0)
+		return json_object_new_boolean(pct > 0);
+	for (size_t i = 0; i < json_object_array_length(policies) && answer != 1; i++) {
+		json_object *p = json_object_array_get_idx(policies, i);
+		long cpu = first_cpu(p);
+		uint64_t highest, nominal, base;
+		int64_t max;
+		_cleanup_free_ char *cppc = xasprintf(CPU_SYS "/cpu%ld/acpi_cppc", cpu);
+		_cleanup_free_ char *hp = xasprintf("%s/highest_perf", cppc), *np = xasprintf("%s/nominal_perf", cppc);
+		_cleanup_free_ char *bf = xasprintf("%s/base_frequency", jpath_str(p, "path"));
+		if (cpu >= 0 && rootfs_read_u64(ctx->rf, hp, &highest) == 0 &&
+		    rootfs_read_u64(ctx->rf, np, &nominal) == 0 && nominal > 0)
+			answer = highest > nominal;
+		else if (rootfs_read_u64(ctx->rf, bf, &base) == 0 && jpath_int(p, "cpuinfo_max_khz", &max))
+			answer = (int64_t)base < max;
+		else if (answer < 0)
+			break; /* neither source on this machine */
+	}
+	return answer < 0 ? NULL : json_object_new_boolean(answer);
+}
+
+/*
+ * The boost (turbo) switch, vendor-neutral: intel_pstate's no_turbo
+ * (inverted), the global cpufreq/boost (acpi-cpufreq, cppc, qcom, ...),
+ * else per-policy boost files (amd-pstate and cppc on Linux 6.11+).
+ */
+static void boost_collect(struct probe_ctx *ctx, json_object *freq, json_object *policies)
+{
+	int v;
+	const char *source = NULL;
+	_cleanup_free_ char *policy_source = NULL;
+
+	if ((v = read_switch(ctx, INTEL_PSTATE "/no_turbo")) >= 0) {
+		v = !v;
+		source = INTEL_PSTATE "/no_turbo";
+	} else if ((v = read_switch(ctx, CPU_SYS "/cpufreq/boost")) >= 0) {
+		source = CPU_SYS "/cpufreq/boost";
+	} else {
+		for (size_t i = 0; i < json_object_array_length(policies); i++) {
+			json_object *p = json_object_array_get_idx(policies, i);
+			bool b;
+			if (!jpath_bool(p, "boost", &b))
+				continue;
+			if (v < 0 || (v == 1 && !b)) {
+				free(policy_source);
+				policy_source = xasprintf("%s/boost", jpath_str(p, "path"));
+				v = b;
+			}
+		}
+		source = policy_source;
+	}
+
+	if (v >= 0)
+		jset_bool(freq, "boost", v);
+	else
+		jset_null(freq, "boost");
+	jset_str(freq, "boost_source", source);
+	json_object *avail = boost_available(ctx, policies);
+	jset(freq, "boost_available", avail);
+
+	if (v < 0 && json_object_array_length(policies) > 0) {
+		_cleanup_free_ char *amd = NULL;
+		if (rootfs_read_line(ctx->rf, CPU_SYS "/amd_pstate/status", &amd) == 0)
+			probe_unavailable(ctx, "cpu", "boost: amd_pstate (status %s) offers no boost switch on this kernel", amd);
+		else
+			probe_unavailable(ctx, "cpu", "boost: no switch (cpufreq/boost, intel_pstate/no_turbo, policy boost)");
+	}
+}
+
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online)
+{
+	json_object *freq = jchild(cpu, "freq");
+	json_object *policies = json_object_new_array();
+
+	policies_from_cpufreq_dir(ctx, online, policies);
+	if (json_object_array_length(policies) == 0)
+		policies_from_cpu_dirs(ctx, online, policies);
+	if (json_object_array_length(policies) == 0)
+		probe_unavailable(ctx, "cpu", "frequency scaling: no cpufreq policy under " CPU_SYS);
+
+	jset_str(freq, "driver", common_str(policies, "driver"));
+	jset_str(freq, "governor", common_str(policies, "governor"));
+	extreme_num(policies, "cur_khz", 1, freq, "cur_khz");
+	extreme_num(policies, "min_khz", -1, freq, "min_khz");
+	extreme_num(policies, "max_khz", 1, freq, "max_khz");
+	boost_collect(ctx, freq, policies);
+	jset(freq, "policies", policies);
+}
+
+/* "2803.2" from a kHz member; false when it is null. */
+static bool format_mhz(json_object *o, const char *key, char *buf, size_t n)
+{
+	int64_t khz;
+	if (!jpath_int(o, key, &khz))
+		return false;
+	snprintf(buf, n, "%.1f", (double)khz / 1000.0);
+	if (endswith(buf, ".0"))
+		buf[strlen(buf) - 2] = '\0';
+	return true;
+}
+
+static bool same_setting(json_object *a, json_object *b)
+{
+	static const char *const keys[] = { "driver", "governor", "min_khz", "max_khz" };
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		const char *x = json_object_to_json_string(jpath(a, keys[i]));
+		const char *y = json_object_to_json_string(jpath(b, keys[i]));
+		if (!streq(x, y))
+			return false;
+	}
+	return true;
+}
+
+/* One line for the policies of group g (same driver, governor and limits). */
+static void render_group(json_object *policies, const size_t *group, size_t g, bool whole, struct buf *b)
+{
+	json_object *p0 = NULL, *lo = NULL, *hi = NULL;
+	struct cpuset cpus = {0};
+	char min[24], max[24], cur_lo[24], cur_hi[24];
+
+	for (size_t i = 0; i < json_object_array_length(policies); i++) {
+		json_object *p = json_object_array_get_idx(policies, i);
+		struct cpuset c = {0};
+		int64_t v, l, h;
+		if (group[i] != g)
+			continue;
+		if (!p0)
+			p0 = p;
+		if (jpath_str(p, "cpus") && cpu_list_parse(jpath_str(p, "cpus"), &c) == 0)
+			for (size_t k = 0; k < cpuset_size(&c); k++)
+				if (cpuset_isset(&c, k))
+					cpuset_set(&cpus, k);
+		cpuset_free(&c);
+		if (!jpath_int(p, "cur_khz", &v))
+			continue;
+		if (!lo || (jpath_int(lo, "cur_khz", &l) && v < l))
+			lo = p;
+		if (!hi || (jpath_int(hi, "cur_khz", &h) && v > h))
+			hi = p;
+	}
+	if (!whole) {
+		_cleanup_free_ char *list = cpuset_format(&cpus);
+		buf_printf(b, "%s %s: ", cpuset_count(&cpus) == 1 ? "CPU" : "CPUs", list);
+	}
+	cpuset_free(&cpus);
+	buf_printf(b, "%s, governor %s", jpath_str(p0, "driver") ?: "driver unknown",
+		   jpath_str(p0, "governor") ?: "unknown");
+	if (format_mhz(p0, "min_khz", min, sizeof(min)) && format_mhz(p0, "max_khz", max, sizeof(max)))
+		buf_printf(b, ", %s–%s MHz", min, max);
+	else if (format_mhz(p0, "max_khz", max, sizeof(max)))
+		buf_printf(b, ", up to %s MHz", max);
+	if (lo) {
+		format_mhz(lo, "cur_khz", cur_lo, sizeof(cur_lo));
+		format_mhz(hi, "cur_khz", cur_hi, sizeof(cur_hi));
+		if (streq(cur_lo, cur_hi))
+			buf_printf(b, ", now %s MHz%s", cur_lo, whole ? " on all CPUs" : "");
+		else
+			buf_printf(b, ", now %s–%s MHz", cur_lo, cur_hi);
+	}
+}
+
+void cpufreq_render(json_object *rec, FILE *out)
+{
+	json_object *policies = jpath(rec, "cpu.freq.policies");
+	size_t n = policies ? json_object_array_length(policies) : 0;
+	bool boost;
+	const char *boost_text = !jpath_bool(rec, "cpu.freq.boost", &boost) ? NULL : boost ? "boost on" : "boost off";
+
+	if (n == 0) {
+		render_line(out, NULL, "no cpufreq interface");
+		return;
+	}
+	/* Policies with equal settings share a line. */
+	_cleanup_free_ size_t *group = xmalloc(n * sizeof(size_t));
+	size_t groups = 0;
+	for (size_t i = 0; i < n; i++)
+		group[i] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		if (group[i] != SIZE_MAX)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (group[j] == SIZE_MAX &&
+			    same_setting(json_object_array_get_idx(policies, i), json_object_array_get_idx(policies, j)))
+				group[j] = groups;
+		groups++;
+	}
+	for (size_t g = 0; g < groups; g++) {
+		struct buf b = {0};
+		render_group(policies, group, g, groups == 1, &b);
+		if (g + 1 == groups && boost_text)
+			buf_printf(&b, " · %s", boost_text);
+		render_line(out, NULL, "%s", b.s);
+		buf_free(&b);
+	}
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* /proc/cpuinfo of x86, 32- and 64-bit ARM (old and new layouts) and others. */
+#include <errno.h>
+#include <limits.h>
+
+#include "cpu.h"
+
+static void cpu_init(struct cpuinfo_cpu *c, long processor)
+{
+	*c = (struct cpuinfo_cpu){
+		.processor = processor,
+		.bogomips = -1,
+		.physical_id = -1,
+		.core_id = -1,
+		.midr = MIDR_UNKNOWN,
+	};
+}
+
+static void cpu_clear(struct cpuinfo_cpu *c)
+{
+	free(c->model_name);
+	free(c->vendor_id);
+	free(c->cpu_name);
+	free(c->processor_name);
+}
+
+/* Whole-string number in base 0 (0x41) or 10, at most INT_MAX; -1 when it is not one. */
+static long parse_long(const char *s, int base)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, base);
+	if (errno || end == s || *end || v < 0 || v > INT_MAX)
+		return -1;
+	return v;
+}
+
+static void set_str(char **field, const char *v)
+{
+	free(*field);
+	*field = xstrdup(v);
+}
+
+static void set_field(struct cpuinfo_cpu *c, const char *key, char *value)
+{
+	if (streq(key, "model name")) {
+		set_str(&c->model_name, strsqueeze(value));
+	} else if (streq(key, "vendor_id")) {
+		set_str(&c->vendor_id, value);
+	} else if (streq(key, "cpu")) {
+		set_str(&c->cpu_name, strsqueeze(value));
+	} else if (streq(key, "Processor")) {
+		set_str(&c->processor_name, strsqueeze(value));
+	} else if (streq(key, "bogomips") || streq(key, "BogoMIPS")) {
+		double d;
+		if (parse_double(value, &d) == 0 && d >= 0)
+			c->bogomips = d;
+	} else if (streq(key, "physical id")) {
+		c->physical_id = parse_long(value, 10);
+	} else if (streq(key, "core id")) {
+		c->core_id = parse_long(value, 10);
+	} else if (streq(key, "CPU implementer")) {
+		c->midr.implementer = (int)parse_long(value, 0);
+	} else if (streq(key, "CPU variant")) {
+		c->midr.variant = (int)parse_long(value, 0);
+	} else if (streq(key, "CPU part")) {
+		c->midr.part = (int)parse_long(value, 0);
+	} else if (streq(key, "CPU revision")) {
+		c->midr.revision = (int)parse_long(value, 0);
+	}
+}
+
+static void inherit_str(char **field, const char *shared)
+{
+	if (!*field && shared)
+		*field = xstrdup(shared);
+}
+
+static void inherit_num(long *field, long shared)
+{
+	if (*field < 0)
+		*field = shared;
+}
+
+static void inherit_int(int *field, int shared)
+{
+	if (*field < 0)
+		*field = shared;
+}
+
+/* Fills what a processor block lacks from the shared lines. */
+static void inherit(struct cpuinfo_cpu *c, const struct cpuinfo_cpu *s)
+{
+	inherit_str(&c->model_name, s->model_name);
+	inherit_str(&c->vendor_id, s->vendor_id);
+	inherit_str(&c->cpu_name, s->cpu_name);
+	inherit_str(&c->processor_name, s->processor_name);
+	inherit_num(&c->physical_id, s->physical_id);
+	inherit_num(&c->core_id, s->core_id);
+	/* One ID block after the list describes every CPU (32-bit ARM). */
+	if (!midr_valid(&c->midr))
+		c->midr = s->midr;
+	else {
+		inherit_int(&c->midr.variant, s->midr.variant);
+		inherit_int(&c->midr.revision, s->midr.revision);
+	}
+}
+
+void cpuinfo_parse(const char *text, struct cpuinfo *out)
+{
+	_cleanup_free_ char *copy = xstrdup(text);
+	struct cpuinfo ci = {0};
+	struct cpuinfo_cpu *cur = NULL;
+	size_t cap = 0;
+
+	cpu_init(&ci.shared, -1);
+	for (char *line = copy, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *colon = strchr(line, ':');
+		if (!colon) {
+			if (!*strstrip(line))
+				cur = NULL; /* a blank line ends the block */
+			continue;
+		}
+		*colon = '\0';
+		char *key = strstrip(line), *value = strstrip(colon + 1);
+		if (streq(key, "processor")) {
+			long n = parse_long(value, 10);
+			if (n < 0 || n >= CPU_NUMBER_MAX)
+				continue;
+			if (ci.n == cap) {
+				cap = cap ? cap * 2 : 16;
+				ci.cpus = xrealloc(ci.cpus, cap * sizeof(*ci.cpus));
+			}
+			cur = &ci.cpus[ci.n++];
+			cpu_init(cur, n);
+			continue;
+		}
+		set_field(cur ? cur : &ci.shared, key, value);
+	}
+	if (ci.n == 0 && (ci.shared.bogomips >= 0 || midr_valid(&ci.shared.midr) || ci.shared.model_name ||
+			  ci.shared.processor_name)) {
+		ci.cpus = xmalloc(sizeof(*ci.cpus));
+		ci.n = 1;
+		cpu_init(&ci.cpus[0], 0);
+		ci.cpus[0].bogomips = ci.shared.bogomips;
+	}
+	for (size_t i = 0; i < ci.n; i++)
+		inherit(&ci.cpus[i], &ci.shared);
+	*out = ci;
+}
+
+void cpuinfo_free(struct cpuinfo *ci)
+{
+	for (size_t i = 0; i < ci->n; i++)
+		cpu_clear(&ci->cpus[i]);
+	free(ci->cpus);
+	cpu_clear(&ci->shared);
+	*ci = (struct cpuinfo){0};
+}
+
+const struct cpuinfo_cpu *cpuinfo_find(const struct cpuinfo *ci, long n)
+{
+	for (size_t i = 0; i < ci->n; i++)
+		if (ci->cpus[i].processor == n)
+			return &ci->cpus[i];
+	return NULL;
+}
+
+int midr_parse_register(const char *s, struct midr *out)
+{
+	uint64_t v;
+	if (!startswith(s, "0x") || parse_u64(s, &v) < 0)
+		return -EINVAL;
+	*out = (struct midr){
+		.implementer = (int)((v >> 24) & 0xff),
+		.variant = (int)((v >> 20) & 0xf),
+		.part = (int)((v >> 4) & 0xfff),
+		.revision = (int)(v & 0xf),
+	};
+	return 0;
+}
