@@ -73,7 +73,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -124,6 +124,12 @@ check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 bench-probe: $(B)/ubtune
 	@tools/install-deps hwloc util-linux
 	tools/bench-probe $(RUNS)
+
+# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
+$(B)/bench-sampler: tools/bench-sampler.c $(B)/libubtune.a
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
+bench-sampler: $(B)/bench-sampler
+	$(B)/bench-sampler $(SECONDS)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)

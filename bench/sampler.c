@@ -75,9 +75,12 @@ struct sampler {
 
 	/* previous reading */
 	bool have_prev, in_reference;
-	double prev_t;
 	struct stat_snapshot prev_stat;
+	/* the process table, read every scan_every readings */
 	struct proc_table prev_procs;
+	double procs_t, others_pct;
+	char others_top[64];
+	unsigned scan_every, since_scan;
 	uint64_t prev_swap_in, prev_swap_out;
 	bool prev_swap;
 
@@ -578,21 +581,43 @@ static void read_system(struct sampler *s, const struct stat_snapshot *st, struc
 	}
 }
 
-static void read_others(struct sampler *s, const struct proc_table *procs, struct reading *r)
+/* Reading every process's stat costs about 10 µs each: on machines with
+ * many processes the table is read every few readings and its result
+ * carried over in between, so the sampler stays cheap. */
+#define PROCS_PER_READING 200
+#define MAX_SCAN_EVERY 30
+
+static void scan_others(struct sampler *s, double t)
 {
+	struct proc_table procs = {0};
 	struct proc_usage *u = NULL;
-	double total = 0;
-	size_t n = proc_usage_diff(&s->prev_procs, procs, r->t - s->prev_t, s->self, &u, &total);
-	jset_double(r->sample, "others_pct", round1(total));
-	if (total > s->max_others)
-		s->max_others = total;
-	if (n > 0 && total >= OTHERS_PCT) {
-		char who[64];
-		snprintf(who, sizeof(who), "%s (pid %d)", u[0].comm, (int)u[0].pid);
-		episode_touch(s, &cond_others, "others", r->t, r->wall, r->test, r->copies, total, 0, 0, who);
-		jset_str(r->sample, "others_top", who);
-	}
+	proc_table_read(s->rf, &procs);
+	size_t n = proc_usage_diff(&s->prev_procs, &procs, t - s->procs_t, s->self, &u, &s->others_pct);
+	if (n > 0)
+		snprintf(s->others_top, sizeof(s->others_top), "%s (pid %d)", u[0].comm, (int)u[0].pid);
+	else
+		s->others_top[0] = '\0';
 	free(u);
+	size_t every = procs.n / PROCS_PER_READING;
+	s->scan_every = every < 1 ? 1 : every > MAX_SCAN_EVERY ? MAX_SCAN_EVERY : (unsigned)every;
+	proc_table_free(&s->prev_procs);
+	s->prev_procs = procs;
+	s->procs_t = t;
+	s->since_scan = 0;
+}
+
+static void read_others(struct sampler *s, struct reading *r)
+{
+	if (++s->since_scan >= s->scan_every)
+		scan_others(s, r->t);
+	jset_double(r->sample, "others_pct", round1(s->others_pct));
+	if (s->others_pct > s->max_others)
+		s->max_others = s->others_pct;
+	if (s->others_top[0] && s->others_pct >= OTHERS_PCT) {
+		episode_touch(s, &cond_others, "others", r->t, r->wall, r->test, r->copies, s->others_pct, 0, 0,
+			      s->others_top);
+		jset_str(r->sample, "others_top", s->others_top);
+	}
 }
 
 /* The reference reading: later ones are measured against it; alarms
@@ -603,6 +628,7 @@ static void first_reading(struct sampler *s, double t, time_t wall)
 	s->have_prev = true;
 	s->first_t = t;
 	s->in_reference = true;
+	scan_others(s, t);
 	read_alarms(s, &r);
 	read_throttle(s, &r);
 	episodes_settle(s, t, wall, false);
@@ -610,8 +636,7 @@ static void first_reading(struct sampler *s, double t, time_t wall)
 	json_object_put(r.sample);
 }
 
-static void next_reading(struct sampler *s, const struct stat_snapshot *st, const struct proc_table *procs, double t,
-			 time_t wall)
+static void next_reading(struct sampler *s, const struct stat_snapshot *st, double t, time_t wall)
 {
 	struct reading r = { .t = t, .wall = wall, .sample = json_object_new_object() };
 	pthread_mutex_lock(&s->lock);
@@ -628,7 +653,7 @@ static void next_reading(struct sampler *s, const struct stat_snapshot *st, cons
 	read_alarms(s, &r);
 	read_throttle(s, &r);
 	read_system(s, st, &r);
-	read_others(s, procs, &r);
+	read_others(s, &r);
 	episodes_settle(s, t, wall, false);
 	json_object_array_add(s->samples, r.sample);
 	s->count++;
@@ -637,19 +662,14 @@ static void next_reading(struct sampler *s, const struct stat_snapshot *st, cons
 void sampler_tick(struct sampler *s, double t, time_t wall)
 {
 	struct stat_snapshot st;
-	struct proc_table procs = {0};
 	if (stat_read(s->rf, &st) < 0)
 		return;
-	proc_table_read(s->rf, &procs);
 	if (s->have_prev)
-		next_reading(s, &st, &procs, t, wall);
+		next_reading(s, &st, t, wall);
 	else
 		first_reading(s, t, wall);
 	stat_snapshot_free(&s->prev_stat);
 	s->prev_stat = st;
-	proc_table_free(&s->prev_procs);
-	s->prev_procs = procs;
-	s->prev_t = t;
 	s->last_t = t;
 }
 
