@@ -277,6 +277,9 @@ static int run(int argc, char **argv)
 			code = EXIT_FAIL;
 		}
 	}
+	if (a.unixbench && (profile.cc || profile.cflags))
+		note = xasprintf("the applied profile's compiler and flags do not apply to %s: its programs run as "
+				 "built there", a.unixbench);
 	if (note)
 		log_warning("%s", note);
 	if (code == EXIT_OK) {

@@ -82,6 +82,23 @@ mkdir -p "$T/state3" && echo '{"bench": {"quick": "yes"}}' >"$T/state3/applied.j
 UBTUNE_STATE_DIR="$T/state3" expect_exit 1 "$UBTUNE" bench "${ENGINE[@]}"
 grep -q "applied.json: bench.quick is not true or false" "$T/stderr" || fail "bad applied.json: $(cat "$T/stderr")"
 
+# an applied profile gives the defaults: tests, copies, quick and the workdir
+mkdir -p "$T/state4" "$T/profile-wd"
+cat >"$T/state4/applied.json" <<JSON
+{"profiles": ["generic"], "bench": {"copies": "1", "tests": ["syscall"], "quick": true},
+ "workdir": {"path": "$T/profile-wd", "type": "dir"}}
+JSON
+UBTUNE_STATE_DIR="$T/state4" expect_exit 0 "$UBTUNE" bench --iterations 1 --force --json "${ENGINE[@]}"
+$PY - "$T/stdout" "$T/profile-wd" <<'PY' || fail "the profile's defaults were not used"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["quick"] is True and r["options"]["tests"] == ["syscall"] and r["options"]["copies"] == [1]
+assert r["options"]["workdir"] == sys.argv[2] and "applied.json" in r["options"]["workdir_source"]
+assert r["profile"]["profiles"] == ["generic"]
+PY
+[ -d "$T/profile-wd" ] && [ -z "$(ls -A "$T/profile-wd")" ] || fail "the profile's workdir was removed or left dirty"
+UBTUNE_STATE_DIR="$T/state4" "$UBTUNE" history | grep -q "profile:generic" || fail "history does not show the profile"
+
 # a busy machine is refused, naming the busy process
 yes >/dev/null &
 y1=$!
