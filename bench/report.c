@@ -134,8 +134,8 @@ static void render_dispersion(json_object *run, json_object **t, size_t n, FILE 
 {
 	if (n == 0)
 		return;
-	fprintf(out, "Dispersion of the pass rates (all passes)   %12s %12s %10s %7s %6s\n", "MEAN", "MEDIAN", "STDDEV",
-		"CV", "PASSES");
+	fprintf(out, "%-43s %12s %12s %10s %7s %6s\n", "Dispersion of the pass rates (all passes)", "MEAN", "MEDIAN",
+		"STDDEV", "CV", "PASSES");
 	for (size_t i = 0; i < n; i++) {
 		double mean = NAN, median = NAN, sd, cv;
 		int64_t np = 0;

@@ -673,9 +673,19 @@ void sampler_tick(struct sampler *s, double t, time_t wall)
 	s->last_t = t;
 }
 
+static int cmp_event_start(const void *a, const void *b)
+{
+	double x = 0, y = 0;
+	jpath_double(*(json_object *const *)a, "offset_s", &x);
+	jpath_double(*(json_object *const *)b, "offset_s", &y);
+	return x < y ? -1 : x > y;
+}
+
 void sampler_finish(struct sampler *s, double t)
 {
 	episodes_settle(s, t, time(NULL), true);
+	/* events are written when they end: list them by when they began */
+	json_object_array_sort(s->events, cmp_event_start);
 }
 
 /* ---- the thread ---- */

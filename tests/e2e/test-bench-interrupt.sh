@@ -1,7 +1,8 @@
 #!/bin/bash
 # Ctrl-C in the middle of a run: every copy and everything it started is
 # gone, the temporary working directory too, and the tests that finished
-# are stored, marked incomplete.
+# are stored, marked incomplete. SIGTERM before any test finished: the same
+# cleanup, and nothing stored.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bench-lib.sh"
 
@@ -59,4 +60,26 @@ t = {t["id"]: t for t in r["runs"][0]["tests"]}
 assert t["syscall"]["complete"] and t["syscall"]["result"] > 0
 assert not t["shell8"]["complete"] and t["shell8"]["result"] is None
 PY
+
+# SIGTERM during the first test
+"$UBTUNE" bench --quick --tests syscall --copies 2 --force "${ENGINE[@]}" >"$T/out2" 2>"$T/err2" &
+pid=$!
+for _ in $(seq 50); do
+	descendants $pid >"$T/procs2"
+	[ "$(wc -l <"$T/procs2")" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$(wc -l <"$T/procs2")" -ge 2 ] || { kill -9 $pid; fail "the copies did not start: $(cat "$T/err2")"; }
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc -eq 143 ] || fail "exit status $rc after SIGTERM, expected 143: $(tail -n 3 "$T/err2")"
+while read -r p g s; do
+	still_alive "$p" "$g" "$s" && fail "process $p outlived the run"
+done <"$T/procs2"
+[ -z "$(ls -A "$T/cwd")" ] || fail "left behind in the working directory: $(ls -A "$T/cwd")"
+grep -q "stopped by SIGTERM before any test finished; nothing is stored" "$T/err2" ||
+	fail "SIGTERM message: $(tail -n 3 "$T/err2")"
+[ "$("$UBTUNE" history --json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1 ] ||
+	fail "a result was stored for a run with no finished test"
 pass

@@ -207,6 +207,13 @@ static void sampler_events_from_readings(void **state)
 			fail_msg("%s event: '%s', expected '%s'", want[i][0], m ?: "(none)", want[i][1]);
 	}
 	assert_int_equal(json_object_array_length(ev), ARRAY_SIZE(want));
+	/* listed by when they began */
+	for (size_t i = 1; i < json_object_array_length(ev); i++) {
+		double a, b;
+		assert_true(jpath_double(json_object_array_get_idx(ev, i - 1), "offset_s", &a));
+		assert_true(jpath_double(json_object_array_get_idx(ev, i), "offset_s", &b));
+		assert_true(a <= b);
+	}
 
 	json_object *samples = sampler_samples(s);
 	assert_int_equal(json_object_array_length(samples), 5);
