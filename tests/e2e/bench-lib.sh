@@ -43,3 +43,38 @@ still_alive() {
 	now=$($PY -c 'import sys; s=open(f"/proc/{sys.argv[1]}/stat").read(); print(s[s.rindex(")")+2:].split()[19])' "$pid" 2>/dev/null) || return 1
 	[ "$now" = "$start" ]
 }
+
+# wait_for_processes PID N FILE: waits until PID has N descendants, listed in FILE.
+wait_for_processes() {
+	local pid=$1 n=$2 file=$3
+	for _ in $(seq 50); do
+		descendants "$pid" >"$file"
+		[ "$(wc -l <"$file")" -ge "$n" ] && return 0
+		sleep 0.1
+	done
+	kill -9 "$pid"
+	fail "the copies did not start: $(cat "$file")"
+}
+
+# stop_and_check PID SIGNAL STATUS FILE: sends SIGNAL, expects exit STATUS, and
+# checks that no process of FILE (as wait_for_processes wrote it) and
+# nothing of their process groups is left.
+stop_and_check() {
+	local pid=$1 sig=$2 want=$3 file=$4 rc p g s
+	kill "-$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	[ $rc -eq "$want" ] || fail "exit status $rc after SIG$sig, expected $want"
+	while read -r p g s; do
+		still_alive "$p" "$g" "$s" && fail "process $p ($(cat /proc/$p/comm 2>/dev/null)) outlived the run"
+	done <"$file"
+	local groups d want_g
+	groups=$(awk '{print $2}' "$file" | sort -u)
+	for d in /proc/[0-9]*; do
+		g=$(awk '{ sub(/.*\) /, ""); print $3 }' "$d/stat" 2>/dev/null) || continue
+		for want_g in $groups; do
+			[ "$g" = "$want_g" ] && fail "process ${d#/proc/} of a copy's group $g is still there"
+		done
+	done
+	return 0
+}

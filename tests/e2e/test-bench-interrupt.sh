@@ -17,31 +17,11 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 grep -q "Shell Scripts (8 concurrent)" "$T/err" || { kill -9 $pid; fail "the shell test never started: $(cat "$T/err")"; }
-for _ in $(seq 50); do
-	descendants $pid >"$T/procs"
-	[ "$(wc -l <"$T/procs")" -ge 6 ] && break
-	sleep 0.1
-done
-[ "$(wc -l <"$T/procs")" -ge 6 ] || { kill -9 $pid; fail "the copies did not start: $(cat "$T/procs")"; }
+wait_for_processes $pid 6 "$T/procs"
 ls -d "$T"/cwd/ubtune-bench.* >/dev/null 2>&1 || { kill -9 $pid; fail "no temporary working directory"; }
-
-echo "interrupting with $(wc -l <"$T/procs") processes running: $(awk "{print \$1}" "$T/procs" | while read p; do cat /proc/$p/comm 2>/dev/null; done | sort | uniq -c | tr -s " \n" " ")"
-kill -INT $pid
-wait $pid
-rc=$?
-[ $rc -eq 130 ] || fail "exit status $rc after SIGINT, expected 130: $(tail -n 3 "$T/err")"
-
+echo "interrupting with $(wc -l <"$T/procs") processes running"
 # nothing the run started is left: not the copies, not their shells, not the orphans
-while read -r p g s; do
-	still_alive "$p" "$g" "$s" && fail "process $p ($(cat /proc/$p/comm 2>/dev/null)) outlived the run"
-done <"$T/procs"
-groups=$(awk '{print $2}' "$T/procs" | sort -u)
-for d in /proc/[0-9]*; do
-	g=$(awk '{ sub(/.*\) /, ""); print $3 }' "$d/stat" 2>/dev/null) || continue
-	for want in $groups; do
-		[ "$g" = "$want" ] && fail "process ${d#/proc/} of a copy's group $g is still there"
-	done
-done
+stop_and_check $pid INT 130 "$T/procs"
 [ -z "$(ls -A "$T/cwd")" ] || fail "left behind in the working directory: $(ls -A "$T/cwd")"
 
 grep -q "stopped by SIGINT" "$T/err" || fail "no message about the interrupt: $(tail -n 3 "$T/err")"
@@ -64,19 +44,8 @@ PY
 # SIGTERM during the first test
 "$UBTUNE" bench --quick --tests syscall --copies 2 --force "${ENGINE[@]}" >"$T/out2" 2>"$T/err2" &
 pid=$!
-for _ in $(seq 50); do
-	descendants $pid >"$T/procs2"
-	[ "$(wc -l <"$T/procs2")" -ge 2 ] && break
-	sleep 0.1
-done
-[ "$(wc -l <"$T/procs2")" -ge 2 ] || { kill -9 $pid; fail "the copies did not start: $(cat "$T/err2")"; }
-kill -TERM $pid
-wait $pid
-rc=$?
-[ $rc -eq 143 ] || fail "exit status $rc after SIGTERM, expected 143: $(tail -n 3 "$T/err2")"
-while read -r p g s; do
-	still_alive "$p" "$g" "$s" && fail "process $p outlived the run"
-done <"$T/procs2"
+wait_for_processes $pid 2 "$T/procs2"
+stop_and_check $pid TERM 143 "$T/procs2"
 [ -z "$(ls -A "$T/cwd")" ] || fail "left behind in the working directory: $(ls -A "$T/cwd")"
 grep -q "stopped by SIGTERM before any test finished; nothing is stored" "$T/err2" ||
 	fail "SIGTERM message: $(tail -n 3 "$T/err2")"
