@@ -340,44 +340,40 @@ static char *output_tail(const char *text)
 	return one;
 }
 
-/* Runs make into a fresh directory next to the final one, then renames it
- * into place, so a half-finished build is never taken for a cached one. */
-static int build_into(const char *srcdir, const char *cachedir, const char *dir, const char *cc, const char *cflags,
-		      json_object *build, char **error)
+/* Builds in the key's own directory, so the commands recorded are the ones
+ * that made these files. build.json, renamed into place last, marks the
+ * build finished: a directory without it is what a cut-short build left,
+ * cleared and built again. */
+static int build_into(const char *srcdir, const char *dir, const char *cc, const char *cflags, json_object *build,
+		      char **error)
 {
-	_cleanup_free_ char *tmpl = xasprintf("%s/.build-XXXXXX", cachedir);
-	if (!mkdtemp(tmpl)) {
-		*error = xasprintf("cannot create a build directory in %s: %s", cachedir, strerror(errno));
+	remove_tree(dir);
+	if (mkdir(dir, 0755) < 0) {
+		*error = xasprintf("cannot create %s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	_cleanup_free_ char *o = xasprintf("O=%s", tmpl), *ccv = xasprintf("CC=%s", cc);
+	_cleanup_free_ char *o = xasprintf("O=%s", dir), *ccv = xasprintf("CC=%s", cc);
 	_cleanup_free_ char *fl = cflags ? xasprintf("WORKLOAD_CFLAGS=%s", cflags) : NULL;
 	const char *argv[] = { "make", "--no-print-directory", "-C", srcdir, o, ccv, fl, NULL };
 	_cleanup_free_ char *out = NULL;
 	int r = spawn_capture_all(argv, &out);
-	_cleanup_free_ char *bin = xasprintf("%s/%s", tmpl, WORKLOADS_BINARY);
+	_cleanup_free_ char *bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
 	if (r != 0 || !is_executable(bin)) {
 		_cleanup_free_ char *tail = output_tail(out);
 		*error = xasprintf("compiling the workloads with %s %s failed: %s", cc, cflags ? cflags : "(default flags)",
 				   r < 0 ? strerror(-r) : tail);
-		remove_tree(tmpl);
+		remove_tree(dir);
 		return r < 0 ? r : -EIO;
 	}
 	jset(build, "commands", lines_json(out));
-	_cleanup_free_ char *record = xasprintf("%s/build.json", tmpl);
-	_cleanup_fclose_ FILE *f = fopen(record, "we");
-	if (!f || fprintf(f, "%s\n", jdump(build, true)) < 0 || fflush(f) != 0) {
+	_cleanup_free_ char *tmp = xasprintf("%s/build.json.tmp", dir), *record = xasprintf("%s/build.json", dir);
+	FILE *f = fopen(tmp, "we");
+	bool ok = f && fprintf(f, "%s\n", jdump(build, true)) >= 0;
+	ok = f && fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, record) < 0) {
 		*error = xasprintf("cannot write %s: %s", record, strerror(errno));
+		remove_tree(dir);
 		return -EIO;
-	}
-	if (rename(tmpl, dir) < 0) {
-		int e = errno;
-		remove_tree(tmpl);
-		/* another run finished the same build first: use that one */
-		if (e == EEXIST || e == ENOTEMPTY)
-			return 0;
-		*error = xasprintf("cannot move the build to %s: %s", dir, strerror(e));
-		return -e;
 	}
 	return 0;
 }
@@ -421,7 +417,7 @@ int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, 
 	jset_str(b, "key", key);
 	jset_str(b, "dir", dir);
 	jset_bool(b, "cached", false);
-	r = build_into(srcdir, cachedir, dir, cc, cflags, b, error);
+	r = build_into(srcdir, dir, cc, cflags, b, error);
 	if (r < 0) {
 		json_object_put(b);
 		return r;

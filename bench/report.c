@@ -39,8 +39,8 @@ static void render_header(json_object *rec, FILE *out)
 		fprintf(out, "   BYTE UNIX Benchmarks (Version %s), run by ubtune %s\n", version ?: "?",
 			jpath_str(rec, "tool.version") ?: "?");
 	else
-		fprintf(out, "   ubtune %s native workloads (the UnixBench %s index tests)\n", version ?: "?",
-			jpath_str(rec, "suite.compatible_with") ?: "6.0.0");
+		fprintf(out, "   ubtune %s native workloads (the %s index tests)\n", version ?: "?",
+			jpath_str(rec, "suite.compatible_with") ?: "UnixBench 6.0.0");
 	bool flag;
 	if (jpath_bool(rec, "quick", &flag) && flag)
 		fprintf(out, "   %sQUICK RUN: shorter tests and fewer passes; not comparable with full runs%s\n",
