@@ -362,11 +362,10 @@ int bench_run(const struct bench_opts *o, json_object **rec, char **error)
 		r = measure(o, &wd, *rec, error);
 		if (r == -EINTR) {
 			jset_bool(*rec, "incomplete", true);
-			const char *sig = sigabbrev_np(runner_stop_signal());
-			_cleanup_free_ char *name = sig ? xasprintf("SIG%s", sig) : NULL;
+			const char *name = runner_signal_name(runner_stop_signal());
 			jset_str(*rec, "interrupted_by", name);
 			free(*error);
-			*error = xasprintf("stopped by %s", name ? name : "a signal");
+			*error = xasprintf("stopped by %s", name);
 		}
 	}
 	json_object_put(pf);

@@ -2,6 +2,7 @@
 /* The text report of a result record, laid out like UnixBench's own. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "bench/result.h"
@@ -11,14 +12,22 @@
 
 #define RULE "------------------------------------------------------------------------"
 
-/* The fields of a stored ISO time, in the run's own time zone. */
+/* The fields of a stored ISO time ("2026-01-01T12:00:00+0100") as the
+ * run's own clock showed them; timegm() only fills in the weekday. */
 static bool parse_time(const char *iso, struct tm *tm)
 {
 	*tm = (struct tm){0};
-	if (!iso)
+	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%d", &tm->tm_year, &tm->tm_mon, &tm->tm_mday, &tm->tm_hour,
+			   &tm->tm_min, &tm->tm_sec) != 6)
 		return false;
-	const char *end = strptime(iso, "%Y-%m-%dT%H:%M:%S%z", tm);
-	return end && !*end;
+	tm->tm_year -= 1900;
+	tm->tm_mon -= 1;
+	struct tm check = *tm;
+	if (timegm(&check) == (time_t)-1 || check.tm_mday != tm->tm_mday || check.tm_hour != tm->tm_hour)
+		return false;
+	tm->tm_wday = check.tm_wday;
+	tm->tm_yday = check.tm_yday;
+	return true;
 }
 
 static void print_time(FILE *out, const char *iso, const char *fmt)

@@ -29,9 +29,12 @@ void runner_setup(void)
 {
 	sigset_t block, old;
 	sigemptyset(&block);
-	struct sigaction sa = { .sa_handler = on_stop };
+	struct sigaction sa = { .sa_handler = on_stop }, old_sa;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		/* under nohup a hangup stays ignored */
+		if (stop_signals[i] == SIGHUP && sigaction(SIGHUP, NULL, &old_sa) == 0 && old_sa.sa_handler == SIG_IGN)
+			continue;
 		sigaddset(&block, stop_signals[i]);
 		sigaction(stop_signals[i], &sa, NULL);
 	}
@@ -46,6 +49,20 @@ void runner_setup(void)
 int runner_stop_signal(void)
 {
 	return stop_signal;
+}
+
+const char *runner_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	default:
+		return "a signal";
+	}
 }
 
 static double now_s(void)

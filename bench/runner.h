@@ -47,7 +47,8 @@ int runner_pass(const struct pass_spec *spec, struct pass_outcome *out, char **e
 void pass_outcome_free(struct pass_outcome *o);
 
 /*
- * Signals: SIGINT, SIGTERM and SIGHUP are blocked in the calling thread
+ * Signals: SIGINT, SIGTERM and SIGHUP (unless ignored, as under nohup) are
+ * blocked in the calling thread
  * (threads created later inherit that) and only delivered while the
  * runner waits, so a Ctrl-C is seen at a known point. Also makes this
  * process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER),
@@ -56,6 +57,8 @@ void pass_outcome_free(struct pass_outcome *o);
 void runner_setup(void);
 /* The signal that asked to stop, or 0. */
 int runner_stop_signal(void);
+/* "SIGINT", "SIGTERM", "SIGHUP" ("a signal" for others). */
+const char *runner_signal_name(int sig);
 /* Sleeps, waking early for a stop signal (then -EINTR). */
 int runner_sleep(double seconds);
 /* UnixBench's settling before a pass: sync; sleep 1; sync; sleep 2
