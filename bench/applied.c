@@ -3,6 +3,8 @@
 
 #include <errno.h>
 
+#include "tune/tune.h"
+
 /* A string member, or null/missing (NULL). -EBADMSG for another type. */
 static int opt_string(json_object *o, const char *path, char **out)
 {
@@ -58,6 +60,7 @@ static int read_fields(json_object *o, struct applied_profile *p, char **bad)
 		{ "bench.tests", &p->tests, opt_list, "a string or a list" },
 		{ "workdir.path", &p->workdir, opt_string, "a string" },
 		{ "workdir.type", &p->workdir_type, opt_string, "a string" },
+		{ "boot_id", &p->boot_id, opt_string, "a string" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		if (fields[i].get(o, fields[i].key, fields[i].field) < 0)
@@ -73,12 +76,12 @@ static int read_fields(json_object *o, struct applied_profile *p, char **bad)
 	return 0;
 }
 
-int applied_load(const char *dir, struct applied_profile *out, char **error)
+int applied_profile_load(const char *dir, struct applied_profile *out, char **error)
 {
 	*out = (struct applied_profile){ .quick = -1, .path = xasprintf("%s/%s", dir, APPLIED_FILE) };
 	*error = NULL;
 	json_object *o = NULL;
-	int r = jload_file(out->path, &o);
+	int r = applied_load(dir, &o);
 	if (r == -ENOENT)
 		return 0;
 	if (r < 0) {
@@ -102,7 +105,12 @@ int applied_load(const char *dir, struct applied_profile *out, char **error)
 	return 0;
 }
 
-void applied_free(struct applied_profile *p)
+bool applied_profile_stale(const struct applied_profile *p, const char *current_boot_id)
+{
+	return p->present && p->boot_id && current_boot_id && !streq(p->boot_id, current_boot_id);
+}
+
+void applied_profile_free(struct applied_profile *p)
 {
 	free(p->path);
 	strv_free(&p->profiles);
@@ -112,6 +120,7 @@ void applied_free(struct applied_profile *p)
 	free(p->tests);
 	free(p->workdir);
 	free(p->workdir_type);
+	free(p->boot_id);
 	json_object_put(p->raw);
 	*p = (struct applied_profile){ .quick = -1 };
 }

@@ -260,6 +260,7 @@ static json_object *record_new(const struct bench_opts *o, const struct workdir 
 	jset_null(rec, "interrupted_by");
 	jset_bool(rec, "imported", false);
 	jset(rec, "profile", o->profile && o->profile->present ? json_object_get(o->profile->raw) : NULL);
+	jset_bool(rec, "profile_stale", o->profile_stale);
 	jset_int(rec, "online_cpus", sysconf(_SC_NPROCESSORS_ONLN));
 	jset(rec, "runs", json_object_new_array());
 	return rec;

@@ -37,6 +37,7 @@ struct bench_opts {
 	double wait_s;
 	bool force;
 	const struct applied_profile *profile;
+	bool profile_stale; /* applied before the last reboot */
 	const struct bench_engine *engine;
 	const struct bench_ui *ui;
 };

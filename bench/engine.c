@@ -10,6 +10,7 @@
 #include "lib/paths.h"
 #include "lib/spawn.h"
 #include "bench/workdir.h"
+#include "lib/tarball.h"
 #include "lib/util.h"
 
 #ifndef UBTUNE_VERSION

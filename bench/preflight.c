@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "bench/runner.h"
+#include "probe/services.h"
 #include "lib/util.h"
 
 #define PREFLIGHT_STEPS 10
@@ -18,7 +19,7 @@ int preflight_measure(struct rootfs *rf, double seconds, pid_t self, struct pref
 	int r = stat_read(rf, &a);
 	if (r < 0)
 		return r;
-	proc_table_read(rf, &pa);
+	proc_table_read(rf, rootfs_is_live(rf), &pa);
 	uint64_t t0 = now_usec();
 	double running = 0;
 	unsigned reads = 0;
@@ -37,7 +38,7 @@ int preflight_measure(struct rootfs *rf, double seconds, pid_t self, struct pref
 	r = stat_read(rf, &b);
 	if (r < 0)
 		goto out;
-	proc_table_read(rf, &pb);
+	proc_table_read(rf, rootfs_is_live(rf), &pb);
 	double elapsed = (double)(now_usec() - t0) / 1e6;
 
 	out->seconds = elapsed;

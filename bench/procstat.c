@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "lib/util.h"
+#include "probe/services.h"
 
 uint64_t cpu_times_total(const struct cpu_times *t)
 {
@@ -105,74 +106,14 @@ void stat_snapshot_free(struct stat_snapshot *s)
 	*s = (struct stat_snapshot){0};
 }
 
-int proc_stat_parse(const char *text, struct proc_sample *out)
-{
-	const char *open = strchr(text, '('), *close = strrchr(text, ')');
-	if (!open || !close || close < open)
-		return -EBADMSG;
-	int64_t pid;
-	_cleanup_free_ char *pidtext = xstrndup(text, (size_t)(open - text));
-	if (parse_s64(pidtext, &pid) < 0 || pid <= 0)
-		return -EBADMSG;
-	char state;
-	int ppid;
-	uint64_t utime, stime, start;
-	/* fields 3..22: state ppid pgrp session tty tpgid flags minflt cminflt
-	 * majflt cmajflt utime stime cutime cstime priority nice threads
-	 * itrealvalue starttime */
-	if (sscanf(close + 1, " %c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %" SCNu64 " %" SCNu64
-			      " %*d %*d %*d %*d %*d %*d %" SCNu64,
-		   &state, &ppid, &utime, &stime, &start) != 5)
-		return -EBADMSG;
-	*out = (struct proc_sample){ .pid = (pid_t)pid, .ppid = ppid, .ticks = utime + stime, .start = start };
-	size_t n = (size_t)(close - open - 1);
-	if (n >= sizeof(out->comm))
-		n = sizeof(out->comm) - 1;
-	memcpy(out->comm, open + 1, n);
-	out->comm[n] = '\0';
-	return 0;
-}
-
-int proc_table_read(struct rootfs *rf, struct proc_table *out)
-{
-	struct strv names = {0};
-	int r = rootfs_list(rf, "/proc", &names);
-	if (r < 0)
-		return r;
-	out->n = 0;
-	for (size_t i = 0; i < names.n; i++) {
-		const char *name = names.v[i];
-		if (name[0] < '1' || name[0] > '9')
-			continue;
-		_cleanup_free_ char *path = xasprintf("/proc/%s/stat", name);
-		_cleanup_free_ char *text = NULL;
-		struct proc_sample s;
-		if (rootfs_read(rf, path, &text, NULL) < 0 || proc_stat_parse(text, &s) < 0)
-			continue; /* gone meanwhile, or not a process */
-		if (out->n == out->cap) {
-			out->cap = out->cap ? out->cap * 2 : 256;
-			out->p = xrealloc(out->p, out->cap * sizeof(*out->p));
-		}
-		out->p[out->n++] = s;
-	}
-	strv_free(&names);
-	return 0;
-}
-
-void proc_table_free(struct proc_table *t)
-{
-	free(t->p);
-	*t = (struct proc_table){0};
-}
-
-static const struct proc_sample *proc_find(const struct proc_table *t, pid_t pid)
+static const struct proc_info *proc_find(const struct proc_table *t, pid_t pid)
 {
 	size_t lo = 0, hi = t->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (t->p[mid].pid == pid)
-			return &t->p[mid];
-		if (t->p[mid].pid < pid)
+		if (t->v[mid].pid == pid)
+			return &t->v[mid];
+		if (t->v[mid].pid < pid)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -186,7 +127,7 @@ bool proc_descends_from(const struct proc_table *t, pid_t pid, pid_t ancestor)
 	for (unsigned depth = 0; pid > 0 && depth < 4096; depth++) {
 		if (pid == ancestor)
 			return true;
-		const struct proc_sample *s = proc_find(t, pid);
+		const struct proc_info *s = proc_find(t, pid);
 		if (!s)
 			return false;
 		pid = s->ppid;
@@ -215,13 +156,13 @@ size_t proc_usage_diff(const struct proc_table *a, const struct proc_table *b, d
 	size_t n = 0;
 	struct proc_usage *u = xcalloc(b->n ? b->n : 1, sizeof(*u));
 	for (size_t i = 0; i < b->n; i++) {
-		const struct proc_sample *now = &b->p[i];
-		const struct proc_sample *then = proc_find(a, now->pid);
-		if (!then || then->start != now->start || now->ticks < then->ticks)
+		const struct proc_info *now = &b->v[i];
+		const struct proc_info *then = proc_find(a, now->pid);
+		if (!then || then->start_ticks != now->start_ticks || now->cpu_ticks < then->cpu_ticks)
 			continue;
 		if (self > 0 && proc_descends_from(b, now->pid, self))
 			continue;
-		double pct = 100.0 * (double)(now->ticks - then->ticks) / (double)hz / seconds;
+		double pct = 100.0 * (double)(now->cpu_ticks - then->cpu_ticks) / (double)hz / seconds;
 		if (pct <= 0)
 			continue;
 		u[n] = (struct proc_usage){ .pid = now->pid, .cpu_pct = pct };

@@ -41,28 +41,14 @@ uint64_t cpu_part_busy(const struct cpu_times *t);
 uint64_t cpu_part_steal(const struct cpu_times *t);
 uint64_t cpu_part_iowait(const struct cpu_times *t);
 
-struct proc_sample {
-	pid_t pid, ppid;
-	uint64_t ticks; /* utime + stime */
-	uint64_t start; /* starttime, tells a reused pid apart */
-	char comm[17];
-};
-
-struct proc_table {
-	struct proc_sample *p; /* sorted by pid */
-	size_t n, cap;
-};
-/* Parses one /proc/PID/stat line (comm may hold spaces and parentheses). */
-int proc_stat_parse(const char *text, struct proc_sample *out);
-/* Every process under /proc; processes that vanish while reading are skipped. */
-int proc_table_read(struct rootfs *rf, struct proc_table *out);
-void proc_table_free(struct proc_table *t);
-/* True when pid is ancestor or a descendant of it in the table. */
+/* The process table is the probe's (probe/services.h: proc_table_read()). */
+struct proc_table;
+/* True when pid is ancestor or one of its descendants in the table. */
 bool proc_descends_from(const struct proc_table *t, pid_t pid, pid_t ancestor);
 
 struct proc_usage {
 	pid_t pid;
-	char comm[17];
+	char comm[16];
 	double cpu_pct; /* of one CPU */
 };
 /*

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "bench/procstat.h"
+#include "probe/services.h"
 #include "bench/suite.h"
 #include "lib/util.h"
 
@@ -591,7 +592,7 @@ static void scan_others(struct sampler *s, double t)
 {
 	struct proc_table procs = {0};
 	struct proc_usage *u = NULL;
-	proc_table_read(s->rf, &procs);
+	proc_table_read(s->rf, rootfs_is_live(s->rf), &procs);
 	size_t n = proc_usage_diff(&s->prev_procs, &procs, t - s->procs_t, s->self, &u, &s->others_pct);
 	if (n > 0)
 		snprintf(s->others_top, sizeof(s->others_top), "%s (pid %d)", u[0].comm, (int)u[0].pid);

@@ -6,10 +6,10 @@
 #include <limits.h>
 #include <sys/stat.h>
 
+#include "lib/tarball.h"
 #include "lib/util.h"
 
 #define WORKDIR_TEMPLATE "ubtune-bench.XXXXXX"
-#define MAX_DEPTH 64
 
 int workdir_create(const char *base, const char *source, struct workdir *out, char **error)
 {
@@ -40,42 +40,6 @@ int workdir_create(const char *base, const char *source, struct workdir *out, ch
 	out->base = TAKE_PTR(abs);
 	out->path = tmpl;
 	return 0;
-}
-
-static int remove_at(int dfd, const char *name, int depth)
-{
-	if (depth > MAX_DEPTH)
-		return -ELOOP;
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		/* not a directory (or a symlink): just the entry */
-		if (errno == ENOTDIR || errno == ELOOP)
-			return unlinkat(dfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
-		return errno == ENOENT ? 0 : -errno;
-	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	int r = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (streq(e->d_name, ".") || streq(e->d_name, ".."))
-			continue;
-		int k = remove_at(dirfd(d), e->d_name, depth + 1);
-		if (k < 0 && r == 0)
-			r = k;
-	}
-	closedir(d);
-	if (unlinkat(dfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
-		r = -errno;
-	return r;
-}
-
-int remove_tree(const char *path)
-{
-	return remove_at(AT_FDCWD, path, 0);
 }
 
 int workdir_remove(struct workdir *w)

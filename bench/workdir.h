@@ -17,9 +17,7 @@ struct workdir {
 };
 
 int workdir_create(const char *base, const char *source, struct workdir *out, char **error);
-/* Removes w->path and everything in it (symlinks are removed, never followed). */
+/* Removes w->path and everything in it (symlinks are removed, never
+ * followed: remove_tree() of lib/tarball.h). */
 int workdir_remove(struct workdir *w);
 void workdir_free(struct workdir *w);
-
-/* Removes a directory tree without following symlinks. */
-int remove_tree(const char *path);

@@ -13,6 +13,8 @@
 #include "lib/paths.h"
 #include "lib/store.h"
 #include "lib/term.h"
+#include "tune/journal.h"
+#include "tune/tune.h"
 
 #define MAX_ITERATIONS 1000
 #define MAX_WAIT_S 86400
@@ -235,6 +237,17 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 	return exit_code(r);
 }
 
+/* A profile applied in an earlier boot: its tmpfs workdir and other
+ * runtime settings did not survive the reboot. */
+static bool profile_stale(const struct applied_profile *p)
+{
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	if (!p->present || rootfs_new("/", &rf) < 0)
+		return false;
+	_cleanup_free_ char *boot = journal_boot_id(rf);
+	return applied_profile_stale(p, boot);
+}
+
 static int run(int argc, char **argv)
 {
 	struct args a = {0};
@@ -242,10 +255,10 @@ static int run(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &code) < 0 || code != EXIT_OK)
 		return code;
 
-	_cleanup_free_ char *state = state_dir();
-	_cleanup_free_ char *error = NULL, *note = NULL;
+	_cleanup_free_ char *state = tune_state_dir(NULL);
+	_cleanup_free_ char *error = NULL, *note = NULL, *profile_source = NULL;
 	struct applied_profile profile;
-	if (applied_load(state, &profile, &error) < 0) {
+	if (applied_profile_load(state, &profile, &error) < 0) {
 		log_error("%s", error);
 		return EXIT_FAIL;
 	}
@@ -255,17 +268,20 @@ static int run(int argc, char **argv)
 		.wait_s = a.wait_s,
 		.force = a.force,
 		.profile = &profile,
+		.profile_stale = profile_stale(&profile),
+		.workdir_source = "current directory",
 	};
-	_cleanup_free_ char *profile_source = NULL;
 	if (a.workdir) {
 		o.workdir = a.workdir;
 		o.workdir_source = "--workdir";
-	} else if (profile.workdir) {
+	} else if (profile.workdir && !o.profile_stale) {
 		o.workdir = profile.workdir;
 		o.workdir_source = profile_source = xasprintf("from %s", profile.path);
-	} else {
-		o.workdir_source = "current directory";
 	}
+	if (o.profile_stale)
+		log_warning("%s was written before the last reboot: its runtime settings (%s) are gone; run "
+			    "`ubtune status`, then apply the profile again",
+			    profile.path, profile.workdir ? "the workdir, the governor, services" : "the governor, services");
 	code = resolve_lists(&a, &profile, &o);
 	struct bench_engine engine = {0};
 	int r = 0;
@@ -287,7 +303,7 @@ static int run(int argc, char **argv)
 		code = run_bench(&a, &o);
 	}
 	engine_free(&engine);
-	applied_free(&profile);
+	applied_profile_free(&profile);
 	return code;
 }
 

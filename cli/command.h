@@ -30,6 +30,7 @@ int command_usage_error(const struct command *c, const char *fmt, ...) __attribu
 int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code);
 
 extern const struct command cmd_probe, cmd_gather;
+extern const struct command cmd_apply, cmd_revert, cmd_status;
 extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export, cmd_import_result;
 /* For commands on one stored result: exactly one ID ("12", "last",
  * "last~1") after the options, looked up in the results store. EXIT_OK

@@ -57,6 +57,9 @@ extern const size_t probe_n_areas;
 int probe_collect(const struct probe_opts *opts, json_object **rec, struct rootfs **rf_out,
 		  char **error);
 
+/* Value of KEY= in a dump's GATHER_META, or NULL (also on a live machine). */
+char *probe_gather_meta(struct probe_ctx *ctx, const char *key);
+
 /* Notes a fact that could not be read: unavailable[] gets {area, reason}. */
 void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt, ...) _printf_(3, 4);
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bench/procstat.h"
+#include "probe/services.h"
 #include "bench/sampler.h"
 #include "lib/json.h"
 #include "lib/rootfs.h"
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct proc_table procs = {0};
-	proc_table_read(rf, &procs);
+	proc_table_read(rf, rootfs_is_live(rf), &procs);
 
 	/* one reading, many times: its CPU cost */
 	static double cost[READINGS];

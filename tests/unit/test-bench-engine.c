@@ -7,6 +7,7 @@
 #include "bench/applied.h"
 #include "bench/engine.h"
 #include "bench/workdir.h"
+#include "lib/tarball.h"
 #include "testlib.h"
 
 static char *tmp;
@@ -45,15 +46,15 @@ static void applied_profile(void **state)
 {
 	struct applied_profile p;
 	char *error = NULL;
-	assert_int_equal(applied_load(tmp, &p, &error), 0);
+	assert_int_equal(applied_profile_load(tmp, &p, &error), 0);
 	assert_false(p.present);
-	applied_free(&p);
+	applied_profile_free(&p);
 
 	free(put("applied.json",
 		 "{\"profiles\": [\"generic\", \"ft2000\"], \"build\": {\"cc\": \"gcc\", \"cflags\": \"-O3 -mtune=cortex-a53\"},"
 		 " \"bench\": {\"copies\": [1, \"all\"], \"tests\": [\"dhry2reg\", \"pipe\"], \"quick\": false},"
 		 " \"workdir\": {\"path\": \"/mnt/ubtune\", \"type\": \"tmpfs\"}}", 0644));
-	assert_int_equal(applied_load(tmp, &p, &error), 0);
+	assert_int_equal(applied_profile_load(tmp, &p, &error), 0);
 	assert_true(p.present);
 	assert_int_equal(p.profiles.n, 2);
 	assert_string_equal(p.profiles.v[1], "ft2000");
@@ -64,16 +65,24 @@ static void applied_profile(void **state)
 	assert_int_equal(p.quick, 0);
 	assert_string_equal(p.workdir, "/mnt/ubtune");
 	assert_string_equal(p.workdir_type, "tmpfs");
-	applied_free(&p);
+	applied_profile_free(&p);
+
+	/* applied in another boot: its runtime settings are gone */
+	free(put("applied.json", "{\"profiles\": [\"x\"], \"boot_id\": \"aaaa-1\"}", 0644));
+	assert_int_equal(applied_profile_load(tmp, &p, &error), 0);
+	assert_false(applied_profile_stale(&p, "aaaa-1"));
+	assert_true(applied_profile_stale(&p, "bbbb-2"));
+	assert_false(applied_profile_stale(&p, NULL));
+	applied_profile_free(&p);
 
 	/* members may be missing or null */
 	free(put("applied.json", "{\"profiles\": [\"x\"], \"bench\": {\"copies\": \"1,all\", \"tests\": null}}", 0644));
-	assert_int_equal(applied_load(tmp, &p, &error), 0);
+	assert_int_equal(applied_profile_load(tmp, &p, &error), 0);
 	assert_string_equal(p.copies, "1,all");
 	assert_null(p.tests);
 	assert_null(p.cc);
 	assert_int_equal(p.quick, -1);
-	applied_free(&p);
+	applied_profile_free(&p);
 
 	static const char *const bad[][2] = {
 		{ "{\"bench\": {\"quick\": \"yes\"}}", "bench.quick is not true or false" },
@@ -86,12 +95,12 @@ static void applied_profile(void **state)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		_cleanup_free_ char *file = put("applied.json", bad[i][0], 0644);
-		assert_true(applied_load(tmp, &p, &error) < 0);
+		assert_true(applied_profile_load(tmp, &p, &error) < 0);
 		if (!strstr(error, bad[i][1]) || !strstr(error, file))
 			fail_msg("'%s' gave '%s'", bad[i][0], error);
 		free(error);
 		error = NULL;
-		applied_free(&p);
+		applied_profile_free(&p);
 	}
 }
 
