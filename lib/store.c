@@ -180,30 +180,7 @@ static int read_bounded(const char *path, char **out, size_t *len)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	if (st.st_size > RESULT_FILE_MAX)
-		return -EFBIG;
-	struct buf b = {0};
-	char chunk[65536];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int r = -errno;
-			buf_free(&b);
-			return r;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > RESULT_FILE_MAX) {
-			buf_free(&b);
-			return -EFBIG;
-		}
-		buf_add(&b, chunk, (size_t)n);
-	}
-	*len = b.len;
-	*out = b.s ? buf_steal(&b) : xstrdup("");
-	return 0;
+	return read_fd(fd, RESULT_FILE_MAX, out, len);
 }
 
 int store_import_json(struct store *s, const char *path, int64_t *id, char **error)
