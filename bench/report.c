@@ -40,13 +40,20 @@ static void print_time(FILE *out, const char *iso, const char *fmt)
 		fputs("?", out);
 }
 
-static void render_header(json_object *rec, FILE *out)
+/* "   Label: value", only for what the record has. */
+static void header_line(FILE *out, const char *label, const char *value)
 {
-	json_object *env = jpath(rec, "environment.before");
+	if (value)
+		fprintf(out, "   %s: %s\n", label, value);
+}
+
+static void render_title(json_object *rec, FILE *out)
+{
 	const char *name = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
+	const char *tool = jpath_str(rec, "tool.version");
 	if (name && streq(name, "unixbench"))
-		fprintf(out, "   BYTE UNIX Benchmarks (Version %s), run by ubtune %s\n", version ?: "?",
-			jpath_str(rec, "tool.version") ?: "?");
+		fprintf(out, "   BYTE UNIX Benchmarks (Version %s)%s%s\n", version ?: "unknown", tool ? ", run by ubtune " : "",
+			tool ?: "");
 	else
 		fprintf(out, "   ubtune %s native workloads (the %s index tests)\n", version ?: "?",
 			jpath_str(rec, "suite.compatible_with") ?: "UnixBench 6.0.0");
@@ -61,33 +68,42 @@ static void render_header(json_object *rec, FILE *out)
 	if (jpath_bool(rec, "imported", &flag) && flag)
 		fprintf(out, "   Imported result\n");
 	fputc('\n', out);
-	fprintf(out, "   System: %s: %s\n", jpath_str(rec, "host") ?: "?", jpath_str(env, "host.os") ?: "unknown");
-	fprintf(out, "   OS: GNU/Linux -- %s -- %s\n", jpath_str(env, "host.kernel_release") ?: "?",
-		jpath_str(env, "host.kernel_version") ?: "?");
-	fprintf(out, "   Machine: %s\n", jpath_str(env, "host.arch") ?: "?");
-	fprintf(out, "   Language: %s (set for the tests)\n", jpath_str(rec, "options.locale") ?: "?");
+}
+
+static void render_header(json_object *rec, FILE *out)
+{
+	json_object *env = jpath(rec, "environment.before");
+	render_title(rec, out);
+	const char *host = jpath_str(rec, "host") ?: jpath_str(env, "host.hostname");
+	_cleanup_free_ char *system = host ? xasprintf("%s: %s", host, jpath_str(env, "host.os") ?: "unknown") : NULL;
+	header_line(out, "System", system);
+	const char *rel = jpath_str(env, "host.kernel_release"), *ver = jpath_str(env, "host.kernel_version");
+	_cleanup_free_ char *os = rel ? xasprintf("GNU/Linux -- %s -- %s", rel, ver ?: "?") : NULL;
+	header_line(out, "OS", os);
+	header_line(out, "Machine", jpath_str(env, "host.arch"));
+	const char *locale = jpath_str(rec, "options.locale");
+	_cleanup_free_ char *lang = locale ? xasprintf("%s (set for the tests)", locale) : NULL;
+	header_line(out, "Language", lang);
 	const char *model = jpath_str(env, "cpu.model");
-	int64_t online;
 	double bogo;
-	if (model)
-		fprintf(out, "   CPU: %s", model);
-	if (model && jpath_double(env, "cpu.bogomips", &bogo))
-		fprintf(out, " (%.1f bogomips)", bogo);
-	if (model)
-		fputc('\n', out);
-	if (jpath_int(rec, "online_cpus", &online))
-		fprintf(out, "   CPUs online: %" PRId64 "\n", online);
-	fprintf(out, "   Engine: %s\n", jpath_str(rec, "engine.description") ?: "?");
-	const char *cmd = jpath_str(rec, "build.command");
-	if (cmd)
-		fprintf(out, "   Compiled: %s\n", cmd);
-	fprintf(out, "   Workdir: %s\n", jpath_str(rec, "options.workdir_description") ?: "?");
+	_cleanup_free_ char *cpu = !model ? NULL
+				: jpath_double(env, "cpu.bogomips", &bogo) ? xasprintf("%s (%.1f bogomips)", model, bogo)
+									   : xstrdup(model);
+	header_line(out, "CPU", cpu);
+	header_line(out, "Engine", jpath_str(rec, "engine.description"));
+	json_object *cmds = jpath(rec, "build.commands");
+	for (size_t i = 0; i < jarr_len(cmds); i++)
+		header_line(out, i ? "         " : "Compiled", json_object_get_string(json_object_array_get_idx(cmds, i)));
+	header_line(out, "Workdir", jpath_str(rec, "options.workdir_description"));
 	json_object *profiles = jpath(rec, "profile.profiles");
+	struct buf b = {0};
 	for (size_t i = 0; i < jarr_len(profiles); i++)
-		fprintf(out, "%s%s", i ? ", " : "   Profile applied: ",
-			json_object_get_string(json_object_array_get_idx(profiles, i)));
-	if (jarr_len(profiles))
-		fputc('\n', out);
+		buf_printf(&b, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(profiles, i)));
+	bool stale = false;
+	if (b.s && jpath_bool(rec, "profile_stale", &stale) && stale)
+		buf_puts(&b, " (applied before the last reboot: its runtime settings were gone)");
+	header_line(out, "Profile applied", b.s);
+	buf_free(&b);
 	fputc('\n', out);
 }
 
@@ -139,17 +155,19 @@ static void render_index(json_object *run, json_object **t, size_t n, FILE *out)
 	fputc('\n', out);
 }
 
+/* Per test, when the record has the passes (an imported log has none). */
 static void render_dispersion(json_object *run, json_object **t, size_t n, FILE *out)
 {
-	if (n == 0)
-		return;
-	fprintf(out, "%-43s %12s %12s %10s %7s %6s\n", "Dispersion of the pass rates (all passes)", "MEAN", "MEDIAN",
-		"STDDEV", "CV", "PASSES");
+	bool header = false;
 	for (size_t i = 0; i < n; i++) {
-		double mean = NAN, median = NAN, sd, cv;
+		double mean, median, sd, cv;
 		int64_t np = 0;
-		jpath_double(t[i], "dispersion.mean", &mean);
-		jpath_double(t[i], "dispersion.median", &median);
+		if (!jpath_double(t[i], "dispersion.mean", &mean) || !jpath_double(t[i], "dispersion.median", &median))
+			continue;
+		if (!header)
+			fprintf(out, "%-43s %12s %12s %10s %7s %6s\n", "Dispersion of the pass rates (all passes)", "MEAN",
+				"MEDIAN", "STDDEV", "CV", "PASSES");
+		header = true;
 		jpath_int(t[i], "dispersion.n", &np);
 		fprintf(out, "%-43s %12.1f %12.1f", jpath_str(t[i], "name"), mean, median);
 		if (jpath_double(t[i], "dispersion.stddev", &sd) && jpath_double(t[i], "dispersion.cv_pct", &cv))
@@ -164,7 +182,8 @@ static void render_dispersion(json_object *run, json_object **t, size_t n, FILE 
 		fprintf(out, "Index score 95 %% interval: %.1f - %.1f (percentile bootstrap over passes, %" PRId64
 			     " resamples)\n",
 			lo, hi, resamples);
-	fputc('\n', out);
+	if (header)
+		fputc('\n', out);
 }
 
 /* Tests that failed, or were cut short, in this run. */
@@ -187,15 +206,20 @@ static void render_unfinished(json_object *run, FILE *out)
 
 static void render_run(json_object *rec, json_object *run, FILE *out)
 {
-	int64_t copies = 0, online = 0;
+	int64_t copies = 0, online;
 	jpath_int(run, "copies", &copies);
-	jpath_int(rec, "online_cpus", &online);
 	fprintf(out, "%s\nBenchmark Run: ", RULE);
-	print_time(out, jpath_str(run, "started_at"), "%a %b %d %Y %H:%M:%S");
-	fputs(" - ", out);
-	print_time(out, jpath_str(run, "ended_at"), "%H:%M:%S");
-	fprintf(out, "\n%" PRId64 " CPU%s in system; running %" PRId64 " parallel cop%s of tests\n\n", online,
-		online == 1 ? "" : "s", copies, copies == 1 ? "y" : "ies");
+	print_time(out, jpath_str(run, "started_at") ?: jpath_str(rec, "started_at"), "%a %b %d %Y %H:%M:%S");
+	const char *end = jpath_str(run, "ended_at") ?: jpath_str(rec, "ended_at");
+	if (end) {
+		fputs(" - ", out);
+		print_time(out, end, "%H:%M:%S");
+	}
+	_cleanup_free_ char *cpus = jpath_int(rec, "online_cpus", &online)
+					    ? xasprintf("%" PRId64 " CPU%s", online, online == 1 ? "" : "s")
+					    : xstrdup("unknown CPUs");
+	fprintf(out, "\n%s in system; running %" PRId64 " parallel cop%s of tests\n\n", cpus, copies,
+		copies == 1 ? "y" : "ies");
 
 	size_t n;
 	_cleanup_free_ json_object **t = sorted_results(run, &n);
@@ -218,6 +242,8 @@ static void render_events(json_object *rec, FILE *out)
 {
 	json_object *events = jpath(rec, "events");
 	size_t n = jarr_len(events);
+	if (!jpath(rec, "sampler"))
+		return;
 	fprintf(out, "%s\nEvents during the run\n", RULE);
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(events, i);

@@ -95,6 +95,33 @@ static void record_scoring(void **state)
 	free(text);
 }
 
+static void imported_record_renders(void **state)
+{
+	/* what an importer of UnixBench logs keeps: results, no passes */
+	_cleanup_json_ json_object *rec = json_lit(
+		"{\"schema\": \"ubtune.result/1\", \"run_id\": \"ab\", \"started_at\": \"2025-06-01T10:00:00+0000\","
+		" \"suite\": {\"name\": \"unixbench\", \"version\": \"5.1.3\"}, \"imported\": true,"
+		" \"runs\": [{\"copies\": 4, \"index\": {\"score\": 515.2, \"partial\": true}, \"tests\": ["
+		"  {\"id\": \"dhry2reg\", \"name\": \"Dhrystone 2 using register variables\", \"unit\": \"lps\","
+		"   \"baseline\": 116700, \"result\": 6012345.6, \"index\": 515.2, \"time_s\": 10.0, \"samples\": 7}]}]}");
+	_cleanup_free_ char *why = NULL;
+	assert_int_equal(result_check(rec, &why), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	result_render(rec, f);
+	fclose(f);
+	assert_non_null(strstr(text, "Dhrystone 2 using register variables        6012345.6 lps   (10.0 s, 7 samples)\n"));
+	assert_non_null(strstr(text, "System Benchmarks Index Score (Partial Only)                          515.2\n"));
+	assert_non_null(strstr(text, "Imported result"));
+	assert_null(strstr(text, "nan"));
+	assert_null(strstr(text, "Dispersion"));
+	assert_null(strstr(text, "?"));
+	assert_non_null(strstr(text, "Benchmark Run: Sun Jun 01 2025 10:00:00\nunknown CPUs in system; running 4 "
+				     "parallel copies of tests\n"));
+	free(text);
+}
+
 /* ---- the store ---- */
 
 static char *state;
@@ -245,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(record_scoring),
+		cmocka_unit_test(imported_record_renders),
 		cmocka_unit_test_setup_teardown(store_round_trip, make_state, remove_state),
 		cmocka_unit_test_setup_teardown(import_rejects_bad_files, make_state, remove_state),
 	};
