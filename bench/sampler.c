@@ -42,6 +42,9 @@ struct episode;
 struct condition {
 	const char *kind;
 	double min_duration_s;
+	/* readings a condition may be absent without ending its event, so a
+	 * dip (the settling between passes) does not split it */
+	unsigned grace;
 	bool spans_phases; /* alarms: one event from raise to clear */
 	void (*describe)(const struct episode *e, const char *during, struct buf *b);
 };
@@ -50,6 +53,7 @@ struct episode {
 	const struct condition *cond;
 	char key[64];
 	bool open, touched, at_start;
+	unsigned missed; /* readings since last touched */
 	double start_t, last_t, end_t;
 	time_t start_wall, end_wall;
 	bool ended_by_run_end;
@@ -349,15 +353,15 @@ static void describe_alarm(const struct episode *e, const char *during, struct b
 		buf_printf(b, "; cleared at %s", end);
 }
 
-static const struct condition cond_low_clock = { "low-clock", 2, false, describe_low_clock };
-static const struct condition cond_thermal = { "thermal", 0, false, describe_thermal };
-static const struct condition cond_throttle = { "throttle", 0, false, describe_throttle };
-static const struct condition cond_steal = { "steal", 2, false, describe_steal };
-static const struct condition cond_iowait = { "iowait", 2, false, describe_iowait };
-static const struct condition cond_swap = { "swap", 0, false, describe_swap };
-static const struct condition cond_others = { "others", 2, false, describe_others };
-static const struct condition cond_undervoltage = { "undervoltage", 0, true, describe_alarm };
-static const struct condition cond_alarm = { "hwmon-alarm", 0, true, describe_alarm };
+static const struct condition cond_low_clock = { "low-clock", 2, 3, false, describe_low_clock };
+static const struct condition cond_thermal = { "thermal", 0, 3, false, describe_thermal };
+static const struct condition cond_throttle = { "throttle", 0, 3, false, describe_throttle };
+static const struct condition cond_steal = { "steal", 2, 3, false, describe_steal };
+static const struct condition cond_iowait = { "iowait", 2, 3, false, describe_iowait };
+static const struct condition cond_swap = { "swap", 0, 3, false, describe_swap };
+static const struct condition cond_others = { "others", 2, 3, false, describe_others };
+static const struct condition cond_undervoltage = { "undervoltage", 0, 0, true, describe_alarm };
+static const struct condition cond_alarm = { "hwmon-alarm", 0, 0, true, describe_alarm };
 
 static char *phase_text(int test, unsigned copies)
 {
@@ -423,6 +427,7 @@ static void episode_touch(struct sampler *s, const struct condition *c, const ch
 		snprintf(e->key, sizeof(e->key), "%s", key);
 	}
 	e->touched = true;
+	e->missed = 0;
 	e->last_t = t;
 	e->sum += value;
 	e->sum2 += value2;
@@ -438,7 +443,9 @@ static void episodes_settle(struct sampler *s, double t, time_t wall, bool run_e
 {
 	for (size_t i = 0; i < s->neps; i++) {
 		struct episode *e = &s->eps[i];
-		if (e->open && (run_end || !e->touched))
+		if (e->open && !e->touched)
+			e->missed++;
+		if (e->open && (run_end || e->missed > e->cond->grace))
 			episode_close(s, e, wall, run_end);
 		e->touched = false;
 	}

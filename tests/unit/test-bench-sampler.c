@@ -142,19 +142,28 @@ static const char *event_message(json_object *events, const char *kind)
 	return NULL;
 }
 
+/* A sampler on the test root, all counters at zero, after its reference
+ * reading at base. */
+static struct sampler *start_sampler(struct rootfs **rf, pid_t self, struct ticks *k, time_t base)
+{
+	assert_int_equal(rootfs_new(root, rf), 0);
+	*k = (struct ticks){ 0 };
+	write_state(k);
+	struct sampler *s;
+	assert_int_equal(sampler_new(*rf, self, &s), 0);
+	sampler_tick(s, 0, base);
+	return s;
+}
+
 static void sampler_events_from_readings(void **state)
 {
 	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
-	assert_int_equal(rootfs_new(root, &rf), 0);
-	struct ticks k = { 0 };
-	write_state(&k);
-	struct sampler *s;
-	assert_int_equal(sampler_new(rf, 300, &s), 0);
+	struct ticks k;
 	const time_t base = 1767268800; /* 2026-01-01 12:00:00 UTC */
+	struct sampler *s = start_sampler(&rf, 300, &k, base);
 	int pipe_test = (int)(bench_test_find("pipe") - bench_tests);
 	int syscall_test = (int)(bench_test_find("syscall") - bench_tests);
 
-	sampler_tick(s, 100.0, base);
 	sampler_set_phase(s, pipe_test, 2);
 	for (int t = 1; t <= 3; t++) {
 		/* CPU 0 busy at 600 MHz of 1800, 20 % steal, another process at 50 % */
@@ -172,7 +181,7 @@ static void sampler_events_from_readings(void **state)
 		}
 		if (t == 3)
 			put("sys/devices/system/cpu/cpu0/thermal_throttle/core_throttle_count", "10\n");
-		sampler_tick(s, 100.0 + t, base + t);
+		sampler_tick(s, t, base + t);
 	}
 	sampler_set_phase(s, syscall_test, 2);
 	for (int t = 4; t <= 5; t++) {
@@ -181,9 +190,9 @@ static void sampler_events_from_readings(void **state)
 		put("sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", "1800000\n");
 		if (t == 5)
 			put("sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
-		sampler_tick(s, 100.0 + t, base + t);
+		sampler_tick(s, t, base + t);
 	}
-	sampler_finish(s, 106.0);
+	sampler_finish(s, 6);
 
 	static const char *const want[][2] = {
 		{ "low-clock", "CPU 0 ran at 600 MHz of 1800 for 3 s during Pipe Throughput, 2 copies" },
@@ -240,13 +249,9 @@ static void sampler_events_from_readings(void **state)
 static void alarm_raised_before_the_run(void **state)
 {
 	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
-	assert_int_equal(rootfs_new(root, &rf), 0);
-	struct ticks k = { 0 };
-	write_state(&k);
+	struct ticks k;
 	put("sys/class/hwmon/hwmon0/in0_lcrit_alarm", "1\n");
-	struct sampler *s;
-	assert_int_equal(sampler_new(rf, 0, &s), 0);
-	sampler_tick(s, 0, 1767268800);
+	struct sampler *s = start_sampler(&rf, 0, &k, 1767268800);
 	sampler_set_phase(s, 0, 1);
 	k.idle += 200;
 	write_state(&k);
@@ -259,6 +264,27 @@ static void alarm_raised_before_the_run(void **state)
 	assert_null(event_message(sampler_events(s), "others"));
 	sampler_free(s);
 	put("sys/class/hwmon/hwmon0/in0_lcrit_alarm", "0\n");
+}
+
+static void a_dip_does_not_split_an_event(void **state)
+{
+	/* another process busy for 2 s, idle for 1 (a pass's settling), busy 2 s more */
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	struct ticks k;
+	struct sampler *s = start_sampler(&rf, 300, &k, 1767268800);
+	sampler_set_phase(s, 0, 1);
+	for (int t = 1; t <= 5; t++) {
+		k.idle += 200;
+		k.noisy += t == 3 ? 0 : 40;
+		write_state(&k);
+		sampler_tick(s, t, 1767268800 + t);
+	}
+	sampler_finish(s, 6);
+	json_object *ev = sampler_events(s);
+	assert_int_equal(json_object_array_length(ev), 1);
+	assert_string_equal(event_message(ev, "others"), "other processes used 40 % of a CPU for 5 s during Dhrystone 2 "
+							 "using register variables, 1 copy; busiest: noisy (pid 200)");
+	sampler_free(s);
 }
 
 static void sampler_thread_on_this_machine(void **state)
@@ -286,6 +312,7 @@ int main(void)
 		cmocka_unit_test(preflight_verdict),
 		cmocka_unit_test(sampler_events_from_readings),
 		cmocka_unit_test(alarm_raised_before_the_run),
+		cmocka_unit_test(a_dip_does_not_split_an_event),
 		cmocka_unit_test(sampler_thread_on_this_machine),
 	};
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);
