@@ -112,6 +112,7 @@ FIXTURE_STAMP := $(B)/fixtures/.stamp
 $(FIXTURE_STAMP): $(REAL_DUMPS)
 	@rm -rf $(B)/fixtures && mkdir -p $(B)/fixtures
 	@for f in $(REAL_DUMPS); do tar -C $(B)/fixtures -xzf $$f || exit 1; done
+	@tools/relink-dump $(B)/fixtures/*/
 	@touch $@
 
 check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
