@@ -85,7 +85,7 @@ $(B)/libubtune.a: $(LIB_OBJ)
 $(B)/ubtune: $(CLI_OBJ) $(B)/libubtune.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c tests/unit/testlib.h $(B)/libubtune.a
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libubtune.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -DSRCDIR='"$(CURDIR)"' -o $@ $< \
 		$(B)/libubtune.a $(PKG_LIBS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)
@@ -112,6 +112,7 @@ FIXTURE_STAMP := $(B)/fixtures/.stamp
 $(FIXTURE_STAMP): $(REAL_DUMPS)
 	@rm -rf $(B)/fixtures && mkdir -p $(B)/fixtures
 	@for f in $(REAL_DUMPS); do tar -C $(B)/fixtures -xzf $$f || exit 1; done
+	@tools/relink-dump $(B)/fixtures/*/
 	@touch $@
 
 check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)

@@ -72,6 +72,11 @@ void rootfs_trace_start(struct rootfs *rf)
 	rf->tracing = true;
 }
 
+bool rootfs_is_tracing(const struct rootfs *rf)
+{
+	return rf->tracing;
+}
+
 void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kind kind)
 {
 	if (!rf->tracing)

@@ -71,6 +71,7 @@ struct rootfs_trace_entry {
 	size_t len;
 };
 void rootfs_trace_start(struct rootfs *rf);
+bool rootfs_is_tracing(const struct rootfs *rf);
 /* Entries in the order met; the same path may repeat. */
 const struct rootfs_trace_entry *rootfs_trace_entries(const struct rootfs *rf, size_t *n);
 /* Adds a path to the trace as if it had been read. */

@@ -182,6 +182,7 @@ out:
 	json_object_put(ctx.rec);
 	free(ctx.workdir);
 	free(ctx.klog);
+	probe_procs_free(&ctx);
 	if (ctx.rf)
 		rootfs_free(ctx.rf);
 	return r;

@@ -125,6 +125,25 @@ void proc_table_free(struct proc_table *t)
 	*t = (struct proc_table){0};
 }
 
+int probe_procs(struct probe_ctx *ctx, const struct proc_table **out)
+{
+	if (!ctx->procs) {
+		ctx->procs = xcalloc(1, sizeof(*ctx->procs));
+		ctx->procs_error = proc_table_read(ctx->rf, ctx->live, ctx->procs);
+	}
+	*out = ctx->procs;
+	return ctx->procs_error;
+}
+
+void probe_procs_free(struct probe_ctx *ctx)
+{
+	if (!ctx->procs)
+		return;
+	proc_table_free(ctx->procs);
+	free(ctx->procs);
+	ctx->procs = NULL;
+}
+
 struct busy {
 	const struct proc_info *p;
 	double pct; /* rounded to 0.1 as recorded */

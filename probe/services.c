@@ -298,27 +298,26 @@ int services_collect(struct probe_ctx *ctx)
 {
 	json_object *o = jchild(ctx->rec, "services");
 	const char *init = jpath_str(ctx->rec, "host.init");
-	struct proc_table procs = {0};
+	const struct proc_table *procs;
 	struct units_file units = {0};
 
-	if (proc_table_read(ctx->rf, ctx->live, &procs) < 0)
+	if (probe_procs(ctx, &procs) < 0)
 		probe_unavailable(ctx, "processes", "/proc is not readable");
-	processes_collect(ctx, &procs);
+	processes_collect(ctx, procs);
 
 	bool have_units = collect_units(ctx, init, &units);
 	jset_bool(o, "available", have_units);
 	jset_str(o, "manager", have_units ? "systemd" : init);
 	jset_str(o, "default_target", units.default_target);
-	if (!have_units && !procs.seen) {
+	if (!have_units && !procs->seen) {
 		jset_null(o, "noisy");
 	} else {
 		json_object *noisy = json_object_new_array();
 		add_unit_noise(noisy, units.units, units.n);
-		add_process_noise(noisy, &procs, have_units);
+		add_process_noise(noisy, procs, have_units);
 		jset(o, "noisy", noisy);
 	}
 	units_file_free(&units);
-	proc_table_free(&procs);
 	return 0;
 }
 
