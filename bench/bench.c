@@ -229,6 +229,7 @@ static json_object *engine_json(const struct bench_engine *e)
 	jset_str(o, "bindir", e->bindir);
 	jset_bool(o, "prebuilt", e->build == NULL);
 	jset_str(o, "description", e->description);
+	jset_str(o, "note", e->note);
 	return o;
 }
 

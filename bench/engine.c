@@ -77,7 +77,7 @@ static char *tree_version(const char *bindir)
 	return xstrdup("unknown");
 }
 
-int engine_unixbench(const char *dir, struct bench_engine *out, char **error)
+int engine_unixbench(const char *dir, const struct applied_profile *p, struct bench_engine *out, char **error)
 {
 	*out = (struct bench_engine){ .kind = ENGINE_PROGRAMS };
 	_cleanup_free_ char *abs = realpath(dir, NULL);
@@ -102,6 +102,9 @@ int engine_unixbench(const char *dir, struct bench_engine *out, char **error)
 	out->suite = xstrdup("unixbench");
 	out->version = tree_version(out->bindir);
 	out->description = xasprintf("UnixBench %s programs in %s, as built there", out->version, out->bindir);
+	if (p && p->present && (p->cc || p->cflags))
+		out->note = xasprintf("the applied profile's compiler and flags do not apply to %s: its programs run "
+				      "as built there", dir);
 	return 0;
 }
 
@@ -152,14 +155,13 @@ static int compile_for_profile(const struct applied_profile *p, const char *srcd
 	return 1;
 }
 
-int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **note, char **error)
+int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **error)
 {
 	*out = (struct bench_engine){ .kind = ENGINE_WORKLOADS };
-	*note = NULL;
 	_cleanup_free_ char *srcdir = data_path("workloads");
 	int compiled = 0;
 	if (p && p->present && (p->cc || p->cflags)) {
-		compiled = compile_for_profile(p, srcdir, out, note, error);
+		compiled = compile_for_profile(p, srcdir, out, &out->note, error);
 		if (compiled < 0)
 			return compiled;
 	}
@@ -192,6 +194,7 @@ void engine_free(struct bench_engine *e)
 	free(e->suite);
 	free(e->version);
 	free(e->description);
+	free(e->note);
 	json_object_put(e->build);
 	*e = (struct bench_engine){0};
 }

@@ -25,20 +25,23 @@ struct bench_engine {
 	char *suite;    /* "native" | "unixbench" */
 	char *version;  /* ubtune's | the tree's ("6.0.0") */
 	char *description;
+	char *note;         /* why the profile's compiler flags were not used, or NULL */
 	json_object *build; /* the compile record, or NULL */
 };
 
 #define WORKLOADS_BINARY "ubtune-workloads"
 
-/* A byte-unixbench tree (DIR with pgms/ and testdir/, or DIR = pgms/). */
-int engine_unixbench(const char *dir, struct bench_engine *out, char **error);
+/* A byte-unixbench tree (DIR with pgms/ and testdir/, or DIR = pgms/);
+ * out->note says so when the profile p (may be NULL) names compiler flags,
+ * which do not reach a tree's programs. */
+int engine_unixbench(const char *dir, const struct applied_profile *p, struct bench_engine *out, char **error);
 /*
  * Our workloads: compiled into the cache when the applied profile names a
  * compiler or flags (and a compiler is there), else the prebuilt program
- * beside ubtune or in its libexec directory. *note (may be NULL) says why
- * prebuilt ones are used when a profile asked for flags.
+ * beside ubtune or in its libexec directory; out->note says why prebuilt
+ * ones are used when a profile asked for flags.
  */
-int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **note, char **error);
+int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **error);
 void engine_free(struct bench_engine *e);
 
 /* The command line of a test. */

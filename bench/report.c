@@ -91,6 +91,7 @@ static void render_header(json_object *rec, FILE *out)
 									   : xstrdup(model);
 	header_line(out, "CPU", cpu);
 	header_line(out, "Engine", jpath_str(rec, "engine.description"));
+	header_line(out, "Note", jpath_str(rec, "engine.note"));
 	json_object *cmds = jpath(rec, "build.commands");
 	for (size_t i = 0; i < jarr_len(cmds); i++)
 		header_line(out, i ? "         " : "Compiled", json_object_get_string(json_object_array_get_idx(cmds, i)));

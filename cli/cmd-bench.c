@@ -256,7 +256,7 @@ static int run(int argc, char **argv)
 		return code;
 
 	_cleanup_free_ char *state = tune_state_dir(NULL);
-	_cleanup_free_ char *error = NULL, *note = NULL, *profile_source = NULL;
+	_cleanup_free_ char *error = NULL, *profile_source = NULL;
 	struct applied_profile profile;
 	if (applied_profile_load(state, &profile, &error) < 0) {
 		log_error("%s", error);
@@ -286,18 +286,15 @@ static int run(int argc, char **argv)
 	struct bench_engine engine = {0};
 	int r = 0;
 	if (code == EXIT_OK) {
-		r = a.unixbench ? engine_unixbench(a.unixbench, &engine, &error)
-				: engine_workloads(&profile, &engine, &note, &error);
+		r = a.unixbench ? engine_unixbench(a.unixbench, &profile, &engine, &error)
+				: engine_workloads(&profile, &engine, &error);
 		if (r < 0) {
 			log_error("%s", error);
 			code = EXIT_FAIL;
 		}
 	}
-	if (a.unixbench && (profile.cc || profile.cflags))
-		note = xasprintf("the applied profile's compiler and flags do not apply to %s: its programs run as "
-				 "built there", a.unixbench);
-	if (note)
-		log_warning("%s", note);
+	if (engine.note)
+		log_warning("%s", engine.note);
 	if (code == EXIT_OK) {
 		o.engine = &engine;
 		code = run_bench(&a, &o);
