@@ -74,7 +74,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmis
 	-DHAVE_SQLITE=$(WITH_SQLITE) -DHAVE_ARCHIVE=$(WITH_ARCHIVE)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
-LDLIBS += -lm
+LDLIBS += -lm -pthread
 
 ifeq ($(STATIC),1)
 # UBTUNE_STATIC: the C library linked in is not the system's (probe/toolchain.c asks the system)
@@ -96,7 +96,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -150,6 +150,7 @@ FIXTURE_STAMP := $(B)/fixtures/.stamp
 $(FIXTURE_STAMP): $(REAL_DUMPS)
 	@rm -rf $(B)/fixtures && mkdir -p $(B)/fixtures
 	@for f in $(REAL_DUMPS); do tar -C $(B)/fixtures -xzf $$f || exit 1; done
+	@tools/relink-dump $(B)/fixtures/*/
 	@touch $@
 
 check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
@@ -187,6 +188,12 @@ check-builds:
 bench-probe: $(B)/ubtune
 	@tools/install-deps hwloc util-linux
 	tools/bench-probe $(RUNS)
+
+# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
+$(B)/bench-sampler: tools/bench-sampler.c $(B)/libubtune.a
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
+bench-sampler: $(B)/bench-sampler
+	$(B)/bench-sampler $(SECONDS)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
