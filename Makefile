@@ -81,6 +81,12 @@ ifeq ($(STATIC),1)
 override CFLAGS += -DUBTUNE_STATIC
 override LDFLAGS += -static
 override PKG_CONFIG += --static
+ifeq ($(WITH_SQLITE),1)
+# SQLite's dlopen() goes to lib/nodl.c (linked as an object, so that it is
+# there when SQLite asks): glibc's static one draws a linker warning
+override LDFLAGS += -Wl,--wrap=dlopen
+$(B)/ubtune: $(B)/lib/nodl.o
+endif
 endif
 # A cross build takes the target's libraries from Debian's multiarch -dev
 # packages (make deps ARCH=arm64), e.g. CROSS_COMPILE=aarch64-linux-gnu-.
