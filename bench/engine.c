@@ -9,6 +9,7 @@
 
 #include "lib/paths.h"
 #include "lib/spawn.h"
+#include "bench/embedded.h"
 #include "bench/workdir.h"
 #include "lib/tarball.h"
 #include "lib/util.h"
@@ -108,20 +109,50 @@ int engine_unixbench(const char *dir, const struct applied_profile *p, struct be
 	return 0;
 }
 
-/* The prebuilt workloads: beside ubtune, else in its libexec directory. */
-static char *prebuilt_workloads(void)
+/* dir/ubtune-workloads when it is there (caller frees), else NULL. */
+static char *workloads_in(const char *dir)
 {
-	_cleanup_free_ char *self = self_dir();
-	if (self) {
-		char *p = xasprintf("%s/%s", self, WORKLOADS_BINARY);
-		if (is_executable(p))
-			return p;
-		free(p);
-	}
-	char *p = xasprintf("%s/%s", UBTUNE_LIBEXECDIR, WORKLOADS_BINARY);
+	char *p = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
 	if (is_executable(p))
 		return p;
 	free(p);
+	return NULL;
+}
+
+/*
+ * The prebuilt workloads: in $UBTUNE_LIBEXECDIR when it is set, else beside
+ * ubtune, else the ones a static ubtune carries (written out into the
+ * cache: they match this binary, where an older install's libexec
+ * directory might not), else in the libexec directory. NULL with *error
+ * set when there are none.
+ */
+static char *prebuilt_workloads(char **error)
+{
+	const char *env = getenv("UBTUNE_LIBEXECDIR");
+	if (env && *env) {
+		char *p = workloads_in(env);
+		if (!p)
+			*error = xasprintf("UBTUNE_LIBEXECDIR=%s holds no %s", env, WORKLOADS_BINARY);
+		return p;
+	}
+	_cleanup_free_ char *self = self_dir();
+	char *p = self ? workloads_in(self) : NULL;
+	if (p)
+		return p;
+	size_t n;
+	const struct embedded_file *files = embedded_workloads(&n);
+	if (n > 0) {
+		_cleanup_free_ char *cache = cache_dir();
+		_cleanup_free_ char *dir = NULL;
+		if (embedded_write_out(files, n, cache, &dir, error) < 0)
+			return NULL;
+		return xasprintf("%s/%s", dir, WORKLOADS_BINARY);
+	}
+	if ((p = workloads_in(UBTUNE_LIBEXECDIR)))
+		return p;
+	*error = xasprintf("the workloads program %s is not installed (looked in %s and %s): build it with make, "
+			   "or run a real UnixBench tree with --unixbench DIR",
+			   WORKLOADS_BINARY, self ? self : "?", UBTUNE_LIBEXECDIR);
 	return NULL;
 }
 
@@ -166,14 +197,9 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 			return compiled;
 	}
 	if (!compiled) {
-		out->binary = prebuilt_workloads();
-		if (!out->binary) {
-			_cleanup_free_ char *self = self_dir();
-			*error = xasprintf("the workloads program %s is not installed (looked in %s and %s): build it "
-					   "with make, or run a real UnixBench tree with --unixbench DIR",
-					   WORKLOADS_BINARY, self ? self : "?", UBTUNE_LIBEXECDIR);
+		out->binary = prebuilt_workloads(error);
+		if (!out->binary)
 			return -ENOENT;
-		}
 	}
 	out->bindir = file_exists(srcdir, "multi.sh") ? xstrdup(srcdir) : dir_of(out->binary);
 	out->suite = xstrdup("native");

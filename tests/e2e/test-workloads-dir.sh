@@ -1,0 +1,32 @@
+#!/bin/bash
+# Where bench finds the prebuilt workloads: UBTUNE_LIBEXECDIR decides over
+# every other place (a board's ubtune pointed at another build, tests run
+# through an emulator).
+. "$(dirname "$0")/lib.sh"
+export UBTUNE_STATE_DIR="$T/state" UBTUNE_CACHE_DIR="$T/cache"
+mkdir -p "$T/empty" "$T/fake" "$T/run"
+
+UBTUNE_LIBEXECDIR=$T/empty expect_exit 1 "$UBTUNE" bench --quick --tests dhry2reg --no-store
+grep -q "UBTUNE_LIBEXECDIR=$T/empty holds no ubtune-workloads" "$T/stderr" ||
+	fail "the error does not name the variable: $(cat "$T/stderr")"
+
+# a workloads program that only reports, in UnixBench's protocol, and says it ran
+cat >"$T/fake/ubtune-workloads" <<EOF2
+#!/bin/sh
+echo "\$*" >>"$T/fake/calls"
+echo "COUNT|123456|1|lps" >&2
+EOF2
+chmod +x "$T/fake/ubtune-workloads"
+cd "$T/run" || fail "no run directory"
+UBTUNE_LIBEXECDIR=$T/fake expect_exit 0 "$UBTUNE" bench --quick --iterations 1 --copies 1 --tests dhry2reg \
+	--force --no-store --json
+grep -q "^dhry2reg " "$T/fake/calls" || fail "the program in UBTUNE_LIBEXECDIR did not run"
+$PY - "$T/stdout" "$T/fake/ubtune-workloads" <<'PY' || fail "the result does not come from UBTUNE_LIBEXECDIR"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert sys.argv[2] in r["engine"]["description"], r["engine"]
+t = r["runs"][0]["tests"][0]
+assert t["id"] == "dhry2reg" and t["complete"], t
+assert t["passes"][0]["count"] == 123456, t["passes"][0]
+PY
+pass
