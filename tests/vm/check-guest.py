@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Checks what ubtune said inside one check-vm guest.
 
-    check-guest.py CASE CONSOLE_LOG
+    check-guest.py CASE CONSOLE_LOG     prints the steps CASE runs: check-guest.py CASE
 
-The guest's init (tests/vm/init) prints each step's output between
-"@@ubtune-vm begin NAME" and "@@ubtune-vm end NAME rc=N" on the serial
-console. Each case below lists what a real kernel on that QEMU machine
-must show. Prints one line per failed expectation; exit 1 when any failed.
+The guest's init (tests/vm/init) prints each step's stdout and stderr
+between "@@ubtune-vm begin STEP.out|STEP.err" and "@@ubtune-vm end ...
+rc=N" on the serial console. CASES lists, per guest and step, what a real
+kernel on that QEMU machine must show. Prints one line per failed
+expectation; exit 1 when any failed.
 """
 import importlib.util
 import json
@@ -49,8 +50,8 @@ def kernel_log_read(rec):
     return not any(u.get("area") == "kernel-log" for u in rec.get("unavailable") or [])
 
 
-# Expectations: (KEY, VALUE) the record holds exactly VALUE at KEY, or
-# (WHAT, TEST) a test on the record.
+# Expectations per step: (KEY, VALUE) the step's JSON holds exactly VALUE at
+# KEY, or (WHAT, TEST) a test on it (and, for bench, the step's stderr).
 ARM64_GUEST = [
     ("cpu.arch", "aarch64"),
     ("cpu.model", "Cortex-A72"),
@@ -64,38 +65,45 @@ ARM64_GUEST = [
     ("virt.config_kvm", "y"),
 ]
 CASES = {
-    "arm64-el1": ARM64_GUEST + [
-        ("virt.boot_el", "EL1"),
-        ("virt.kvm_initialized", False),
-        ("virt.kvm_dev", False),
-        ("finding virt.el1 (this kernel cannot host KVM guests)", lambda r: "virt.el1" in finding_ids(r)),
-    ],
-    "arm64-el2": ARM64_GUEST + [
-        ("virt.boot_el", "EL2"),
-        ("virt.kvm_initialized", True),
-        ("virt.kvm_dev", True),
-        ("no finding that KVM cannot be hosted",
-         lambda r: not {"virt.el1", "virt.kvm-unavailable"} & set(finding_ids(r))),
-    ],
-    "x86-tcg": [
-        ("cpu.arch", "x86_64"),
-        ("virt.role", "guest"),
-        ("virt.hypervisor", "qemu-tcg"),
-        ("virt.cpuid.vendor", "TCGTCGTCGTCG"),
-        ("the hypervisor is known from CPUID", lambda r: evidence(r, "cpuid", "qemu-tcg")),
-        ("the kernel log was read", kernel_log_read),
-        ("virt.config_kvm", "m"),
-        ("finding virt.emulated first", lambda r: finding_ids(r)[:1] == ["virt.emulated"]),
-    ],
+    "arm64-el1": {
+        "probe": ARM64_GUEST + [
+            ("virt.boot_el", "EL1"),
+            ("virt.kvm_initialized", False),
+            ("virt.kvm_dev", False),
+            ("finding virt.el1 (this kernel cannot host KVM guests)", lambda r: "virt.el1" in finding_ids(r)),
+        ],
+    },
+    "arm64-el2": {
+        "probe": ARM64_GUEST + [
+            ("virt.boot_el", "EL2"),
+            ("virt.kvm_initialized", True),
+            ("virt.kvm_dev", True),
+            ("no finding that KVM cannot be hosted",
+             lambda r: not {"virt.el1", "virt.kvm-unavailable"} & set(finding_ids(r))),
+        ],
+    },
+    "x86-tcg": {
+        "probe": [
+            ("cpu.arch", "x86_64"),
+            ("virt.role", "guest"),
+            ("virt.hypervisor", "qemu-tcg"),
+            ("virt.cpuid.vendor", "TCGTCGTCGTCG"),
+            ("the hypervisor is known from CPUID", lambda r: evidence(r, "cpuid", "qemu-tcg")),
+            ("the kernel log was read", kernel_log_read),
+            ("virt.config_kvm", "m"),
+            ("finding virt.emulated first", lambda r: finding_ids(r)[:1] == ["virt.emulated"]),
+        ],
+    },
 }
 
 
-def check(rec, expectations):
+def check(rec, expectations, err, steps):
     """The failed expectations, each as one line."""
     failed = []
     for what, want in expectations:
         if callable(want):
-            if not want(rec):
+            nargs = want.__code__.co_argcount
+            if not want(*(rec, err, steps)[:nargs]):
                 failed.append(what)
             continue
         got = get(rec, what)
@@ -106,27 +114,40 @@ def check(rec, expectations):
     return failed
 
 
-def main():
-    case, log = sys.argv[1], sys.argv[2]
-    with open(log, encoding="utf-8", errors="replace") as f:
-        lines = [l.rstrip("\r\n") for l in f]
+def check_guest(case, lines):
     failed = []
     if "@@ubtune-vm done" not in lines:
         failed.append("the guest did not finish its steps")
     secs = sections(lines)
-    text, rc = secs.get("probe", (None, None))
-    if text is None:
-        failed.append("no probe output")
-    elif rc != 0:
-        failed.append(f"probe exited {rc}: {secs.get('probe.stderr', ('', 0))[0][:400]}")
-    else:
+    steps = {}
+    for step, expectations in CASES[case].items():
+        text, rc = secs.get(f"{step}.out", (None, None))
+        err = secs.get(f"{step}.err", ("", 0))[0]
+        if text is None:
+            failed.append(f"no {step} output")
+            continue
+        if rc != 0:
+            failed.append(f"{step} exited {rc}: {err[-400:]}")
+            continue
         try:
-            rec = json.loads(text)
+            steps[step] = json.loads(text)
         except ValueError as e:
-            rec = None
-            failed.append(f"probe output is not JSON: {e}")
-        if rec:
-            failed += contract.contract_errors(rec) + check(rec, CASES[case])
+            failed.append(f"{step} output is not JSON: {e}")
+            continue
+        if step == "probe":
+            failed += contract.contract_errors(steps[step])
+        failed += [f"{step}: {f}" for f in check(steps[step], expectations, err, steps)]
+    return failed
+
+
+def main():
+    case = sys.argv[1]
+    if len(sys.argv) == 2:
+        print(",".join(CASES[case]))
+        return 0
+    with open(sys.argv[2], encoding="utf-8", errors="replace") as f:
+        lines = [l.rstrip("\r\n") for l in f]
+    failed = check_guest(case, lines)
     for f in failed:
         print(f"  {case}: {f}")
     return 1 if failed else 0
