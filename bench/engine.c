@@ -109,14 +109,12 @@ int engine_unixbench(const char *dir, const struct applied_profile *p, struct be
 	return 0;
 }
 
-/* dir/ubtune-workloads when it is there (caller frees), else NULL. */
+/* dir/ubtune-workloads when it is there, as an absolute path (the copies
+ * run in the working directory), else NULL. */
 static char *workloads_in(const char *dir)
 {
-	char *p = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
-	if (is_executable(p))
-		return p;
-	free(p);
-	return NULL;
+	_cleanup_free_ char *p = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
+	return is_executable(p) ? realpath(p, NULL) : NULL;
 }
 
 /*
@@ -146,7 +144,10 @@ static char *prebuilt_workloads(char **error)
 		_cleanup_free_ char *dir = NULL;
 		if (embedded_write_out(files, n, cache, &dir, error) < 0)
 			return NULL;
-		return xasprintf("%s/%s", dir, WORKLOADS_BINARY);
+		if ((p = workloads_in(dir)))
+			return p;
+		*error = xasprintf("the workloads written into %s cannot be run", dir);
+		return NULL;
 	}
 	if ((p = workloads_in(UBTUNE_LIBEXECDIR)))
 		return p;

@@ -29,4 +29,10 @@ t = r["runs"][0]["tests"][0]
 assert t["id"] == "dhry2reg" and t["complete"], t
 assert t["passes"][0]["count"] == 123456, t["passes"][0]
 PY
+
+# a relative directory works from the working directory the copies run in
+cd "$T" || fail "no $T"
+UBTUNE_LIBEXECDIR=fake expect_exit 0 "$UBTUNE" bench --quick --iterations 1 --copies 1 --tests dhry2reg \
+	--force --no-store --workdir "$T/run"
+[ "$(grep -c "^dhry2reg " "$T/fake/calls")" -eq 2 ] || fail "a relative UBTUNE_LIBEXECDIR was not found"
 pass
