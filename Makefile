@@ -153,7 +153,7 @@ check: deps
 # Real dumps are kept packed; tests read them unpacked under build/fixtures/.
 REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)
 FIXTURE_STAMP := $(B)/fixtures/.stamp
-$(FIXTURE_STAMP): $(REAL_DUMPS)
+$(FIXTURE_STAMP): $(REAL_DUMPS) tools/relink-dump
 	@rm -rf $(B)/fixtures && mkdir -p $(B)/fixtures
 	@for f in $(REAL_DUMPS); do tar -C $(B)/fixtures -xzf $$f || exit 1; done
 	@tools/relink-dump $(B)/fixtures/*/
