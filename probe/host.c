@@ -128,15 +128,37 @@ static char *detect_init(struct probe_ctx *ctx)
 	return TAKE_PTR(comm);
 }
 
+/*
+ * The kernel's name, else /etc/hostname. "(none)" is what the kernel says
+ * until something sets a name (a board whose init never does), not a name.
+ */
+static char *read_hostname(struct probe_ctx *ctx)
+{
+	char *name = NULL;
+	bool unset = false;
+	if (rootfs_read_line(ctx->rf, "/proc/sys/kernel/hostname", &name) == 0) {
+		if (!streq(name, "(none)"))
+			return name;
+		unset = true;
+		free(name);
+		name = NULL;
+	}
+	if (rootfs_read_line(ctx->rf, "/etc/hostname", &name) == 0)
+		return name;
+	if (unset)
+		probe_unavailable(ctx, "host", "hostname: not set (the kernel says \"(none)\"), and /etc/hostname is missing");
+	else
+		probe_unavailable(ctx, "host", "hostname: /proc/sys/kernel/hostname and /etc/hostname are missing");
+	return NULL;
+}
+
 int host_collect(struct probe_ctx *ctx)
 {
 	json_object *host = jchild(ctx->rec, "host");
 	_cleanup_free_ char *hostname = NULL, *os = NULL, *uptime = NULL, *loadavg = NULL, *locale = NULL,
 			    *init = NULL;
 
-	if (rootfs_read_line(ctx->rf, "/proc/sys/kernel/hostname", &hostname) < 0 &&
-	    rootfs_read_line(ctx->rf, "/etc/hostname", &hostname) < 0)
-		probe_unavailable(ctx, "host", "hostname: /proc/sys/kernel/hostname and /etc/hostname are missing");
+	hostname = read_hostname(ctx);
 	jset_str(host, "hostname", hostname);
 
 	collect_kernel(ctx, host);
