@@ -100,6 +100,10 @@ int toolchain_collect(struct probe_ctx *ctx)
 		live_libc(&libc, &libc_version);
 		if (!cc)
 			probe_unavailable(ctx, "toolchain", "no C compiler: `cc --version` did not run");
+		/* only a static ubtune asks; a board may have no shared C library at all */
+		if (!libc)
+			probe_unavailable(ctx, "toolchain", "C library: neither `getconf GNU_LIBC_VERSION` nor "
+					  "`ldd --version` named one (this ubtune is static and carries its own)");
 	} else {
 		_cleanup_free_ char *text = NULL;
 		if (rootfs_read(ctx->rf, GATHER_TOOLCHAIN, &text, NULL) == 0) {
