@@ -12,6 +12,10 @@
 #include "probe/services.h"
 
 #define INITD "/etc/init.d"
+/* OpenRC's state while it runs the machine; started services are listed
+ * in its started/ directory. */
+#define OPENRC_RUN "/run/openrc"
+#define OPENRC_STARTED OPENRC_RUN "/started"
 
 struct initscript {
 	char *name;    /* "dropbear": the script name without busybox's S?? prefix */

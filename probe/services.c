@@ -308,11 +308,20 @@ static json_object *init_scripts(struct probe_ctx *ctx, const char *init, const 
 		probe_unavailable(ctx, "services", "init scripts: %s: %s", INITD, strerror(-r));
 		return NULL;
 	}
+	/* OpenRC knows which services it started; a process only gives the pid */
+	struct strv started = {0};
+	bool openrc = rootfs_list(ctx->rf, OPENRC_STARTED, &started) == 0;
 	json_object *a = json_object_new_array();
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_new_object();
 		int pid = 0;
 		r = initscript_running(ctx->rf, &v[i], procs, &pid);
+		if (openrc) {
+			bool on = strv_contains(&started, v[i].name);
+			if (!on || r <= 0)
+				pid = 0;
+			r = on;
+		}
 		jset_str(e, "name", v[i].name);
 		jset_str(e, "script", v[i].path);
 		jset_str(e, "daemon", v[i].daemon);
@@ -321,12 +330,13 @@ static json_object *init_scripts(struct probe_ctx *ctx, const char *init, const 
 			jset_null(e, "running");
 		else
 			jset_bool(e, "running", r > 0);
-		if (r > 0)
+		if (pid > 0)
 			jset_int(e, "pid", pid);
 		else
 			jset_null(e, "pid");
 		json_object_array_add(a, e);
 	}
+	strv_free(&started);
 	initscripts_free(v, n);
 	return a;
 }

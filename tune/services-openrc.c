@@ -7,10 +7,8 @@
  */
 #include <errno.h>
 
+#include "probe/initscripts.h"
 #include "tune/services.h"
-
-/* OpenRC keeps its state here while it runs the machine. */
-#define OPENRC_RUN "/run/openrc"
 
 /* rc-service with args; its output in *out when out is not NULL. */
 static int rc(struct svc *s, const char *const *args, bool capture, char **out)

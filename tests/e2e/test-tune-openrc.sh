@@ -69,9 +69,11 @@ before=$(started)
 # the probe sees an OpenRC machine and lists its scripts as they read
 expect_exit 0 "$UBTUNE" probe --json --root "$R" --workdir /var/tmp
 [ "$(json_get "$T/stdout" 'd["host"]["init"]')" = openrc ] || fail "init: $(json_get "$T/stdout" 'd["host"]')"
-json_get "$T/stdout" '[(e["name"], e["daemon"], e["pidfile"]) for e in d["services"]["init_scripts"]][:2]' >"$T/scripts"
-[ "$(cat "$T/scripts")" = "[('avahi-daemon', 'avahi-daemon', '/run/avahi-daemon.pid'), ('chronyd', 'chronyd', '/run/chronyd.pid')]" ] ||
+json_get "$T/stdout" '[(e["name"], e["daemon"], e["pidfile"], e["running"]) for e in d["services"]["init_scripts"]][:2]' >"$T/scripts"
+[ "$(cat "$T/scripts")" = "[('avahi-daemon', 'avahi-daemon', '/run/avahi-daemon.pid', True), ('chronyd', 'chronyd', '/run/chronyd.pid', True)]" ] ||
 	fail "probe lists the scripts as $(cat "$T/scripts")"
+[ "$(json_get "$T/stdout" '[e["name"] for e in d["services"]["init_scripts"] if not e["running"]]')" = "['ntpd']" ] ||
+	fail "OpenRC's started services are not the running ones: $(cat "$T/stdout")"
 
 expect_exit 0 apply --dry-run "$T/openrc.profile"
 for s in cupsd avahi-daemon chronyd; do
