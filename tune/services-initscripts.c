@@ -12,6 +12,10 @@
 #include "probe/initscripts.h"
 #include "tune/services.h"
 
+/* How long a stopped daemon may take to end. */
+#define STOP_WAIT_S 10
+#define STOP_POLL_US 100000
+
 struct scripts {
 	struct initscript *v;
 	size_t n;
@@ -142,9 +146,27 @@ static int run_verb(struct svc *s, const char *name, const char *verb)
 	return r;
 }
 
+/* busybox's start-stop-daemon -K signals the daemon and returns at once:
+ * a stop counts once the daemon is gone, so that revert, which starts
+ * only what is not running, never finds it still going away. */
 static int is_stop(struct svc *s, const char *name)
 {
-	return run_verb(s, name, "stop");
+	int r = run_verb(s, name, "stop");
+	if (r < 0)
+		return r;
+	const struct initscript *sc = find(s, name);
+	uint64_t end = now_usec() + STOP_WAIT_S * 1000000ull;
+	for (;;) {
+		_cleanup_free_ char *why = NULL;
+		_cleanup_free_ char *state = state_of(s, sc, &why);
+		if (!svc_state_running(state))
+			return 0;
+		if (now_usec() >= end)
+			break;
+		usleep(STOP_POLL_US);
+	}
+	svc_set_error(s, xasprintf("%s stop succeeded, but %s still runs %d s later", sc->path, sc->daemon, STOP_WAIT_S));
+	return -ETIME;
 }
 
 static int is_start(struct svc *s, const char *name)

@@ -77,6 +77,22 @@ case "$1" in
 	;;
 esac
 EOF
+# slowd ends a second after its stop returns, as a daemon given SIGTERM does
+add_process 485 slowd
+echo 485 >"$R/var/run/slowd.pid"
+cat >"$R/etc/init.d/S55slowd" <<'EOF'
+#!/bin/sh
+root=${0%/etc/init.d/*}
+case "$1" in
+  start)
+	start-stop-daemon -S -q -m -p /var/run/slowd.pid -x slowd
+	;;
+  stop)
+	mkdir -p "$root/var/lib/ended"
+	(sleep 1; mv "$root/proc/485" "$root/var/lib/ended/") &
+	;;
+esac
+EOF
 add_process 490 lighttpd
 sed 's/syslogd/lighttpd/g' "$R/etc/init.d/S01syslogd" >"$R/etc/init.d/S70lighttpd"
 add_process 500 crond
@@ -131,22 +147,22 @@ same_as_pristine() {
 
 cat >"$T/board.profile" <<'P'
 [services]
-stop = launcher dropbear S30dbus cron ntpd collectd lighttpd udev* notinstalled
+stop = launcher dropbear S30dbus cron ntpd collectd slowd lighttpd udev* notinstalled
 P
 before=$(running)
-[ "$before" = "collectd crond dbus-daemon dropbear init klogd ksoftirqd/0 kthreadd lighttpd rcu_preempt sh syslogd ubtune udevd weston " ] ||
+[ "$before" = "collectd crond dbus-daemon dropbear init klogd ksoftirqd/0 kthreadd lighttpd rcu_preempt sh slowd syslogd ubtune udevd weston " ] ||
 	fail "the root does not run what it should: $before"
 
 # the probe lists the scripts and which daemons run, without running any
 expect_exit 0 "$UBTUNE" probe --json --root "$R"
 json_get "$T/stdout" '[(e["name"], e["daemon"], e["running"]) for e in d["services"]["init_scripts"]]' >"$T/scripts"
-[ "$(cat "$T/scripts")" = "[('collectd', 'collectd', True), ('cron', 'crond', True), ('dbus', 'dbus-daemon', True), ('dropbear', 'dropbear', True), ('klogd', 'klogd', True), ('launcher', 'weston', True), ('lighttpd', 'lighttpd', True), ('ntpd', 'ntpd', False), ('syslogd', 'syslogd', True), ('udev', 'udevd', True)]" ] ||
+[ "$(cat "$T/scripts")" = "[('collectd', 'collectd', True), ('cron', 'crond', True), ('dbus', 'dbus-daemon', True), ('dropbear', 'dropbear', True), ('klogd', 'klogd', True), ('launcher', 'weston', True), ('lighttpd', 'lighttpd', True), ('ntpd', 'ntpd', False), ('slowd', 'slowd', True), ('syslogd', 'syslogd', True), ('udev', 'udevd', True)]" ] ||
 	fail "probe lists the scripts as $(cat "$T/scripts")"
 grep -q . "$CALLS" && fail "probe ran scripts: $(cat "$CALLS")"
 
 # the plan: running services stopped, the others noted; status asked only where there is one
 expect_exit 0 "$UBTUNE" apply --dry-run --root "$R" "$T/board.profile"
-for s in launcher dropbear dbus cron collectd; do
+for s in launcher dropbear dbus cron collectd slowd; do
 	grep -q "^services .*$s .*active .*-> inactive .*\[services\] stop (board.profile:2)" "$T/stdout" ||
 		fail "the plan does not stop $s: $(cat "$T/stdout")"
 done
@@ -159,23 +175,24 @@ grep -q "services not present here: notinstalled" "$T/stdout" || fail "missing s
 [ "$(cat "$CALLS")" = "cron status" ] || fail "the plan ran more than cron's status: $(cat "$CALLS")"
 [ "$(running)" = "$before" ] || fail "--dry-run changed processes"
 
-# apply: collectd cannot be stopped, that is reported and the rest goes on
+# apply: collectd cannot be stopped, that is reported and the rest goes on;
+# apply waits until slowd has ended
 : >"$CALLS"
 expect_exit 0 "$UBTUNE" apply --root "$R" "$T/board.profile"
 grep -q "collectd: cannot set 'inactive' (/etc/init.d/S60collectd stop exited with status 1: Stopping collectd: FAIL (still flushing to the network)); left as it is" \
 	"$T/stderr" || fail "the failed stop is not reported: $(cat "$T/stderr")"
-[ "$(calls)" = "collectd stop,cron stop,dbus stop,dropbear stop,launcher stop," ] || fail "apply called: $(calls)"
+[ "$(calls)" = "collectd stop,cron stop,dbus stop,dropbear stop,launcher stop,slowd stop," ] || fail "apply called: $(calls)"
 [ "$(running)" = "collectd init klogd ksoftirqd/0 kthreadd lighttpd rcu_preempt sh syslogd ubtune udevd " ] ||
 	fail "after apply these run: $(running)"
 expect_exit 0 "$UBTUNE" status --root "$R" --json
 json_get "$T/stdout" '(d["drifted"], sorted(k["target"] for k in d["knobs"] if k["kind"] == "service"))' >"$T/status"
-[ "$(cat "$T/status")" = "(0, ['cron', 'dbus', 'dropbear', 'launcher', 'ntpd'])" ] || fail "status: $(cat "$T/status")"
+[ "$(cat "$T/status")" = "(0, ['cron', 'dbus', 'dropbear', 'launcher', 'ntpd', 'slowd'])" ] || fail "status: $(cat "$T/status")"
 
 # revert starts exactly what apply stopped; collectd ran all along, ntpd never did
 : >"$CALLS"
 expect_exit 0 "$UBTUNE" revert --root "$R"
 grep -q "restored  launcher: inactive -> active" "$T/stdout" || fail "revert: $(cat "$T/stdout")"
-[ "$(calls)" = "launcher start,dropbear start,dbus start,cron start," ] || fail "revert called: $(calls)"
+[ "$(calls)" = "slowd start,launcher start,dropbear start,dbus start,cron start," ] || fail "revert called: $(calls)"
 [ "$(running)" = "$before" ] || fail "after revert: $(running)"
 same_as_pristine "apply, revert"
 
