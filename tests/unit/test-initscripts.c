@@ -225,9 +225,15 @@ static void run_capture(void **state)
 	assert_int_equal(spawn_run(&o, &out), 3);
 	assert_null(out);
 
+	/* POSIX lets posix_spawn() report a failed exec either way: glibc
+	 * returns the error, and under an emulator (qemu-user, make
+	 * check-arm64) the child exits 127 */
 	const char *missing[] = { "/nonexistent/program", NULL };
 	struct spawn_opts m = { .argv = missing, .capture = true };
-	assert_int_equal(spawn_run(&m, &out), -ENOENT);
+	int r = spawn_run(&m, &out);
+	if (r != 127)
+		assert_int_equal(r, -ENOENT);
+	free(out);
 }
 
 /* A daemon started in the background keeps the pipe open: the run ends
