@@ -282,30 +282,7 @@ int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len)
 	_cleanup_close_ int fd = rootfs_open(rf, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
-
-	struct buf b = {0};
-	char chunk[8192];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int r = -errno;
-			buf_free(&b);
-			return r;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > READ_MAX) {
-			buf_free(&b);
-			return -EFBIG;
-		}
-		buf_add(&b, chunk, (size_t)n);
-	}
-	if (len)
-		*len = b.len;
-	*out = buf_steal(&b);
-	return 0;
+	return read_fd_max(fd, READ_MAX, out, len);
 }
 
 int rootfs_read_line(struct rootfs *rf, const char *path, char **out)

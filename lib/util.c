@@ -322,3 +322,30 @@ bool text_printable(const char *s)
 	}
 	return true;
 }
+
+int read_fd_max(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b = {0};
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int r = -errno;
+			buf_free(&b);
+			return r;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > max) {
+			buf_free(&b);
+			return -EFBIG;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	if (len)
+		*len = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}

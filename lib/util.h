@@ -96,3 +96,7 @@ uint64_t now_usec(void);
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */
 bool text_printable(const char *s);
+
+/* Reads fd to its end into *out (NUL-terminated; *len, may be NULL, gets
+ * the length). -EFBIG past max bytes. */
+int read_fd_max(int fd, size_t max, char **out, size_t *len);
