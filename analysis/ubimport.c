@@ -628,7 +628,7 @@ char *ub_import_repairs(const struct ub_doc *doc)
 static int read_input(const char *path, char **data, size_t *len)
 {
 	if (streq(path, "-"))
-		return read_fd_max(STDIN_FILENO, UB_INPUT_MAX, data, len);
+		return read_fd(STDIN_FILENO, UB_INPUT_MAX, data, len);
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
@@ -641,7 +641,7 @@ static int read_input(const char *path, char **data, size_t *len)
 		return -EINVAL;
 	if (S_ISREG(st.st_mode) && st.st_size > UB_INPUT_MAX)
 		return -EFBIG;
-	return read_fd_max(fd, UB_INPUT_MAX, data, len);
+	return read_fd(fd, UB_INPUT_MAX, data, len);
 }
 
 static int parse_file(const char *path, struct ub_doc *doc, char **error)
