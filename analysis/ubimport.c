@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "analysis/jarr.h"
 #include "analysis/stats.h"
@@ -75,7 +76,7 @@ static char *run_id(const struct ub_result *r)
 			digest_add(&d, n);
 		}
 	}
-	return xasprintf("ub-%016" PRIx64 "%016" PRIx64, d.a, d.b);
+	return xasprintf("%016" PRIx64 "%016" PRIx64, d.a, d.b);
 }
 
 /* ---- the header as a partial environment record ---- */
@@ -403,6 +404,17 @@ static json_object *test_json(const struct ub_test *t, double *index_out, bool *
 	return o;
 }
 
+/* ISO-8601 local time with the UTC offset, as ubtune's own records have. */
+static char *local_time_now(void)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char b[40];
+	localtime_r(&t, &tm);
+	strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S%z", &tm);
+	return xstrdup(b);
+}
+
 static char *block_time(const struct ub_block *b, const char *clock)
 {
 	if (!b->date)
@@ -520,8 +532,9 @@ static json_object *record_json(const struct ub_doc *doc, size_t ri, const struc
 	jset_str(rec, "host", r->h.hostname);
 	const struct ub_block *first = &r->blocks[0], *last = &r->blocks[r->nblocks - 1];
 	_cleanup_free_ char *start = block_time(first, first->start), *end = block_time(last, last->end);
-	/* the store wants a string; an input that does not say gets "unknown" */
-	jset_str(rec, "started_at", start ? start : "unknown");
+	/* an input that does not say when it ran is dated by its import */
+	_cleanup_free_ char *now = start ? NULL : local_time_now();
+	jset_str(rec, "started_at", start ? start : now);
 	jset_str(rec, "ended_at", end);
 	json_object *suite = jchild(rec, "suite");
 	jset_str(suite, "name", "unixbench");
@@ -574,6 +587,7 @@ static json_object *record_json(const struct ub_doc *doc, size_t ri, const struc
 	jset(imp, "formats", bit_names(r->formats, ub_format_name));
 	jset(imp, "repaired", bit_names(doc->manglings, ub_mangling_name));
 	jset_bool(imp, "header", r->has_header);
+	jset_bool(imp, "dated_by_import", !start);
 	jset(imp, "problems", problems_json(doc, ri));
 	if (ri == doc->nresults - 1 && doc->problems_dropped) {
 		_cleanup_free_ char *more = xasprintf("%zu more problems were not listed", doc->problems_dropped);

@@ -35,8 +35,7 @@ void ub_lines_free(struct ub_lines *l)
 
 /* ---- characters ---- */
 
-/* Decodes one UTF-8 sequence at s (n bytes left); 0 when it is not valid. */
-static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
 {
 	size_t len;
 	unsigned c = s[0], min;

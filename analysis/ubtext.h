@@ -33,3 +33,7 @@ void ub_lines_free(struct ub_lines *l);
 /* One line's bytes to clean ASCII-leaning UTF-8 (see above); adds to
  * *manglings what it had to repair. At most UB_LINE_MAX bytes are kept. */
 char *ub_clean(const char *s, size_t n, unsigned *manglings);
+
+/* Decodes one UTF-8 sequence at s (n bytes left) into *cp; returns its
+ * length, 0 when it is not valid UTF-8 (overlong, surrogate, cut short). */
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp);

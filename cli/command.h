@@ -30,3 +30,4 @@ int command_getopt(const struct command *c, int argc, char **argv, const char *s
 
 extern const struct command cmd_probe, cmd_gather;
 extern const struct command cmd_apply, cmd_revert, cmd_status;
+extern const struct command cmd_compare, cmd_report;

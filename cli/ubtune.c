@@ -38,6 +38,8 @@ const struct command *const commands[] = {
 	&cmd_apply,
 	&cmd_revert,
 	&cmd_status,
+	&cmd_compare,
+	&cmd_report,
 	&cmd_help,
 	&cmd_complete,
 	NULL,
