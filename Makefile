@@ -95,6 +95,8 @@ DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libud
 	libhwloc-dev libsqlite3-dev libarchive-dev
 DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
+# xmllint checks that the SVG charts and HTML reports are well-formed XML
+DEPS_TEST += libxml2-utils
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST)
 
