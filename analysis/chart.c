@@ -4,7 +4,6 @@
 #include <math.h>
 
 #include "analysis/compare.h"
-#include "analysis/jarr.h"
 #include "analysis/xml.h"
 #include "lib/util.h"
 

@@ -3,7 +3,6 @@
 #include <math.h>
 
 #include "analysis/compare.h"
-#include "analysis/jarr.h"
 #include "lib/term.h"
 #include "lib/util.h"
 

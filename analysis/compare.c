@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include "analysis/jarr.h"
 #include "analysis/stats.h"
 #include "analysis/ubparse.h"
 #include "lib/util.h"

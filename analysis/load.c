@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "analysis/jarr.h"
 #include "lib/util.h"
 
 #define RESULT_JSON_MAX (64u << 20)

@@ -5,7 +5,6 @@
 #include <time.h>
 
 #include "analysis/chart.h"
-#include "analysis/jarr.h"
 #include "analysis/xml.h"
 #include "lib/util.h"
 

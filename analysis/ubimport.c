@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "analysis/jarr.h"
 #include "analysis/stats.h"
 #include "lib/util.h"
 

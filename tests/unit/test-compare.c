@@ -7,7 +7,6 @@
 
 #include "analysis/chart.h"
 #include "analysis/compare.h"
-#include "analysis/jarr.h"
 #include "analysis/report-html.h"
 #include "analysis/stats.h"
 #include "analysis/ubimport.h"
