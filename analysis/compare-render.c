@@ -50,7 +50,10 @@ const char *compare_verdict(json_object *change, char *b, size_t n)
 		else
 			snprintf(b, n, "%sp=%.2f", sig ? "" : "~ ", p);
 	} else if (jpath_bool(change, "significant", &sig)) {
-		snprintf(b, n, "%s", sig ? "outside CI" : streq(test, "spread") ? "~ in spread" : "~ CIs overlap");
+		const char *note = jpath_str(change, "note");
+		bool one_sided = note && strstr(note, "inside");
+		snprintf(b, n, "%s", sig ? "CIs apart" : streq(test, "spread") ? "~ in spread" : one_sided ? "~ in CI"
+											  : "~ CIs overlap");
 	} else {
 		snprintf(b, n, "%s", "untested");
 	}

@@ -8,6 +8,7 @@
 
 #include "analysis/stats.h"
 #include "analysis/ubparse.h"
+#include "bench/score.h"
 #include "lib/util.h"
 
 /* ---- the records ---- */
@@ -198,8 +199,8 @@ static double round_to(double v, double step)
 /* Whether b's result lies inside a's kept passes. */
 static bool within_spread(const struct value *a, double x)
 {
-	struct summary s;
-	stats_summary(a->kept, a->nkept, &s);
+	struct dispersion s;
+	score_dispersion(a->kept, a->nkept, &s);
 	return x >= s.min && x <= s.max;
 }
 
@@ -331,7 +332,8 @@ static bool interval(json_object *run, double *lo, double *hi)
 		return false;
 	*lo = json_object_get_double(json_object_array_get_idx(ci, 0));
 	*hi = json_object_get_double(json_object_array_get_idx(ci, 1));
-	return *lo <= *hi;
+	/* one pass per test gives no width: nothing to judge a change by */
+	return *lo < *hi;
 }
 
 static json_object *score_change(json_object *a, json_object *b, const char *la, const char *lb)

@@ -4,8 +4,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 
+#include "lib/store.h"
 #include "lib/util.h"
 
 #define RESULT_JSON_MAX (64u << 20)
@@ -88,12 +90,39 @@ static int load_unixbench(const char *path, const struct ub_import_opts *import,
 	return 0;
 }
 
+/* "12", "last", "last~1": what the store resolves. */
+static bool store_ref(const char *arg)
+{
+	const char *rest = startswith(arg, "last");
+	if (rest)
+		return !*rest || (rest[0] == '~' && rest[1] && strspn(rest + 1, "0123456789") == strlen(rest + 1));
+	return *arg && strspn(arg, "0123456789") == strlen(arg);
+}
+
+static int load_stored(const char *ref, struct loaded_list *list, char **error)
+{
+	_cleanup_store_ struct store *s = NULL;
+	int r = store_open_state(&s, error);
+	if (r < 0)
+		return r;
+	int64_t id;
+	json_object *rec = NULL;
+	r = store_lookup(s, ref, &id, &rec, error);
+	if (r < 0)
+		return r;
+	list_add(list, rec, xasprintf("result %" PRId64, id), id);
+	return 0;
+}
+
 int load_results(const char *arg, const struct ub_import_opts *import, struct loaded_list *list, char **error)
 {
 	*error = NULL;
 	struct stat st;
-	if (!streq(arg, "-") && stat(arg, &st) < 0) {
-		*error = xasprintf("no file '%s'", arg);
+	bool exists = streq(arg, "-") || stat(arg, &st) == 0;
+	if (!exists && store_ref(arg))
+		return load_stored(arg, list, error);
+	if (!exists) {
+		*error = xasprintf("no file '%s' (and not a result id: a number, 'last' or 'last~N')", arg);
 		return -ENOENT;
 	}
 	if (!streq(arg, "-") && S_ISREG(st.st_mode) && load_looks_like_json(arg))

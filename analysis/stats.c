@@ -5,42 +5,12 @@
 #include <errno.h>
 #include <math.h>
 
+#include "bench/score.h"
 #include "lib/util.h"
 
 #define BETA_ITERATIONS 300
 #define BETA_EPS 1e-15
 #define BETA_TINY 1e-300
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-void stats_summary(const double *v, size_t n, struct summary *s)
-{
-	*s = (struct summary){ .n = n, .mean = NAN, .median = NAN, .sd = NAN, .min = NAN, .max = NAN };
-	if (n == 0)
-		return;
-	double *sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_double);
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += sorted[i];
-	s->mean = sum / (double)n;
-	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-	s->min = sorted[0];
-	s->max = sorted[n - 1];
-	if (n > 1) {
-		double ss = 0;
-		for (size_t i = 0; i < n; i++)
-			ss += (sorted[i] - s->mean) * (sorted[i] - s->mean);
-		s->sd = sqrt(ss / (double)(n - 1));
-		s->has_sd = true;
-	}
-	free(sorted);
-}
 
 /* The continued fraction of the incomplete beta function, evaluated with
  * the modified Lentz method. */
@@ -100,10 +70,10 @@ int stats_welch(const double *a, size_t na, const double *b, size_t nb, struct w
 {
 	if (na < 2 || nb < 2)
 		return -EINVAL;
-	struct summary sa, sb;
-	stats_summary(a, na, &sa);
-	stats_summary(b, nb, &sb);
-	double va = sa.sd * sa.sd / (double)na, vb = sb.sd * sb.sd / (double)nb;
+	struct dispersion sa, sb;
+	score_dispersion(a, na, &sa);
+	score_dispersion(b, nb, &sb);
+	double va = sa.stddev * sa.stddev / (double)na, vb = sb.stddev * sb.stddev / (double)nb;
 	double diff = sb.mean - sa.mean;
 	if (va + vb == 0) {
 		*out = (struct welch){ diff == 0 ? 0 : copysign(INFINITY, diff), (double)(na + nb - 2), diff == 0 ? 1 : 0 };

@@ -4,15 +4,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Summary of a sample: mean, median, sample standard deviation (n > 1). */
-struct summary {
-	size_t n;
-	double mean, median, sd, min, max;
-	bool has_sd;
-};
-
-void stats_summary(const double *v, size_t n, struct summary *s);
-
 /*
  * Welch's unequal-variance t-test of two samples (each n >= 2): the t
  * statistic, the Welch-Satterthwaite degrees of freedom and the two-sided

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "analysis/stats.h"
+#include "bench/result.h"
+#include "bench/score.h"
+#include "bench/suite.h"
 #include "lib/util.h"
 
 #ifndef UBTUNE_VERSION
@@ -18,23 +20,12 @@
 
 #define RESULT_SCHEMA_NAME "ubtune.result/1"
 #define PROBE_SCHEMA_NAME "ubtune.probe/1"
-#define SYSTEM_INDEX_TESTS 12
 /* The score line and the indexes agree within UnixBench's rounding. */
 #define SCORE_TOLERANCE 0.15
 
-/* Integral values (counts) as JSON integers, others as doubles; NaN as null. */
-static json_object *num(double v)
-{
-	if (!isfinite(v))
-		return NULL;
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_object_new_int64((int64_t)v);
-	return json_object_new_double(v);
-}
-
 static void set_num(json_object *o, const char *key, bool has, double v)
 {
-	jset(o, key, has ? num(v) : NULL);
+	jset(o, key, has ? jnum(v) : NULL);
 }
 
 /* ---- run id: a digest of what the run says, so a run imported twice
@@ -269,88 +260,53 @@ static json_object *environment_json(const struct ub_result *r)
 
 /* ---- tests and runs ---- */
 
-struct pass_value {
-	double count, time, timebase, rate;
-};
-
-static double pass_rate(double count, double time, double timebase)
-{
-	if (timebase > 0)
-		return time > 0 ? count / (time / timebase) : NAN;
-	return count;
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-	double x = ((const struct pass_value *)a)->count, y = ((const struct pass_value *)b)->count;
-	return (x > y) - (x < y);
-}
-
 static json_object *copies_json(const struct ub_pass *p)
 {
 	json_object *a = json_object_new_array();
 	for (size_t i = 0; i < p->ncopies; i++) {
 		const struct ub_copy *c = &p->copies[i];
 		json_object *o = json_object_new_object();
-		double t = c->has_time && c->time > 0 ? c->time : c->elapsed;
-		jset(o, "count", num(c->count));
+		struct pass_value one = { c->count, c->has_time && c->time > 0 ? c->time : c->elapsed, c->timebase };
+		jset(o, "count", jnum(c->count));
 		set_num(o, "time_s", c->has_time, c->time);
 		set_num(o, "elapsed_s", c->has_elapsed, c->elapsed);
-		jset(o, "rate", num(pass_rate(c->count, t, c->timebase)));
+		jset(o, "rate", jnum(pass_rate(&one)));
 		jset_int(o, "status", c->status);
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
+/* The .log's passes as Run combines copies. */
+static struct pass_value *pass_values(const struct ub_test *t)
+{
+	struct pass_value *v = xcalloc(t->npasses ? t->npasses : 1, sizeof(*v));
+	for (size_t i = 0; i < t->npasses; i++)
+		ub_pass_value(&t->passes[i], &v[i].count, &v[i].time, &v[i].timebase);
+	return v;
+}
+
 /* The passes as Run scored them: sorted by count, the lowest third dropped. */
-static json_object *passes_json(const struct ub_test *t, struct summary *disp)
+static json_object *passes_json(const struct ub_test *t, const struct pass_value *v)
 {
 	size_t n = t->npasses;
 	json_object *a = json_object_new_array();
 	if (n == 0)
 		return a;
-	struct pass_value *v = xcalloc(n, sizeof(*v));
-	double *rates = xcalloc(n, sizeof(*rates));
-	for (size_t i = 0; i < n; i++) {
-		ub_pass_value(&t->passes[i], &v[i].count, &v[i].time, &v[i].timebase);
-		v[i].rate = rates[i] = pass_rate(v[i].count, v[i].time, v[i].timebase);
-	}
-	struct pass_value *sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, v, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_count);
-	double cut = n / 3 ? sorted[n / 3 - 1].count : -1;
-	size_t dropped_left = n / 3;
+	_cleanup_free_ bool *dropped = xcalloc(n, sizeof(*dropped));
+	struct test_score score;
+	score_test(v, n, dropped, &score);
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_new_object();
-		bool dropped = dropped_left > 0 && v[i].count <= cut;
-		dropped_left -= dropped;
-		jset(o, "count", num(v[i].count));
+		jset(o, "count", jnum(v[i].count));
 		jset_double(o, "time_s", v[i].time);
-		jset(o, "timebase", num(v[i].timebase));
-		jset(o, "rate", num(v[i].rate));
-		jset_bool(o, "dropped", dropped);
+		jset(o, "timebase", jnum(v[i].timebase));
+		jset(o, "rate", jnum(pass_rate(&v[i])));
+		jset_bool(o, "dropped", dropped[i]);
 		jset(o, "copies", copies_json(&t->passes[i]));
 		json_object_array_add(a, o);
 	}
-	stats_summary(rates, n, disp);
-	free(sorted);
-	free(rates);
-	free(v);
 	return a;
-}
-
-static json_object *dispersion_json(const struct summary *s)
-{
-	json_object *o = json_object_new_object();
-	jset_int(o, "n", (int64_t)s->n);
-	jset(o, "mean", num(s->mean));
-	jset(o, "median", num(s->median));
-	jset(o, "stddev", s->has_sd ? num(s->sd) : NULL);
-	jset(o, "cv_pct", s->has_sd && s->mean > 0 ? num(s->sd / s->mean * 100) : NULL);
-	jset(o, "min", num(s->min));
-	jset(o, "max", num(s->max));
-	return o;
 }
 
 static double test_baseline(const struct ub_test *t, bool *has)
@@ -365,7 +321,7 @@ static json_object *test_json(const struct ub_test *t, double *index_out, bool *
 	jset_str(o, "id", t->info ? t->info->id : t->name);
 	jset_str(o, "name", t->name);
 	jset_str(o, "unit", t->unit ? t->unit : t->info ? t->info->unit : NULL);
-	jset(o, "timebase", t->npasses ? num(t->passes[0].ncopies ? t->passes[0].copies[0].timebase : NAN) : NULL);
+	jset(o, "timebase", t->npasses ? jnum(t->passes[0].ncopies ? t->passes[0].copies[0].timebase : NAN) : NULL);
 	bool has_baseline;
 	double baseline = test_baseline(t, &has_baseline);
 	set_num(o, "baseline", has_baseline, baseline);
@@ -379,8 +335,8 @@ static json_object *test_json(const struct ub_test *t, double *index_out, bool *
 	}
 	jset_bool(o, "complete", true);
 	jset_null(o, "error");
-	struct summary disp = {0};
-	jset(o, "passes", passes_json(t, &disp));
+	_cleanup_free_ struct pass_value *passes = pass_values(t);
+	jset(o, "passes", passes_json(t, passes));
 	set_num(o, "result", t->has_result, t->result);
 	set_num(o, "time_s", t->has_time, t->time_s);
 	set_num(o, "samples", t->has_samples, t->samples);
@@ -393,25 +349,13 @@ static json_object *test_json(const struct ub_test *t, double *index_out, bool *
 		index_source = "computed";
 	}
 	set_num(o, "index", has_index, index);
-	jset(o, "dispersion", disp.n ? dispersion_json(&disp) : NULL);
-	jset_null(o, "ci95");
+	result_test_spread(o, passes, t->npasses, has_baseline ? baseline : 0);
 	json_object *src = jchild(o, "source");
 	jset_str(src, "index", index_source);
 	jset_str(src, "passes", t->npasses ? "log" : NULL);
 	*index_out = index;
 	*indexed = has_index && t->info && streq(t->info->category, "system") && t->info->baseline > 0 && index > 0;
 	return o;
-}
-
-/* ISO-8601 local time with the UTC offset, as ubtune's own records have. */
-static char *local_time_now(void)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	char b[40];
-	localtime_r(&t, &tm);
-	strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S%z", &tm);
-	return xstrdup(b);
 }
 
 static char *block_time(const struct ub_block *b, const char *clock)
@@ -430,23 +374,28 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 	jset_str(run, "ended_at", end);
 	jset(run, "cpus_in_system", b->cpus ? json_object_new_int((int)b->cpus) : NULL);
 	json_object *tests = json_object_new_array();
-	double log_sum = 0;
-	size_t n = 0;
+	_cleanup_free_ double *indexes = xcalloc(b->ntests ? b->ntests : 1, sizeof(*indexes));
+	size_t n = 0, with_passes = 0;
 	for (size_t i = 0; i < b->ntests; i++) {
-		double index;
 		bool indexed;
-		json_object_array_add(tests, test_json(&b->tests[i], &index, &indexed));
+		json_object_array_add(tests, test_json(&b->tests[i], &indexes[n], &indexed));
 		if (indexed) {
-			log_sum += log(index);
+			with_passes += b->tests[i].npasses > 0;
 			n++;
 		}
 	}
 	jset(run, "tests", tests);
+	/* the interval of the score, when the .log gave every test its passes */
+	json_object *ci = NULL;
+	if (n && with_passes == n) {
+		result_score_run(run);
+		ci = json_object_get(jpath(run, "index.ci95"));
+	}
 
 	json_object *idx = json_object_new_object();
-	double computed = n ? exp(log_sum / (double)n) : NAN;
+	double computed = n ? score_overall(indexes, n) : NAN;
 	if (b->has_score) {
-		jset(idx, "score", num(b->score));
+		jset(idx, "score", jnum(b->score));
 		jset_str(idx, "score_source", "report");
 		if (n && fabs(computed - b->score) > SCORE_TOLERANCE + 1e-3 * b->score) {
 			_cleanup_free_ char *msg = xasprintf("%u-copy run: the score line says %.1f, the indexes of its "
@@ -455,13 +404,18 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 			jarr_add_str(notes, msg);
 		}
 	} else {
-		jset(idx, "score", n ? num(round(computed * 10) / 10) : NULL);
+		jset(idx, "score", n ? jnum(round(computed * 10) / 10) : NULL);
 		jset_str(idx, "score_source", n ? "computed" : NULL);
 	}
-	jset_bool(idx, "partial", b->partial || n < SYSTEM_INDEX_TESTS);
+	jset_bool(idx, "partial", b->partial || n < BENCH_NTESTS);
 	jset_int(idx, "tests_indexed", (int64_t)n);
-	jset_int(idx, "tests_total", SYSTEM_INDEX_TESTS);
-	jset_null(idx, "ci95");
+	jset_int(idx, "tests_total", BENCH_NTESTS);
+	jset(idx, "ci95", ci);
+	if (ci) {
+		jset_str(idx, "ci_method", "percentile bootstrap over passes");
+		jset_int(idx, "resamples", SCORE_BOOTSTRAP_RESAMPLES);
+		jset_int(idx, "seed", (int64_t)SCORE_BOOTSTRAP_SEED);
+	}
 	jset(run, "index", idx);
 	return run;
 }
@@ -532,7 +486,7 @@ static json_object *record_json(const struct ub_doc *doc, size_t ri, const struc
 	const struct ub_block *first = &r->blocks[0], *last = &r->blocks[r->nblocks - 1];
 	_cleanup_free_ char *start = block_time(first, first->start), *end = block_time(last, last->end);
 	/* an input that does not say when it ran is dated by its import */
-	_cleanup_free_ char *now = start ? NULL : local_time_now();
+	_cleanup_free_ char *now = start ? NULL : result_time(time(NULL));
 	jset_str(rec, "started_at", start ? start : now);
 	jset_str(rec, "ended_at", end);
 	json_object *suite = jchild(rec, "suite");
@@ -707,7 +661,7 @@ static char *sibling_log(const char *path)
 int ub_import_file(const char *path, const struct ub_import_opts *o, json_object **records, struct ub_doc *doc_out,
 		   char **error)
 {
-	struct ub_doc doc;
+	struct ub_doc doc = {0};
 	*records = NULL;
 	*error = NULL;
 	int r = parse_file(path, &doc, error);
@@ -720,7 +674,7 @@ int ub_import_file(const char *path, const struct ub_import_opts *o, json_object
 					   ? sibling_log(path)
 					   : NULL;
 	if (log) {
-		struct ub_doc ld;
+		struct ub_doc ld = {0};
 		_cleanup_free_ char *ignored = NULL;
 		if (parse_file(log, &ld, &ignored) == 0 && (ld.formats & UB_FMT_LOG) && ub_attach_log(&doc, &ld) > 0)
 			opts.log_source = log;

@@ -1578,7 +1578,7 @@ const char *ub_mangling_name(unsigned bit)
 	switch (bit) {
 	case UB_MANGLE_CRLF: return "CR line ends";
 	case UB_MANGLE_NBSP: return "non-breaking spaces";
-	case UB_MANGLE_QUOTED: return "quoted with '>'";
+	case UB_MANGLE_QUOTED: return "'>' quotes";
 	case UB_MANGLE_GLUED: return "lines glued together";
 	case UB_MANGLE_WRAPPED: return "wrapped lines";
 	case UB_MANGLE_TYPOGRAPHIC: return "typographic dashes or quotes";

@@ -3,10 +3,10 @@
 
 #include "analysis/chart.h"
 #include "analysis/compare.h"
+#include "bench/suite.h"
 #include "command.h"
 #include "results-args.h"
 
-#define MAX_COPIES 4096
 
 static const struct option options[] = {
 	{ "markdown", no_argument, NULL, 'm' },
@@ -49,9 +49,9 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 			a->relative = true;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &u) < 0 || u < 1 || u > MAX_COPIES)
+			if (parse_u64(optarg, &u) < 0 || u < 1 || u > BENCH_MAX_COPIES)
 				return *code = command_usage_error(&cmd_compare, "--copies takes a number from 1 to %d, not '%s'",
-								   MAX_COPIES, optarg);
+								   BENCH_MAX_COPIES, optarg);
 			a->copies = (unsigned)u;
 			break;
 		default:

@@ -43,6 +43,7 @@ const struct command *const commands[] = {
 	&cmd_show,
 	&cmd_export,
 	&cmd_import_result,
+	&cmd_import,
 	&cmd_compare,
 	&cmd_report,
 	&cmd_help,
