@@ -262,12 +262,34 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 #define TL_LEFT 64
 #define TL_RIGHT 64
 #define TL_TOP 44
-#define TL_BOTTOM 56
+#define TL_BOTTOM 64
 
 struct timeline {
-	double t_max, mhz_max, temp_min, temp_max;
-	bool has_mhz, has_temp;
+	double t_max, mhz_max, temp_min, temp_max, pct_max;
+	bool has_mhz, has_temp, has_pct;
 };
+
+/* Without clock readings (VMs, boards without cpufreq) the left axis shows
+ * load instead: the CPUs' mean busy share, other processes, steal. */
+enum line { LINE_MHZ_MEAN, LINE_MHZ_LOW, LINE_TEMP, LINE_BUSY, LINE_OTHERS, LINE_STEAL };
+
+static bool sample_busy(json_object *s, double *mean)
+{
+	json_object *busy = jpath(s, "busy_pct");
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < jarr_len(busy); i++) {
+		json_object *v = json_object_array_get_idx(busy, i);
+		if (v) {
+			sum += json_object_get_double(v);
+			n++;
+		}
+	}
+	if (!n)
+		return false;
+	*mean = sum / (double)n;
+	return true;
+}
 
 static bool sample_mhz(json_object *s, double *mean, double *low)
 {
@@ -307,7 +329,13 @@ static void timeline_ranges(json_object *samples, struct timeline *tl)
 			tl->temp_min = mc / 1000 < tl->temp_min ? mc / 1000 : tl->temp_min;
 			tl->temp_max = mc / 1000 > tl->temp_max ? mc / 1000 : tl->temp_max;
 		}
+		double pct;
+		if (sample_busy(s, &pct))
+			tl->has_pct = true;
+		if (jpath_double(s, "others_pct", &pct) && pct > tl->pct_max)
+			tl->pct_max = pct;
 	}
+	tl->pct_max = tl->pct_max > 100 ? ceil(tl->pct_max / 50) * 50 : 100;
 	tl->t_max = tl->t_max > 0 ? tl->t_max : 1;
 	tl->mhz_max = ceil(tl->mhz_max * 1.1 / nice_step(tl->mhz_max * 1.1, 4)) * nice_step(tl->mhz_max * 1.1, 4);
 	if (tl->has_temp) {
@@ -357,22 +385,47 @@ static void timeline_bands(FILE *out, json_object *samples, const struct timelin
 	}
 }
 
-static void polyline(FILE *out, json_object *samples, const struct timeline *tl, int which, const char *stroke,
+/* The value of a line in a reading, on its axis. */
+static bool line_y(json_object *s, const struct timeline *tl, enum line which, double *y)
+{
+	double mean, low, v;
+	switch (which) {
+	case LINE_MHZ_MEAN:
+	case LINE_MHZ_LOW:
+		if (!sample_mhz(s, &mean, &low))
+			return false;
+		*y = tl_y(which == LINE_MHZ_MEAN ? mean : low, 0, tl->mhz_max);
+		return true;
+	case LINE_TEMP:
+		if (!jpath_double(s, "temp_mc", &v))
+			return false;
+		*y = tl_y(v / 1000, tl->temp_min, tl->temp_max);
+		return true;
+	case LINE_BUSY:
+		if (!sample_busy(s, &v))
+			return false;
+		break;
+	case LINE_OTHERS:
+		if (!jpath_double(s, "others_pct", &v))
+			return false;
+		break;
+	case LINE_STEAL:
+		if (!jpath_double(s, "steal_pct", &v))
+			return false;
+		break;
+	}
+	*y = tl_y(v, 0, tl->pct_max);
+	return true;
+}
+
+static void polyline(FILE *out, json_object *samples, const struct timeline *tl, enum line which, const char *stroke,
 		     const char *extra)
 {
 	struct buf pts = {0};
 	for (size_t i = 0; i < jarr_len(samples); i++) {
 		json_object *s = at(samples, i);
-		double t, mean, low, mc, y;
-		if (!jpath_double(s, "t", &t))
-			continue;
-		if (which == 0 && sample_mhz(s, &mean, &low))
-			y = tl_y(mean, 0, tl->mhz_max);
-		else if (which == 1 && sample_mhz(s, &mean, &low))
-			y = tl_y(low, 0, tl->mhz_max);
-		else if (which == 2 && jpath_double(s, "temp_mc", &mc))
-			y = tl_y(mc / 1000, tl->temp_min, tl->temp_max);
-		else
+		double t, y;
+		if (!jpath_double(s, "t", &t) || !line_y(s, tl, which, &y))
 			continue;
 		buf_printf(&pts, "%.1f,%.1f ", tl_x(tl, t), y);
 	}
@@ -393,8 +446,8 @@ static void timeline_axes(FILE *out, const struct timeline *tl)
 		tick_label(t, step, label, sizeof(label));
 		svg_text(out, tl_x(tl, t), bottom + 14, "middle", "font-size=\"10\"", label);
 	}
-	svg_text(out, (TL_LEFT + WIDTH - TL_RIGHT) / 2.0, bottom + 28, "middle", "font-size=\"10\"",
-		 "seconds since the first reading");
+	svg_text(out, (TL_LEFT + WIDTH - TL_RIGHT) / 2.0, bottom + 52, "middle", "font-size=\"10\"",
+		 "seconds since the first reading (triangles: events)");
 	if (tl->has_mhz) {
 		double s = nice_step(tl->mhz_max, 4);
 		for (double v = 0; v <= tl->mhz_max + s / 1000; v += s) {
@@ -402,6 +455,13 @@ static void timeline_axes(FILE *out, const struct timeline *tl)
 			svg_text(out, TL_LEFT - 6, tl_y(v, 0, tl->mhz_max) + 3, "end", "font-size=\"10\" fill=\"#0072B2\"", label);
 		}
 		svg_text(out, TL_LEFT - 6, TL_TOP - 8, "end", "font-size=\"10\" fill=\"#0072B2\"", "MHz");
+	} else if (tl->has_pct) {
+		double s = tl->pct_max > 100 ? 50 : 25;
+		for (double v = 0; v <= tl->pct_max + 0.01; v += s) {
+			tick_label(v, s, label, sizeof(label));
+			svg_text(out, TL_LEFT - 6, tl_y(v, 0, tl->pct_max) + 3, "end", "font-size=\"10\" fill=\"#555555\"", label);
+		}
+		svg_text(out, TL_LEFT - 6, TL_TOP - 8, "end", "font-size=\"10\" fill=\"#555555\"", "%");
 	}
 	if (tl->has_temp) {
 		for (double v = tl->temp_min; v <= tl->temp_max + 0.01; v += 10) {
@@ -436,7 +496,7 @@ static void timeline_marks(FILE *out, json_object *rec, json_object *samples, co
 		if (!jpath_double(e, "offset_s", &t))
 			continue;
 		double x = tl_x(tl, t > tl->t_max ? tl->t_max : t);
-		fprintf(out, "<path d=\"M %.1f %.1f l -5 9 l 10 0 z\" fill=\"#cc0000\">", x, bottom + 32);
+		fprintf(out, "<path d=\"M %.1f %.1f l -5 9 l 10 0 z\" fill=\"#cc0000\">", x, bottom + 22);
 		xml_element(out, "title", NULL, jpath_str(e, "message") ?: jpath_str(e, "kind") ?: "event");
 		fputs("</path>\n", out);
 	}
@@ -445,12 +505,16 @@ static void timeline_marks(FILE *out, json_object *rec, json_object *samples, co
 static void timeline_legend(FILE *out, const struct timeline *tl, bool alarms, bool events)
 {
 	double x = TL_LEFT;
+	bool load = !tl->has_mhz && tl->has_pct;
 	struct {
 		bool show;
 		const char *colour, *text;
 	} items[] = {
 		{ tl->has_mhz, "#0072B2", "CPU clock, mean of the CPUs" },
 		{ tl->has_mhz, "#56B4E9", "CPU clock, lowest CPU" },
+		{ load, "#0072B2", "CPUs busy, mean %" },
+		{ load, "#CC79A7", "other processes, % of a CPU" },
+		{ load, "#009E73", "steal %" },
 		{ tl->has_temp, "#D55E00", "hottest thermal zone" },
 		{ alarms, "#cc0000", "hwmon alarm raised" },
 		{ events, "#cc0000", "event (triangle)" },
@@ -482,17 +546,21 @@ bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out)
 	svg_open(out, mode, WIDTH, TL_HEIGHT, "Clock, temperature and alarms during the run", desc);
 	timeline_bands(out, samples, &tl);
 	if (tl.has_mhz) {
-		polyline(out, samples, &tl, 1, "#56B4E9", " stroke-dasharray=\"3 2\"");
-		polyline(out, samples, &tl, 0, "#0072B2", NULL);
+		polyline(out, samples, &tl, LINE_MHZ_LOW, "#56B4E9", " stroke-dasharray=\"3 2\"");
+		polyline(out, samples, &tl, LINE_MHZ_MEAN, "#0072B2", NULL);
+	} else if (tl.has_pct) {
+		polyline(out, samples, &tl, LINE_BUSY, "#0072B2", NULL);
+		polyline(out, samples, &tl, LINE_OTHERS, "#CC79A7", NULL);
+		polyline(out, samples, &tl, LINE_STEAL, "#009E73", " stroke-dasharray=\"3 2\"");
 	}
 	if (tl.has_temp)
-		polyline(out, samples, &tl, 2, "#D55E00", NULL);
+		polyline(out, samples, &tl, LINE_TEMP, "#D55E00", NULL);
 	timeline_marks(out, rec, samples, &tl);
 	timeline_axes(out, &tl);
 	timeline_legend(out, &tl, alarms, events);
 	if (!tl.has_mhz && !tl.has_temp)
-		svg_text(out, WIDTH / 2.0, TL_HEIGHT / 2.0, "middle", "fill=\"#777777\"",
-			 "no clock or temperature readings on this machine (no cpufreq, no thermal zone)");
+		svg_text(out, WIDTH / 2.0, TL_HEIGHT - TL_BOTTOM - 8, "middle", "font-size=\"10\" fill=\"#777777\"",
+			 "no clock or temperature readings on this machine (no cpufreq, no thermal zone): load shown instead");
 	fputs("</svg>\n", out);
 	return true;
 }

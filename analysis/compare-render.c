@@ -54,6 +54,9 @@ const char *compare_verdict(json_object *change, char *b, size_t n)
 		bool one_sided = note && strstr(note, "inside");
 		snprintf(b, n, "%s", sig ? "CIs apart" : streq(test, "spread") ? "~ in spread" : one_sided ? "~ in CI"
 											  : "~ CIs overlap");
+	} else if (streq(test, "spread") || streq(test, "ci95")) {
+		/* one side's value beyond the other's passes or interval: not a test, but telling */
+		snprintf(b, n, "%s", streq(test, "spread") ? "beyond spread" : "beyond CI");
 	} else {
 		snprintf(b, n, "%s", "untested");
 	}

@@ -471,10 +471,13 @@ static char *fact_flags(json_object *rec)
 	return jpath(rec, "build") ? xstrdup("(default flags)") : NULL;
 }
 
+/* The compiler that built the programs, as `cc --version` names it without
+ * the name it was called by ("cc" and "gcc" are one compiler). */
 static char *fact_compiler(json_object *rec)
 {
-	const char *cc = jpath_str(rec, "build.cc_version");
-	return cc ? xstrdup(cc) : env_str(rec, "toolchain.cc_version");
+	const char *v = jpath_str(rec, "build.cc_version");
+	const char *rest = v ? strchr(v, ' ') : NULL;
+	return rest && rest[1] ? xstrdup(rest + 1) : str_or_null(v);
 }
 
 static char *fact_copies(json_object *rec)

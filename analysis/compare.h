@@ -52,5 +52,5 @@ void compare_render(json_object *cmp, enum compare_format f, FILE *out);
 /* How a change is shown: "+4.2 %"; "" for none. */
 void compare_format_pct(json_object *change, char *b, size_t n);
 /* The significance of a change in words: "p<0.01", "~ p=0.41", "~ in spread",
- * "CIs apart", "~ CIs overlap", "~ in CI", "untested". */
+ * "beyond spread", "beyond CI", "CIs apart", "~ CIs overlap", "~ in CI", "untested". */
 const char *compare_verdict(json_object *change, char *b, size_t n);

@@ -12,6 +12,7 @@ cd "$SRCDIR/tests/fixtures/unixbench-logs" || fail "no UnixBench fixtures"
 declare -A cases=(
 	[full-6-vs-5]="v6-full/vm-2026-11-29-01 v5-full/vm-2026-11-29-01"
 	[passes-6-vs-5]="v6-brief-i3/vm-2026-11-29-01 v5-multi-i3/vm-2026-11-29-01"
+	[bench-programs-vs-run]="../results/bench-programs-quick.json ../results/bench-run-engine.json"
 )
 for name in "${!cases[@]}"; do
 	for fmt in text markdown csv json; do
@@ -68,6 +69,15 @@ for l in A B C; do
 done
 grep -q 'import, line 19' "$T/three.html" || fail "report does not list the broken table's problem"
 ! grep -o 'https\?://[^"]*' "$T/three.html" | grep -v '^http://www.w3.org/' || fail "report links to the network"
+
+# a result of ubtune bench: its findings, events and the timeline of the run
+"$UBTUNE" report --html "$T/bench.html" ../results/bench-programs-quick.json 2>"$T/err" ||
+	fail "report of a bench result failed: $(cat "$T/err")"
+xmllint --noout "$T/bench.html" 2>"$T/err" || fail "the bench report is not well-formed: $(head -5 "$T/err")"
+grep -q '<title>Clock, temperature and alarms during the run</title>' "$T/bench.html" || fail "no timeline"
+grep -q '<polyline points=' "$T/bench.html" || fail "the timeline draws no line"
+grep -q 'during the run</span> other processes used' "$T/bench.html" || fail "the events are not listed"
+grep -q '<code>storage.scheduler' "$T/bench.html" || fail "the probe's findings are not listed"
 
 # errors: nothing recognisable, a single result
 expect_exit 1 "$UBTUNE" compare mangled/not-unixbench.txt v6-full/vm-2026-11-29-01
