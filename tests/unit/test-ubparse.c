@@ -430,6 +430,64 @@ static void several_runs_and_no_header(void **state)
 	ub_doc_free(&d);
 }
 
+/* Headers of other machines: arm64 CPU lines (6.0.0), a release file's
+ * system name, graphics, uptimes of days and hours; the partial
+ * environment record made of them. */
+static void header_variants(void **state)
+{
+	static const char text[] =
+		"   BYTE UNIX Benchmarks (Version 6.0.0)\n\n"
+		"   System: rpi4: openSUSE Leap 15.5\n"
+		"   OS: GNU/Linux -- 6.1.21-v8+ -- #1642 SMP PREEMPT Mon Apr  3 17:24:16 BST 2023\n"
+		"   Machine: aarch64 (unknown)\n"
+		"   Language: en_US.utf8 (charmap=\"UTF-8\", collate=\"UTF-8\")\n"
+		"   CPU 0: ARM Cortex-A72 (108.0 bogomips)\n"
+		"          CPU Features: fp asimd evtstrm crc32 cpuid\n"
+		"   CPU 1: ARM Cortex-A72 (108.0 bogomips)\n"
+		"          CPU Features: fp asimd evtstrm crc32 cpuid\n"
+		"   Graphics: Error: unable to open display\n"
+		"   10:02:33 up 5 days,  2:03,  2 users,  load average: 0.51, 0.32, 0.10; runlevel 5\n\n"
+		"------------------------------------------------------------------------\n"
+		"Benchmark Run: Mon Apr 10 2023 10:02:33 - 10:31:01\n"
+		"4 CPUs in system; running 4 parallel copies of tests\n\n"
+		"Dhrystone 2 using register variables       48192288.6 lps   (10.0 s, 7 samples)\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(text, &d), 0);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.system, "openSUSE Leap 15.5");
+	assert_string_equal(r->h.machine, "aarch64");
+	assert_string_equal(r->h.graphics, "Error: unable to open display");
+	assert_string_equal(r->h.runlevel, "5");
+	assert_int_equal(r->h.ncpus, 2);
+	assert_string_equal(r->h.cpus[0].model, "ARM Cortex-A72");
+	assert_string_equal(r->h.cpus[0].flags, "CPU Features: fp asimd evtstrm crc32 cpuid");
+	assert_int_equal(r->blocks[0].copies, 4);
+	assert_int_equal(r->blocks[0].cpus, 4);
+
+	struct ub_import_opts o = { .source = "pasted" };
+	_cleanup_json_ json_object *recs = ub_import_records(&d, &o);
+	json_object *env = jpath(json_object_array_get_idx(recs, 0), "environment.before");
+	assert_jstr(env, "host.os", "openSUSE Leap 15.5");
+	assert_jstr(env, "host.arch", "aarch64");
+	assert_jstr(env, "cpu.model", "ARM Cortex-A72");
+	assert_int_equal(jint(env, "host.uptime_s"), 5 * 86400 + 2 * 3600 + 3 * 60);
+	assert_jstr(env, "unixbench.charmap", "UTF-8");
+	assert_int_equal(jint(env, "cpu.threads"), 2);
+	json_object *rec = json_object_array_get_idx(recs, 0);
+	assert_jstr(rec, "started_at", "2023-04-10T10:02:33");
+	/* one test, no index line: the index and the score computed, marked so */
+	json_object *run = json_object_array_get_idx(jpath(rec, "runs"), 0);
+	json_object *t = json_object_array_get_idx(jpath(run, "tests"), 0);
+	assert_jstr(t, "source.index", "computed");
+	double index;
+	assert_true(jpath_double(t, "index", &index));
+	assert_true(fabs(index - 10 * 48192288.6 / 116700) < 1e-6);
+	assert_jstr(run, "index.score_source", "computed");
+	bool partial;
+	assert_true(jpath_bool(run, "index.partial", &partial) && partial);
+	ub_doc_free(&d);
+}
+
 /* A broken table imports what it can and lists the rest. */
 static void broken_table(void **state)
 {
@@ -532,6 +590,7 @@ int main(void)
 		cmocka_unit_test(mangled_wrapped),
 		cmocka_unit_test(index_tables),
 		cmocka_unit_test(several_runs_and_no_header),
+		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
 		cmocka_unit_test(clean_characters),
