@@ -130,7 +130,7 @@ MIN_B := $(B)-min
 MIN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(MIN_B)/%)
 .PHONY: check-minimal
 check-minimal: $(FIXTURE_STAMP)
-	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) $(MIN_B)/ubtune $(MIN_UNIT_BIN)
+	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) all $(MIN_UNIT_BIN)
 	@echo "minimal build ($(MIN_B)/ubtune):"
 	@tools/run-tests unit $(MIN_UNIT_BIN)
 	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
