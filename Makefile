@@ -88,6 +88,11 @@ override LDFLAGS += -Wl,--wrap=dlopen
 $(B)/ubtune: $(B)/lib/nodl.o
 endif
 endif
+# Workloads prebuilt for other machines are not tuned for this one: no
+# -march=native (UnixBench's default, which a cross compiler rejects).
+ifneq ($(filter 1,$(STATIC))$(CROSS_COMPILE),)
+WORKLOAD_CFLAGS ?= -O3 -ffast-math
+endif
 # A cross build takes the target's libraries from Debian's multiarch -dev
 # packages (make deps ARCH=arm64), e.g. CROSS_COMPILE=aarch64-linux-gnu-.
 ifneq ($(CROSS_COMPILE),)
@@ -270,3 +275,17 @@ bench-fidelity: $(WORKLOAD_BIN)
 		$(if $(DURATION),--duration $(DURATION)) $(if $(PASSES),--passes $(PASSES)) \
 		$(if $(TESTS),--tests $(TESTS)) $(if $(SETTLE),--settle $(SETTLE)) \
 		$(if $(COPIES),--copies $(COPIES)) --workdir $(B)
+
+# A static ubtune carries its prebuilt workloads (bench/embedded.c), which
+# are static too, so that one copied file runs bench: EMBED_WORKLOADS=0
+# leaves them out.
+EMBED_WORKLOADS ?= $(STATIC)
+ifeq ($(STATIC),1)
+$(WORKLOAD_BIN): WORKLOAD_BASE += -static
+endif
+ifeq ($(EMBED_WORKLOADS),1)
+EMBED_FILES := $(WORKLOAD_BIN) $(addprefix $(WL)/,$(WORKLOAD_SCRIPTS))
+$(B)/bench/embedded.o: $(EMBED_FILES)
+$(B)/bench/embedded.o: override CFLAGS += -DUBTUNE_EMBED_WORKLOADS=1 \
+	-DUBTUNE_EMBED_BIN='"$(abspath $(B))"' -DUBTUNE_EMBED_SCRIPTS='"$(abspath $(WL))"'
+endif
