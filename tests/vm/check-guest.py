@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks what ubtune said inside one check-vm guest.
 
-    check-guest.py CASE CONSOLE_LOG     prints the steps CASE runs: check-guest.py CASE
+    check-guest.py CASE CONSOLE_LOG [SKIPPED-STEP...]
+    check-guest.py CASE                 prints the steps CASE runs
 
 The guest's init (tests/vm/init) prints each step's stdout and stderr
 between "@@ubtune-vm begin STEP.out|STEP.err" and "@@ubtune-vm end ...
@@ -39,6 +40,13 @@ def sections(lines):
 
 def unavailable(rec, area, text):
     return any(u.get("area") == area and text in u.get("reason", "") for u in rec.get("unavailable") or [])
+
+
+def tests_done(rec, ids):
+    """Every test of the run finished with a score, in this order."""
+    tests = (get(rec, "runs") or [{}])[0].get("tests") or []
+    return [t.get("id") for t in tests] == ids and all(
+        t.get("complete") and t.get("error") is None and (t.get("result") or 0) > 0 for t in tests)
 
 
 def finding_ids(rec):
@@ -81,6 +89,18 @@ ARM64_GUEST = [
     # read from /boot/config-RELEASE, as Debian installs it
     ("virt.config_kvm", "y"),
 ] + STATIC_IN_BUSYBOX
+def stored_once(history, err, steps):
+    """history lists one result: the bench step's."""
+    return len(history) == 1 and history[0].get("run_id") == get(steps["bench"], "run_id")
+
+
+# A bench run of the single static binary: its carried workloads, written out.
+BENCH = [
+    ("schema", "ubtune.result/1"),
+    ("the tests ran and scored", lambda r: tests_done(r, ["dhry2reg", "syscall"])),
+    ("the workloads carried inside ubtune ran",
+     lambda r: "/workloads/embedded-" in (get(r, "engine.path") or "")),
+]
 CASES = {
     "arm64-el1": {
         "probe": ARM64_GUEST + [
@@ -89,6 +109,11 @@ CASES = {
             ("virt.kvm_dev", False),
             ("finding virt.el1 (this kernel cannot host KVM guests)", lambda r: "virt.el1" in finding_ids(r)),
         ],
+        "bench": BENCH + [
+            ("environment.before.cpu.arch", "aarch64"),
+            ("the result was stored", lambda r, err: "result 1 stored" in err),
+        ],
+        "history": [("one stored result, the run's", stored_once)],
     },
     "arm64-el2": {
         "probe": ARM64_GUEST + [
@@ -111,6 +136,16 @@ CASES = {
         ] + STATIC_IN_BUSYBOX + [
             ("finding virt.emulated first", lambda r: finding_ids(r)[:1] == ["virt.emulated"]),
         ],
+        "bench": BENCH + [
+            ("environment.before.virt.hypervisor", "qemu-tcg"),
+            ("the result was stored", lambda r, err: "result 1 stored" in err),
+        ],
+        "history": [("one stored result, the run's", stored_once)],
+        "diagnose": [
+            ("schema", "ubtune.diagnosis/1"),
+            ("software emulation named first",
+             lambda d: [c.get("id") for c in d.get("causes") or []][:1] == ["diag.software-emulation"]),
+        ],
     },
 }
 
@@ -132,13 +167,15 @@ def check(rec, expectations, err, steps):
     return failed
 
 
-def check_guest(case, lines):
+def check_guest(case, lines, skipped):
     failed = []
     if "@@ubtune-vm done" not in lines:
         failed.append("the guest did not finish its steps")
     secs = sections(lines)
     steps = {}
     for step, expectations in CASES[case].items():
+        if step in skipped:
+            continue
         text, rc = secs.get(f"{step}.out", (None, None))
         err = secs.get(f"{step}.err", ("", 0))[0]
         if text is None:
@@ -165,7 +202,7 @@ def main():
         return 0
     with open(sys.argv[2], encoding="utf-8", errors="replace") as f:
         lines = [l.rstrip("\r\n") for l in f]
-    failed = check_guest(case, lines)
+    failed = check_guest(case, lines, sys.argv[3:])
     for f in failed:
         print(f"  {case}: {f}")
     return 1 if failed else 0
