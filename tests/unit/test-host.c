@@ -8,13 +8,13 @@
 static void hostname_unset(void **state)
 {
 	char *root = tmproot_new();
-	tmproot_write(root, "proc/sys/kernel/hostname", "(none)\n");
+	tmproot_write(root, "proc/sys/kernel/hostname", "(none)");
 	json_object *rec = probe_root(root, NULL);
 	assert_jnull(rec, "host.hostname");
 	assert_true(unavailable_mentions(rec, "host", "not set (the kernel says \"(none)\")"));
 	json_object_put(rec);
 
-	tmproot_write(root, "etc/hostname", "rk3568-evb\n");
+	tmproot_write(root, "etc/hostname", "rk3568-evb");
 	rec = probe_root(root, NULL);
 	assert_jstr(rec, "host.hostname", "rk3568-evb");
 	assert_false(unavailable_mentions(rec, "host", "hostname"));
@@ -25,8 +25,8 @@ static void hostname_unset(void **state)
 static void hostname_set(void **state)
 {
 	char *root = tmproot_new();
-	tmproot_write(root, "proc/sys/kernel/hostname", "buildroot\n");
-	tmproot_write(root, "etc/hostname", "stale\n");
+	tmproot_write(root, "proc/sys/kernel/hostname", "buildroot");
+	tmproot_write(root, "etc/hostname", "stale");
 	json_object *rec = probe_root(root, NULL);
 	assert_jstr(rec, "host.hostname", "buildroot");
 	json_object_put(rec);
