@@ -35,6 +35,7 @@ static const struct command cmd_complete = {
 const struct command *const commands[] = {
 	&cmd_probe,
 	&cmd_gather,
+	&cmd_diagnose,
 	&cmd_help,
 	&cmd_complete,
 	NULL,
