@@ -85,7 +85,7 @@ $(B)/libubtune.a: $(LIB_OBJ)
 $(B)/ubtune: $(CLI_OBJ) $(B)/libubtune.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c tests/unit/testlib.h $(B)/libubtune.a
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libubtune.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) $$($(PKG_CONFIG) --cflags cmocka) -DSRCDIR='"$(CURDIR)"' -o $@ $< \
 		$(B)/libubtune.a $(PKG_LIBS) $$($(PKG_CONFIG) --libs cmocka) $(LDLIBS)

@@ -1,28 +1,153 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <time.h>
+
 #include "command.h"
+#include "lib/tarball.h"
+#include "probe/gather.h"
+#include "probe/probe.h"
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "workdir", required_argument, NULL, 'w' },
+	{ "root", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
+/* ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz, HOST reduced to safe characters. */
+static char *default_name(json_object *rec, time_t now)
+{
+	_cleanup_free_ char *host = xstrdup(jpath_str(rec, "host.hostname") ?: "unknown");
+	for (char *p = host; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_", *p))
+			*p = '_';
+	char stamp[32];
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return xasprintf("ubtune-gather-%s-%s.tar.gz", host, stamp);
+}
+
+static void format_size(uint64_t bytes, char *s, size_t n)
+{
+	if (bytes >= 1024 * 1024)
+		snprintf(s, n, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+	else
+		snprintf(s, n, "%.1f KiB", (double)bytes / 1024.0);
+}
+
+/* Writes the archive to `output` ("-": stdout; NULL: a new file with the
+ * default name, never overwriting one). */
+static int write_archive(const char *output, json_object *rec, const struct gather *g, time_t now)
+{
+	_cleanup_free_ char *name = NULL, *error = NULL;
+	bool to_stdout = streq_ptr(output, "-");
+	int fd = STDOUT_FILENO;
+	uint64_t written = 0;
+
+	if (to_stdout) {
+		if (isatty(fd)) {
+			log_error("refusing to write an archive to a terminal: use -o FILE or redirect the output");
+			return EXIT_USAGE;
+		}
+	} else {
+		name = output ? xstrdup(output) : default_name(rec, now);
+		fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC | (output ? O_TRUNC : O_EXCL), 0644);
+		if (fd < 0)
+			return log_error_errno(-errno, "Failed to create %s: %m", name), EXIT_FAIL;
+	}
+	int r = tarball_write(fd, g->items, g->n, now, &written, &error);
+	if (!to_stdout && close(fd) < 0 && r == 0) {
+		r = -errno;
+		error = xstrdup(strerror(errno));
+	}
+	if (r < 0) {
+		log_error("Failed to write %s: %s", name ? name : "the archive to stdout", error);
+		if (name)
+			unlink(name);
+		return EXIT_FAIL;
+	}
+
+	char content[32], packed[32];
+	format_size(g->bytes, content, sizeof(content));
+	format_size(written, packed, sizeof(packed));
+	log_info("gathered %zu entries (%s of content) into %s (%s)", g->n, content, name ? name : "stdout", packed);
+	if (g->unreadable)
+		log_info("%zu file%s could not be read again and %s left out", g->unreadable,
+			 g->unreadable == 1 ? "" : "s", g->unreadable == 1 ? "is" : "are");
+	return EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
+	struct probe_opts opts = { .trace = true };
+	const char *output = NULL;
 	int opt, code;
-	while ((opt = command_getopt(&cmd_gather, argc, argv, "+ho:", &code)) != -1)
-		if (opt != 'o' && opt != 'w')
+
+	while ((opt = command_getopt(&cmd_gather, argc, argv, "+ho:", &code)) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'w':
+			opts.workdir = optarg;
+			break;
+		case 'r':
+			opts.root = optarg;
+			break;
+		default:
 			return code;
-	log_error("gather is not available yet");
-	return EXIT_FAIL;
+		}
+	}
+	if (optind < argc)
+		return command_usage_error(&cmd_gather, "unexpected argument '%s'", argv[optind]);
+	if (!HAVE_ARCHIVE) {
+		log_error("gather needs libarchive, and this ubtune is built without it");
+		return EXIT_FAIL;
+	}
+
+	struct unpacked_root unpacked = {0};
+	_cleanup_json_ json_object *rec = NULL;
+	_cleanup_rootfs_ struct rootfs *rf = NULL;
+	_cleanup_free_ char *error = NULL;
+	struct gather g = {0};
+	time_t now = time(NULL);
+	int r = unpacked_root_open(opts.root, &unpacked, &error);
+	if (r > 0)
+		opts.root = unpacked.root;
+	if (r >= 0 && (r = probe_collect(&opts, &rec, &rf, &error)) >= 0) {
+		if (unpacked.root)
+			jset_str(rec, "root", unpacked.source);
+		r = gather_build(rec, rf, now, &g, &error);
+	}
+	if (r < 0) {
+		log_error("%s", error);
+		unpacked_root_close(&unpacked);
+		return EXIT_FAIL;
+	}
+	code = write_archive(output, rec, &g, now);
+	gather_free(&g);
+	unpacked_root_close(&unpacked);
+	return code;
 }
 
 const struct command cmd_gather = {
 	.name = "gather",
 	.run = run,
-	.args = "[-o FILE.tar.gz] [--workdir DIR]",
+	.args = "[-o FILE.tar.gz] [--workdir DIR] [--root DIR|FILE.tar.gz]",
 	.summary = "Save the files probe reads into an archive that `probe --root` reads back",
-	.help = "",
+	.help = "Options:\n"
+		"  -o, --output FILE  write the archive to FILE (\"-\": standard output); default\n"
+		"                     ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz in the current directory\n"
+		"  --workdir DIR      the benchmark directory whose storage is examined\n"
+		"  --root DIR|FILE    gather from a dump of another machine (a directory or an\n"
+		"                     archive) instead of this one\n"
+		"  -h, --help         show this help\n\n"
+		"The archive holds exactly what the probe read (with the content it saw), the\n"
+		"kernel log, unit states, CPUID and toolchain facts, and the record itself as\n"
+		".ubtune/record.json. `ubtune probe --root FILE.tar.gz` reads it back and gives\n"
+		"the same record. Nothing else of the machine is copied; gather never changes it.\n",
 	.options = options,
 };

@@ -2,6 +2,7 @@
 #include <errno.h>
 
 #include "command.h"
+#include "lib/tarball.h"
 #include "probe/findings.h"
 #include "probe/probe.h"
 
@@ -43,7 +44,17 @@ static int run(int argc, char **argv)
 
 	_cleanup_json_ json_object *rec = NULL;
 	_cleanup_free_ char *error = NULL;
-	if (probe_collect(&opts, &rec, NULL, &error) < 0) {
+	/* an archive (from `ubtune gather`) is unpacked into a private directory */
+	struct unpacked_root unpacked = {0};
+	int r = unpacked_root_open(opts.root, &unpacked, &error);
+	if (r > 0)
+		opts.root = unpacked.root;
+	if (r >= 0)
+		r = probe_collect(&opts, &rec, NULL, &error);
+	if (r >= 0 && unpacked.root)
+		jset_str(rec, "root", unpacked.source);
+	unpacked_root_close(&unpacked);
+	if (r < 0) {
 		log_error("%s", error);
 		return EXIT_FAIL;
 	}
@@ -59,12 +70,13 @@ static int run(int argc, char **argv)
 const struct command cmd_probe = {
 	.name = "probe",
 	.run = run,
-	.args = "[--json] [--root DIR] [--workdir DIR] [--strict]",
+	.args = "[--json] [--root DIR|FILE.tar.gz] [--workdir DIR] [--strict]",
 	.summary = "Report everything about this machine that moves a UnixBench score",
 	.help = "Options:\n"
 		"  --json           print the environment record (schema ubtune.probe/1) as JSON\n"
 		"  --root DIR       read a dump of another machine (a directory with proc/, sys/...,\n"
-		"                   for example one unpacked from `ubtune gather`) instead of this one\n"
+		"                   for example one unpacked from `ubtune gather`) instead of this one;\n"
+		"                   an archive from `ubtune gather` is read directly\n"
 		"  --workdir DIR    the benchmark directory whose storage is examined\n"
 		"                   (default: the current directory)\n"
 		"  --strict         exit with status 3 when a warning or critical finding exists\n"

@@ -29,4 +29,5 @@ int command_usage_error(const struct command *c, const char *fmt, ...) __attribu
 int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code);
 
 extern const struct command cmd_probe, cmd_gather;
+extern const struct command cmd_apply, cmd_revert, cmd_status;
 extern const struct command cmd_diagnose;

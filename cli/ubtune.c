@@ -35,6 +35,9 @@ static const struct command cmd_complete = {
 const struct command *const commands[] = {
 	&cmd_probe,
 	&cmd_gather,
+	&cmd_apply,
+	&cmd_revert,
+	&cmd_status,
 	&cmd_diagnose,
 	&cmd_help,
 	&cmd_complete,
@@ -98,7 +101,8 @@ static void main_usage(FILE *f)
 		   "                NO_COLOR in the environment turns it off\n"
 		   "  --version     show the version\n"
 		   "  -h, --help    show this help\n\n"
-		   "Exit status: 0 success, 1 failure, 2 usage error, 3 findings (probe --strict).\n");
+		   "Exit status: 0 success, 1 failure, 2 usage error, 3 findings (probe --strict)\n"
+		   "or a knob not as the profile set it (status).\n");
 }
 
 static int cmd_help_run(int argc, char **argv)

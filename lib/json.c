@@ -37,6 +37,22 @@ void jset_null(json_object *o, const char *key)
 	json_object_object_add(o, key, NULL);
 }
 
+void jset_round(json_object *o, const char *key, double v, int decimals)
+{
+	char s[64];
+	snprintf(s, sizeof(s), "%.*f", decimals, v);
+	if (strchr(s, '.')) {
+		size_t n = strlen(s);
+		while (s[n - 1] == '0')
+			s[--n] = '\0';
+		if (s[n - 1] == '.')
+			s[--n] = '\0';
+	}
+	if (streq(s, "-0"))
+		strcpy(s, "0");
+	json_object_object_add(o, key, json_object_new_double_s(strtod(s, NULL), s));
+}
+
 json_object *jchild(json_object *o, const char *key)
 {
 	json_object *c;

@@ -12,6 +12,9 @@ void jset_int(json_object *o, const char *key, int64_t v);
 void jset_double(json_object *o, const char *key, double v);
 void jset_bool(json_object *o, const char *key, bool v);
 void jset_null(json_object *o, const char *key);
+/* A measured number printed with at most `decimals` digits after the point
+ * (12.3, where jset_double would print 12.300000000000001). */
+void jset_round(json_object *o, const char *key, double v, int decimals);
 /* The object under key, created when missing. */
 json_object *jchild(json_object *o, const char *key);
 void jarr_add_str(json_object *a, const char *v);

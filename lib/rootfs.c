@@ -48,8 +48,10 @@ void rootfs_free(struct rootfs *rf)
 {
 	if (rf->fd >= 0)
 		close(rf->fd);
-	for (size_t i = 0; i < rf->ntrace; i++)
+	for (size_t i = 0; i < rf->ntrace; i++) {
 		free(rf->trace[i].path);
+		free(rf->trace[i].data);
+	}
 	free(rf->trace);
 	free(rf->path);
 	free(rf);
@@ -70,6 +72,11 @@ void rootfs_trace_start(struct rootfs *rf)
 	rf->tracing = true;
 }
 
+bool rootfs_is_tracing(const struct rootfs *rf)
+{
+	return rf->tracing;
+}
+
 void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kind kind)
 {
 	if (!rf->tracing)
@@ -78,7 +85,27 @@ void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kin
 		rf->cap = rf->cap ? rf->cap * 2 : 256;
 		rf->trace = xrealloc(rf->trace, rf->cap * sizeof(*rf->trace));
 	}
-	rf->trace[rf->ntrace++] = (struct rootfs_trace_entry){ xstrdup(path), kind };
+	rf->trace[rf->ntrace++] = (struct rootfs_trace_entry){ xstrdup(path), kind, NULL, 0 };
+}
+
+/* Keeps a copy of the bytes read with the trace entry last added. */
+static void trace_keep_data(struct rootfs *rf, const char *data, size_t len)
+{
+	struct rootfs_trace_entry *e = rf->ntrace ? &rf->trace[rf->ntrace - 1] : NULL;
+	if (!rf->tracing || !e || e->kind != TRACE_FILE || e->data)
+		return;
+	e->data = xmalloc(len + 1);
+	memcpy(e->data, data, len);
+	e->data[len] = '\0';
+	e->len = len;
+}
+
+void rootfs_trace_add_data(struct rootfs *rf, const char *path, const char *data, size_t len)
+{
+	if (!rf->tracing)
+		return;
+	rootfs_trace_add(rf, path, TRACE_FILE);
+	trace_keep_data(rf, data, len);
 }
 
 const struct rootfs_trace_entry *rootfs_trace_entries(const struct rootfs *rf, size_t *n)
@@ -212,6 +239,8 @@ int rootfs_realpath(struct rootfs *rf, const char *path, char **out)
 	struct stat st;
 	if (fstatat(dfd, rel, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
+	/* the answer depends on the target existing: a dump needs it too */
+	rootfs_trace_add(rf, canon, TRACE_EXISTS);
 	*out = TAKE_PTR(canon);
 	return 0;
 }
@@ -277,34 +306,47 @@ int rootfs_exists(struct rootfs *rf, const char *path)
 	return r;
 }
 
+/* While tracing, a file read again gives the bytes of its first read, so
+ * the probe sees one snapshot and an archive of it holds that snapshot. */
+static bool trace_reread(struct rootfs *rf, const char *path, char **out, size_t *len)
+{
+	_cleanup_free_ char *canon = NULL;
+	if (!rf->tracing)
+		return false;
+	/* the symlinks on the way were traced by the first read */
+	rf->tracing = false;
+	int r = resolve(rf, path, true, &canon);
+	rf->tracing = true;
+	if (r < 0)
+		return false;
+	for (size_t i = 0; i < rf->ntrace; i++) {
+		const struct rootfs_trace_entry *e = &rf->trace[i];
+		if (e->kind == TRACE_FILE && e->data && streq(e->path, canon)) {
+			*out = xmalloc(e->len + 1);
+			memcpy(*out, e->data, e->len + 1);
+			if (len)
+				*len = e->len;
+			return true;
+		}
+	}
+	return false;
+}
+
 int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len)
 {
+	if (trace_reread(rf, path, out, len))
+		return 0;
 	_cleanup_close_ int fd = rootfs_open(rf, path, O_RDONLY);
 	if (fd < 0)
 		return fd;
 
-	struct buf b = {0};
-	char chunk[8192];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int r = -errno;
-			buf_free(&b);
-			return r;
-		}
-		if (n == 0)
-			break;
-		if (b.len + (size_t)n > READ_MAX) {
-			buf_free(&b);
-			return -EFBIG;
-		}
-		buf_add(&b, chunk, (size_t)n);
-	}
+	size_t n = 0;
+	int r = read_fd(fd, READ_MAX, out, &n);
+	if (r < 0)
+		return r;
+	trace_keep_data(rf, *out, n);
 	if (len)
-		*len = b.len;
-	*out = buf_steal(&b);
+		*len = n;
 	return 0;
 }
 

@@ -56,7 +56,7 @@ int rootfs_list(struct rootfs *rf, const char *path, struct strv *out);
 /*
  * Tracing: while on, every path read, listed or passed through as a
  * symlink is remembered, so `ubtune gather` can archive exactly the files a
- * probe read.
+ * probe read. A file read twice gives the bytes of its first read.
  */
 /* FILE: content read; DIR: entries listed; LINK: symlink followed;
  * EXISTS: only existence (and file type) looked at. */
@@ -64,9 +64,18 @@ enum rootfs_trace_kind { TRACE_FILE, TRACE_DIR, TRACE_LINK, TRACE_EXISTS };
 struct rootfs_trace_entry {
 	char *path;
 	enum rootfs_trace_kind kind;
+	/* TRACE_FILE read by rootfs_read(): the bytes it returned, so an
+	 * archive holds what the probe saw (/proc changes between reads).
+	 * NULL for files only opened. */
+	char *data;
+	size_t len;
 };
 void rootfs_trace_start(struct rootfs *rf);
+bool rootfs_is_tracing(const struct rootfs *rf);
 /* Entries in the order met; the same path may repeat. */
 const struct rootfs_trace_entry *rootfs_trace_entries(const struct rootfs *rf, size_t *n);
 /* Adds a path to the trace as if it had been read. */
 void rootfs_trace_add(struct rootfs *rf, const char *path, enum rootfs_trace_kind kind);
+/* Adds a file with the bytes a dump should hold for it, for facts read
+ * from elsewhere (the kernel log: DUMP_DMESG). */
+void rootfs_trace_add_data(struct rootfs *rf, const char *path, const char *data, size_t len);

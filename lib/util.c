@@ -301,6 +301,43 @@ uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+char *iso8601_now(void)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char s[32];
+	gmtime_r(&t, &tm);
+	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return xstrdup(s);
+}
+
+int read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b = {0};
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int r = -errno;
+			buf_free(&b);
+			return r;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > max) {
+			buf_free(&b);
+			return -EFBIG;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	if (len)
+		*len = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
 bool text_printable(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

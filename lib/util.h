@@ -92,6 +92,10 @@ int strnatcmp(const char *a, const char *b);
 
 /* Monotonic time in microseconds. */
 uint64_t now_usec(void);
+/* The current UTC time as "2024-05-01T12:00:00Z". */
+char *iso8601_now(void);
+/* Reads fd from its current offset to the end, NUL-terminated; -EFBIG past max bytes. */
+int read_fd(int fd, size_t max, char **out, size_t *len);
 
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */

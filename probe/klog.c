@@ -18,11 +18,26 @@
 
 #define KLOG_MAX (16u << 20)
 
+/* True when [s, e) is not empty and only holds characters of accept. */
+static bool span_of(const char *s, const char *e, const char *accept)
+{
+	if (s >= e)
+		return false;
+	for (; s < e; s++)
+		if (!strchr(accept, *s))
+			return false;
+	return true;
+}
+
+#define DIGITS "0123456789"
+
 /*
  * Accepts the three shapes a kernel log comes in and keeps only the text:
  *   /dev/kmsg:  "6,1234,5678901,-;message"  (+ " KEY=value" continuation lines)
  *   klogctl:    "<6>[    5.678901] message"
  *   dmesg:      "[    5.678901] message"  or plain "message"
+ * Only these prefixes are taken off, so messages that start with a tag of
+ * their own ("[drm] ...") keep it, and stripped text strips to itself.
  */
 char *klog_strip(const char *text)
 {
@@ -34,14 +49,15 @@ char *klog_strip(const char *text)
 		const char *end = l + n;
 		const char *m = l;
 
-		if (*m == ' ' && n > 1 && isupper((unsigned char)m[1])) {
+		const char *eq = memchr(m, '=', n);
+		if (*m == ' ' && eq && span_of(m + 1, eq, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_" DIGITS)) {
 			/* kmsg continuation line (dictionary), not a message */
 			l = *end ? end + 1 : end;
 			continue;
 		}
 		if (*m == '<') {
 			const char *gt = memchr(m, '>', (size_t)(end - m));
-			if (gt && gt - m <= 4)
+			if (gt && gt - m <= 4 && span_of(m + 1, gt, DIGITS))
 				m = gt + 1;
 		} else if (isdigit((unsigned char)*m)) {
 			const char *semi = memchr(m, ';', (size_t)(end - m));
@@ -53,7 +69,8 @@ char *klog_strip(const char *text)
 		}
 		if (*m == '[') {
 			const char *close = memchr(m, ']', (size_t)(end - m));
-			if (close) {
+			/* a timestamp: "[    5.678901]" */
+			if (close && span_of(m + 1, close, " ." DIGITS) && isdigit((unsigned char)close[-1])) {
 				m = close + 1;
 				if (*m == ' ')
 					m++;
@@ -156,6 +173,13 @@ static int read_klogctl(char **out)
 	return 0;
 }
 
+/* The live kernel log was read: a gathered dump keeps the text as its own. */
+static const char *klog_found(struct probe_ctx *ctx)
+{
+	rootfs_trace_add_data(ctx->rf, DUMP_DMESG, ctx->klog, strlen(ctx->klog));
+	return ctx->klog;
+}
+
 const char *probe_klog(struct probe_ctx *ctx)
 {
 	if (ctx->klog_loaded)
@@ -165,7 +189,11 @@ const char *probe_klog(struct probe_ctx *ctx)
 	if (!ctx->live) {
 		_cleanup_free_ char *text = NULL;
 		int r = rootfs_read(ctx->rf, DUMP_DMESG, &text, NULL);
-		if (r < 0)
+		/* gather notes why the machine's log could not be read */
+		_cleanup_free_ char *why = r < 0 ? probe_gather_meta(ctx, "kernel-log-unavailable") : NULL;
+		if (why)
+			probe_unavailable(ctx, "kernel-log", "%s", why);
+		else if (r < 0)
 			probe_unavailable(ctx, "kernel-log", "this dump has no kernel log (%s: %s)", DUMP_DMESG,
 					  strerror(-r));
 		else
@@ -177,14 +205,14 @@ const char *probe_klog(struct probe_ctx *ctx)
 #if HAVE_SYSTEMD
 	r = read_journal(&ctx->klog);
 	if (r == 0)
-		return ctx->klog;
+		return klog_found(ctx);
 #endif
 	int rk = read_kmsg(&ctx->klog);
 	if (rk == 0)
-		return ctx->klog;
+		return klog_found(ctx);
 	int rc = read_klogctl(&ctx->klog);
 	if (rc == 0)
-		return ctx->klog;
+		return klog_found(ctx);
 	probe_unavailable(ctx, "kernel-log",
 			  "not readable (journal: %s; /dev/kmsg: %s; klogctl: %s)%s", strerror(-r), strerror(-rk),
 			  strerror(-rc), rk == -EPERM || rc == -EPERM ? "; run as root or set kernel.dmesg_restrict=0" : "");

@@ -20,6 +20,22 @@ const struct probe_area probe_areas[] = {
 };
 const size_t probe_n_areas = ARRAY_SIZE(probe_areas);
 
+char *probe_gather_meta(struct probe_ctx *ctx, const char *key)
+{
+	_cleanup_free_ char *meta = NULL;
+	char *value = NULL;
+	if (ctx->live || rootfs_read(ctx->rf, GATHER_META, &meta, NULL) < 0)
+		return NULL;
+	for (char *save = NULL, *l = strtok_r(meta, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		const char *v = startswith(l, key);
+		if (v && *v == '=') {
+			free(value);
+			value = xstrdup(v + 1);
+		}
+	}
+	return value;
+}
+
 void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt, ...)
 {
 	va_list ap;
@@ -41,16 +57,6 @@ void render_line(FILE *out, const char *label, const char *fmt, ...)
 	vfprintf(out, fmt, ap);
 	va_end(ap);
 	fputc('\n', out);
-}
-
-static char *iso8601_now(void)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	char s[32];
-	gmtime_r(&t, &tm);
-	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return xstrdup(s);
 }
 
 /* A dump must look like one: a directory with proc/ or sys/ in it. */
@@ -110,15 +116,8 @@ static int resolve_workdir(struct probe_ctx *ctx, const char *workdir)
 
 	_cleanup_free_ char *recorded = NULL;
 	if (!workdir) {
-		_cleanup_free_ char *meta = NULL;
-		if (rootfs_read(ctx->rf, GATHER_META, &meta, NULL) == 0) {
-			for (char *save = NULL, *l = strtok_r(meta, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-				const char *v = startswith(l, "workdir=");
-				if (v && v[0] == '/')
-					recorded = xstrdup(v);
-			}
-		}
-		workdir = recorded ? recorded : "/";
+		recorded = probe_gather_meta(ctx, "workdir");
+		workdir = recorded && recorded[0] == '/' ? recorded : "/";
 	}
 	if (workdir[0] != '/')
 		return -EINVAL;
@@ -183,6 +182,7 @@ out:
 	json_object_put(ctx.rec);
 	free(ctx.workdir);
 	free(ctx.klog);
+	probe_procs_free(&ctx);
 	if (ctx.rf)
 		rootfs_free(ctx.rf);
 	return r;

@@ -37,6 +37,8 @@ struct probe_ctx {
 	json_object *unavailable;
 	char *klog;
 	bool klog_loaded;
+	struct proc_table *procs; /* probe_procs() */
+	int procs_error;
 };
 
 /* One area of the record: collects facts into ctx->rec. Areas run in
@@ -57,6 +59,9 @@ extern const size_t probe_n_areas;
 int probe_collect(const struct probe_opts *opts, json_object **rec, struct rootfs **rf_out,
 		  char **error);
 
+/* Value of KEY= in a dump's GATHER_META, or NULL (also on a live machine). */
+char *probe_gather_meta(struct probe_ctx *ctx, const char *key);
+
 /* Notes a fact that could not be read: unavailable[] gets {area, reason}. */
 void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt, ...) _printf_(3, 4);
 
@@ -64,6 +69,12 @@ void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt,
  * source could be read. Sources, first that works: the root's /dmesg file
  * (dumps), sd-journal kernel transport, /dev/kmsg, klogctl. */
 const char *probe_klog(struct probe_ctx *ctx);
+/* The processes of the root (probe/services.h), read once per probe so that
+ * every area, and a dump gathered from the probe, sees the same list. *out
+ * is always a table (empty when /proc cannot be listed: -errno). */
+struct proc_table;
+int probe_procs(struct probe_ctx *ctx, const struct proc_table **out);
+void probe_procs_free(struct probe_ctx *ctx);
 /* Steps through the lines of a kernel log; *pos starts at the text. */
 bool klog_line(const char **pos, const char **line, size_t *len);
 /* Number of lines holding needle; *last (if not NULL) gets a copy of the

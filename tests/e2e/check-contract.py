@@ -32,6 +32,8 @@ CONTRACT = {
     "numa.nodes": (L, True), "numa.storage_irqs": (L, True), "numa.irqbalance": (B, True),
     "services.available": (B, False), "services.default_target": (S, True), "services.noisy": (L, True),
     "processes.top": (L, True),
+    "services.manager": (S, True), "processes.running": (N, True), "processes.blocked": (N, True),
+    "processes.total": (N, True),
     "toolchain.cc": (S, True), "toolchain.cc_version": (S, True), "toolchain.libc": (S, True),
     "toolchain.libc_version": (S, True),
     "findings": (L, False),

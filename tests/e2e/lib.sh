@@ -5,6 +5,8 @@ set -u
 T=$(mktemp -d /tmp/ubtune-e2e.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 FIXTURES="$SRCDIR/tests/fixtures/roots"
+# Partial roots: only the files one area reads, for that area's tests.
+PARTIAL="$SRCDIR/tests/fixtures/partial"
 
 fail() {
 	echo "FAIL: $*" >&2

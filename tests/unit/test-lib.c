@@ -157,6 +157,23 @@ static void rootfs_traces_reads(void **state)
 	assert_string_equal(e[0].path, "/sys/block/sda");
 	assert_int_equal(e[1].kind, TRACE_FILE);
 	assert_string_equal(e[1].path, "/sys/devices/x/block/sda/queue/scheduler");
+	/* the bytes read are kept, for an archive of what was seen */
+	assert_string_equal(e[1].data, "none [mq-deadline] kyber\n");
+	assert_int_equal(e[1].len, strlen("none [mq-deadline] kyber\n"));
+	assert_null(e[0].data);
+	/* read again after a change: the traced probe keeps one snapshot */
+	_cleanup_free_ char *cmd = xasprintf("echo '[none] kyber' >%s/sys/devices/x/block/sda/queue/scheduler", root);
+	assert_int_equal(system(cmd), 0);
+	_cleanup_free_ char *again = NULL;
+	assert_int_equal(rootfs_read_line(rf, "/sys/block/sda/queue/scheduler", &again), 0);
+	assert_string_equal(again, "none [mq-deadline] kyber");
+	rootfs_trace_entries(rf, &n);
+	assert_int_equal(n, 2);
+	rootfs_trace_add_data(rf, "/dmesg", "line\n", 5);
+	e = rootfs_trace_entries(rf, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(e[2].path, "/dmesg");
+	assert_string_equal(e[2].data, "line\n");
 	rootfs_free(rf);
 	rm_root(root);
 }

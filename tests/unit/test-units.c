@@ -44,7 +44,7 @@ static int teardown(void **state)
 
 static struct units *open_mock(void)
 {
-	if (!getenv("DBUS_SYSTEM_BUS_ADDRESS"))
+	if (!HAVE_SYSTEMD || !getenv("DBUS_SYSTEM_BUS_ADDRESS"))
 		skip();
 	struct units *u = NULL;
 	assert_int_equal(units_open(&u), 0);
@@ -167,7 +167,7 @@ static void failing_jobs(void **state)
 /* systemd < 230 has no ListUnitsByPatterns: the client filters ListUnits. */
 static void old_systemd(void **state)
 {
-	if (!getenv("DBUS_SYSTEM_BUS_ADDRESS"))
+	if (!HAVE_SYSTEMD || !getenv("DBUS_SYSTEM_BUS_ADDRESS"))
 		skip();
 	struct mock_systemd saved = mock;
 	const char *const args[] = { "--no-list-by-patterns", "--unit", "cups.service=active",

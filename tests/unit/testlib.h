@@ -12,14 +12,18 @@
 #include "lib/util.h"
 #include "probe/probe.h"
 
-/* A synthetic root (tests/fixtures/roots/NAME) or an unpacked real dump
+/* A synthetic root (tests/fixtures/roots/NAME: a whole machine; partial/NAME:
+ * the files one area reads) or an unpacked real dump
  * (build/fixtures/NAME). */
 static inline char *fixture_root(const char *name)
 {
-	char *p = xasprintf("%s/tests/fixtures/roots/%s", SRCDIR, name);
-	if (access(p, F_OK) == 0)
-		return p;
-	free(p);
+	static const char *const places[] = { "tests/fixtures/roots", "tests/fixtures/partial" };
+	for (size_t i = 0; i < ARRAY_SIZE(places); i++) {
+		char *p = xasprintf("%s/%s/%s", SRCDIR, places[i], name);
+		if (access(p, F_OK) == 0)
+			return p;
+		free(p);
+	}
 	return xasprintf("%s/build/fixtures/%s", SRCDIR, name);
 }
 

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+#include <time.h>
+
+#include "util.h"
+
+/*
+ * Machine dumps as tar archives (libarchive; without it every function
+ * returns -EOPNOTSUPP): written from items held in memory, and unpacked
+ * into a private temporary directory that is removed afterwards.
+ */
+enum tar_kind { TAR_FILE, TAR_DIR, TAR_SYMLINK };
+
+struct tar_item {
+	char *path; /* relative to the root: "proc/cpuinfo" */
+	enum tar_kind kind;
+	char *data; /* TAR_FILE: content (NULL: empty) */
+	size_t len;
+	char *target; /* TAR_SYMLINK */
+};
+
+/* Writes a gzip-compressed tar of the items to fd (files 0644, directories
+ * 0755, all dated mtime); *written is the compressed size. On failure
+ * *error says why. */
+int tarball_write(int fd, const struct tar_item *items, size_t n, time_t mtime, uint64_t *written, char **error);
+
+/* A tar archive unpacked for reading as a root. */
+struct unpacked_root {
+	char *source; /* the archive, absolute */
+	char *tmp;  /* the private directory (mkdtemp), removed by unpacked_root_close() */
+	char *root; /* the root inside it: tmp, or its only directory when that holds the dump */
+};
+
+/*
+ * When path names a regular file, unpacks it (tar, compressed or not) into
+ * a new private directory; entries with absolute names, ".." or a path
+ * through a symlink are refused, as are devices and archives beyond
+ * TARBALL_MAX_BYTES / TARBALL_MAX_ENTRIES. Returns 1 when unpacked, 0 when
+ * path is not a regular file (u untouched), -errno with *error otherwise.
+ */
+#define TARBALL_MAX_BYTES (1ull << 30)
+#define TARBALL_MAX_ENTRIES 1000000
+int unpacked_root_open(const char *path, struct unpacked_root *u, char **error);
+void unpacked_root_close(struct unpacked_root *u);
+
+/* Removes a directory tree that ubtune created, without following
+ * symlinks out of it. */
+int remove_tree(const char *dir);

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "lib/json.h"
+#include "lib/util.h"
+#include "probe.h"
+
+/* One line of a mount table (/proc/self/mountinfo or /proc/mounts). */
+struct mount_entry {
+	bool has_devnum; /* mountinfo gives MAJ:MIN, /proc/mounts does not */
+	unsigned major, minor;
+	/* options as /proc/mounts shows them (mountinfo: the mount's and the
+	 * file system's merged); super_options: mountinfo's file system ones */
+	char *target, *source, *fstype, *options, *super_options;
+};
+
+struct mount_table {
+	struct mount_entry *v;
+	size_t n;
+};
+
+/* Parsers: 0, or -EBADMSG when no line parses. Octal escapes (\040) are decoded. */
+int mount_table_parse_mountinfo(const char *text, struct mount_table *t);
+int mount_table_parse_mounts(const char *text, struct mount_table *t);
+/*
+ * The mount holding path: the longest mount point that is path or one of
+ * its parents, the last one mounted when several sit on the same point.
+ * With a device number, mounts of that device are preferred (the live
+ * machine's stat() tells which one really holds the path).
+ */
+const struct mount_entry *mount_table_find(const struct mount_table *t, const char *path, bool has_devnum,
+					   unsigned major, unsigned minor);
+void mount_table_free(struct mount_table *t);
+/* The value of key= in a comma-separated option list, or NULL. */
+char *mount_option(const char *options, const char *key);
+
+/*
+ * Block devices. blockdev_describe() builds the storage.device object for
+ * the sysfs directory of a block device (whole disk or partition), following
+ * partitions to their disk and dm/md/bcache slaves to the physical disks.
+ */
+json_object *blockdev_describe(struct probe_ctx *ctx, const char *syspath);
+/* The canonical sysfs directory a block device link leads to; -ENOTDIR
+ * when the link is a plain file (a dump that lost its symlinks). */
+int blockdev_resolve(struct probe_ctx *ctx, const char *link, char **dir);
+/* "nvme", "ssd", "hdd", "mmc", "usb", "virtio", "loop", "zram", "ram" or
+ * "unknown", from the name, the sysfs path and rotational (-1: unknown). */
+const char *blockdev_kind(const char *name, const char *syspath, int rotational);
+/*
+ * The scheduler to use for a kind among the offered ones: the ideal one
+ * when offered, else the closest offered one, with *note saying what is
+ * missing (NULL when nothing needs saying; caller frees). NULL when the
+ * kind has no recommendation or nothing fitting is offered.
+ */
+const char *blockdev_recommend(const char *kind, const struct strv *offered, char **note);
+/* Human name of a device object's kind: "NVMe", "SD card", "HDD", ... */
+const char *blockdev_kind_label(json_object *dev);
+
+/*
+ * The disks whose queues serve the workdir: the slaves of a stacked device,
+ * what an overlay or loop device is backed by, else the device itself.
+ * Calls fn for each device object that has a name.
+ */
+void storage_foreach_disk(json_object *rec, void (*fn)(json_object *disk, void *data), void *data);

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "lib/paths.h"
+
+#define JOURNAL_MAX (4u << 20)
+
+struct journal {
+	char *dir, *path;
+	int dir_fd; /* holds the lock */
+	int fd;     /* -1 until something is written */
+	uint64_t next_id, run;
+	off_t run_start; /* size before the current run began; -1 outside a run */
+	bool created;    /* the file did not exist before this run */
+};
+
+const char *journal_path(const struct journal *j)
+{
+	return j->path;
+}
+
+static int read_all(int fd, char **out, size_t *len)
+{
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	return read_fd(fd, JOURNAL_MAX, out, len);
+}
+
+/* Cuts a torn last line (when writing) and finds the next ids. */
+static int scan(struct journal *j, bool cut)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r = read_all(j->fd, &text, &len);
+	if (r < 0)
+		return r;
+	size_t keep = len;
+	while (keep > 0 && text[keep - 1] != '\n')
+		keep--;
+	if (cut && keep < len && (ftruncate(j->fd, (off_t)keep) < 0 || fsync(j->fd) < 0))
+		return -errno;
+	text[keep] = '\0';
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		_cleanup_json_ json_object *o = NULL;
+		int64_t v;
+		if (jload_string(l, &o) < 0)
+			continue;
+		if (jpath_int(o, "id", &v) && v >= 0 && (uint64_t)v >= j->next_id)
+			j->next_id = (uint64_t)v + 1;
+		if (jpath_int(o, "run", &v) && v >= 0 && (uint64_t)v > j->run)
+			j->run = (uint64_t)v;
+	}
+	return 0;
+}
+
+static int open_file(struct journal *j, enum journal_mode mode)
+{
+	int flags = (mode == JOURNAL_READ ? O_RDONLY : O_RDWR | O_APPEND) | O_CLOEXEC | O_NOFOLLOW;
+	j->fd = openat(j->dir_fd, JOURNAL_FILE, flags);
+	if (j->fd < 0 && errno == ENOENT && mode == JOURNAL_CREATE) {
+		j->fd = openat(j->dir_fd, JOURNAL_FILE, flags | O_CREAT | O_EXCL, 0600);
+		if (j->fd >= 0) {
+			j->created = true;
+			if (fsync(j->dir_fd) < 0)
+				return -errno;
+		}
+	}
+	return j->fd < 0 ? -errno : 0;
+}
+
+int journal_open(const char *dir, enum journal_mode mode, struct journal **out)
+{
+	int r;
+	if (mode == JOURNAL_CREATE && (r = mkdir_p(dir, 0)) < 0)
+		return r;
+	struct journal *j = xcalloc(1, sizeof(*j));
+	j->fd = -1;
+	j->run_start = -1;
+	j->next_id = 1;
+	j->dir = xstrdup(dir);
+	j->path = xasprintf("%s/" JOURNAL_FILE, dir);
+	j->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (j->dir_fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (flock(j->dir_fd, (mode == JOURNAL_READ ? LOCK_SH : LOCK_EX) | LOCK_NB) < 0) {
+		r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		goto fail;
+	}
+	r = open_file(j, mode);
+	if (r < 0 || (r = scan(j, mode != JOURNAL_READ)) < 0)
+		goto fail;
+	*out = j;
+	return 0;
+fail:
+	journal_close(j);
+	return r;
+}
+
+void journal_close(struct journal *j)
+{
+	if (!j)
+		return;
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->dir_fd >= 0)
+		close(j->dir_fd);
+	free(j->dir);
+	free(j->path);
+	free(j);
+}
+
+/* Only "set" entries are synced: a change may follow only once its old
+ * value is on disk. The run header goes to disk with the first of them; a
+ * lost "done" only makes revert check a value that is already right. */
+static int append(struct journal *j, json_object *o, bool sync)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	_cleanup_free_ char *line = xasprintf("%s\n", s);
+	size_t len = strlen(line), off = 0;
+	while (off < len) {
+		ssize_t n = write(j->fd, line + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		off += (size_t)n;
+	}
+	return sync && fdatasync(j->fd) < 0 ? -errno : 0;
+}
+
+int journal_begin(struct journal *j, const char *boot_id, const char *profile)
+{
+	struct stat st;
+	if (fstat(j->fd, &st) < 0)
+		return -errno;
+	j->run_start = st.st_size;
+	j->run++;
+	_cleanup_json_ json_object *o = json_object_new_object();
+	_cleanup_free_ char *now = iso8601_now();
+	jset_str(o, "op", "run");
+	jset_int(o, "run", (int64_t)j->run);
+	jset_str(o, "boot_id", boot_id);
+	jset_str(o, "profile", profile);
+	jset_str(o, "time", now);
+	return append(j, o, false);
+}
+
+int journal_add(struct journal *j, const struct action *a, uint64_t *id)
+{
+	_cleanup_json_ json_object *o = action_to_json(a);
+	*id = j->next_id++;
+	jset_str(o, "op", "set");
+	jset_int(o, "id", (int64_t)*id);
+	jset_int(o, "run", (int64_t)j->run);
+	return append(j, o, true);
+}
+
+int journal_done(struct journal *j, uint64_t id)
+{
+	_cleanup_json_ json_object *o = json_object_new_object();
+	jset_str(o, "op", "done");
+	jset_int(o, "id", (int64_t)id);
+	return append(j, o, false);
+}
+
+int journal_drop_run(struct journal *j)
+{
+	if (j->run_start < 0)
+		return 0;
+	if (j->run_start == 0 && j->created)
+		return journal_remove(j);
+	if (ftruncate(j->fd, j->run_start) < 0 || fsync(j->fd) < 0)
+		return -errno;
+	j->run_start = -1;
+	return 0;
+}
+
+int journal_remove(struct journal *j)
+{
+	if (unlinkat(j->dir_fd, JOURNAL_FILE, 0) < 0 && errno != ENOENT)
+		return -errno;
+	return fsync(j->dir_fd) < 0 ? -errno : 0;
+}
+
+static struct jentry *entry_by_id(struct jlog *l, uint64_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->e[i].id == id)
+			return &l->e[i];
+	return NULL;
+}
+
+int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
+{
+	*out = (struct jlog){0};
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r = read_all(j->fd, &text, &len);
+	if (r < 0)
+		return r;
+	/* a torn last line never started its change */
+	char *end = strrchr(text, '\n');
+	*(end ? end + 1 : text) = '\0';
+	_cleanup_free_ char *boot = NULL, *profile = NULL;
+	unsigned line = 0;
+	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		_cleanup_json_ json_object *o = NULL;
+		line++;
+		const char *op = NULL;
+		int64_t id = 0, run = 0;
+		if (jload_string(l, &o) < 0 || !(op = jpath_str(o, "op")))
+			goto bad;
+		if (streq(op, "run")) {
+			free(boot);
+			free(profile);
+			boot = jpath_str(o, "boot_id") ? xstrdup(jpath_str(o, "boot_id")) : NULL;
+			profile = xstrdup(jpath_str(o, "profile") ?: "?");
+			strv_push(&out->profiles, profile);
+		} else if (streq(op, "set")) {
+			struct jentry e = {0};
+			if (!jpath_int(o, "id", &id) || !jpath_int(o, "run", &run) || action_from_json(o, &e.a) < 0)
+				goto bad;
+			e.id = (uint64_t)id;
+			e.run = (uint64_t)run;
+			e.boot_id = boot ? xstrdup(boot) : NULL;
+			e.profile = profile ? xstrdup(profile) : NULL;
+			out->e = xrealloc(out->e, (out->n + 1) * sizeof(*out->e));
+			out->e[out->n++] = e;
+		} else if (streq(op, "done")) {
+			struct jentry *e = jpath_int(o, "id", &id) ? entry_by_id(out, (uint64_t)id) : NULL;
+			if (!e)
+				goto bad;
+			e->done = true;
+		} else {
+			goto bad;
+		}
+		continue;
+bad:
+		if (bad_line)
+			*bad_line = line;
+		jlog_free(out);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+void jlog_free(struct jlog *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->e[i].boot_id);
+		free(l->e[i].profile);
+		action_free(&l->e[i].a);
+	}
+	free(l->e);
+	strv_free(&l->profiles);
+	*l = (struct jlog){0};
+}
+
+char *journal_boot_id(struct rootfs *rf)
+{
+	char *id = NULL;
+	if (rootfs_read_line(rf, "/proc/sys/kernel/random/boot_id", &id) < 0)
+		return NULL;
+	if (!*id) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
