@@ -174,6 +174,7 @@ static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 				: "all-core load collapses from the first multi-copy test on while one copy runs at full "
 				  "speed: the pattern of a supply that sags (undervoltage caps the clocks)");
 	diag_evidence_events(d, c, "undervoltage", 3);
+	diag_evidence_events(d, c, "low-clock", 2);
 	if (now)
 		diag_evidence_finding(d, now);
 	if (since)
@@ -219,6 +220,7 @@ static void check_thermal(const struct diag_case *c, struct diagnosis *d)
 			 : "the CPUs lose speed as the run goes on: heat builds up and the kernel throttles the clocks");
 	diag_evidence_events(d, c, "thermal", 3);
 	diag_evidence_events(d, c, "throttle", 3);
+	diag_evidence_events(d, c, "low-clock", 2);
 	if (throttled)
 		diag_evidence_finding(d, throttled);
 	if (near)
@@ -297,16 +299,27 @@ static void check_copies(const struct diag_case *c, struct diagnosis *d)
 
 /* ---- clocks ---- */
 
-/* The governor findings of the probe and how much each costs. */
+/* The clock findings of the probe and how much each costs: a governor that
+ * holds the clock low or ramps slowly, against one that ramps fast. */
 static const struct {
 	const char *id;
 	enum diag_confidence conf;
 } clock_findings[] = {
-	{ "cpu.governor.powersave", DC_MEDIUM },  { "cpu.governor.conservative", DC_MEDIUM },
-	{ "cpu.governor.userspace", DC_MEDIUM },  { "cpu.governor.other", DC_MEDIUM },
-	{ "cpu.max-freq-capped", DC_MEDIUM },     { "cpu.governor.ondemand", DC_LOW },
-	{ "cpu.governor.schedutil", DC_LOW },     { "cpu.boost-off", DC_LOW },
+	{ "cpu.governor.powersave", DC_MEDIUM }, { "cpu.governor.conservative", DC_MEDIUM },
+	{ "cpu.governor.userspace", DC_MEDIUM }, { "cpu.max-freq-capped", DC_MEDIUM },
+	{ "cpu.governor.ondemand", DC_LOW },     { "cpu.governor.schedutil", DC_LOW },
+	{ "cpu.governor.other", DC_LOW },        { "cpu.boost-off", DC_LOW },
 };
+
+/* intel_pstate's and amd-pstate-epp's powersave is their dynamic governor. */
+static enum diag_confidence clock_cost(const struct diag_case *c, size_t i)
+{
+	const char *driver = diag_env_str(c, "cpu.freq.driver");
+	if (streq(clock_findings[i].id, "cpu.governor.powersave") &&
+	    (streq_ptr(driver, "intel_pstate") || streq_ptr(driver, "amd-pstate-epp")))
+		return DC_LOW;
+	return clock_findings[i].conf;
+}
 
 /* Low-clock events while one copy ran: the clock stayed low under load. */
 static size_t single_copy_low_clock(const struct diag_case *c, struct diagnosis *d)
@@ -336,8 +349,8 @@ static void check_governor(const struct diag_case *c, struct diagnosis *d)
 			continue;
 		if (!first)
 			first = f;
-		if (clock_findings[i].conf > conf)
-			conf = clock_findings[i].conf;
+		if (clock_cost(c, i) > conf)
+			conf = clock_cost(c, i);
 	}
 	const char *gov = diag_env_str(c, "cpu.freq.governor");
 	if (!first) {
@@ -451,8 +464,11 @@ static void check_busy(const struct diag_case *c, struct diagnosis *d)
 			diag_set_unchecked(d, "other processes and services: %s", diag_env_missing(c));
 		return;
 	}
-	diag_fire(d, conf, DT_ALL, "other processes took CPU time %s",
-		  events ? "while the tests ran" : "on the machine when the run started");
+	diag_fire(d, conf, DT_ALL, "%s",
+		  events	 ? "other processes took CPU time while the tests ran"
+		  : busy || load ? "the machine was busy when the run started"
+				 : "services that wake up during a benchmark were running (printing, mDNS, "
+				   "desktop, timers)");
 	diag_evidence_events(d, c, "others", 4);
 	if (busy) {
 		double cpu;

@@ -82,6 +82,17 @@ static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
 			      kind ? " (" : "", kind ?: "", kind ? ")" : "");
 }
 
+/* "SD card", "eMMC", "hdd", "ext4": what the workdir is on, in a word. */
+static const char *medium_name(const struct diag_case *c)
+{
+	const char *mmc = diag_env_str(c, "storage.device.mmc_type");
+	if (streq_ptr(mmc, "sd"))
+		return "SD card";
+	if (streq_ptr(mmc, "emmc"))
+		return "eMMC";
+	return diag_env_str(c, "storage.device.kind") ?: diag_env_str(c, "storage.mount.fstype") ?: "a disk";
+}
+
 static void check_storage(const struct diag_case *c, struct diagnosis *d)
 {
 	const struct diag_run *one = diag_single(c), *r = compared_run(c);
@@ -97,7 +108,11 @@ static void check_storage(const struct diag_case *c, struct diagnosis *d)
 		return;
 	}
 	if (level == 0) {
-		if (q > 0)
+		if (q > 0 && memory == 0)
+			diag_set_normal(d, "File Copy %.2f× the pipe and system-call tests (1 copy): the workdir's "
+					   "medium (%s) did not hold it back",
+					q, medium_name(c));
+		else if (q > 0)
 			diag_set_normal(d, "File Copy %.2f× the pipe and system-call tests (1 copy), as from a fast "
 					   "file system",
 					q);

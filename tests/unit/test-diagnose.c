@@ -117,6 +117,33 @@ static void known_causes_with_environment(void **state)
 	}
 }
 
+/*
+ * Whole probe records of the synthetic fixture roots (tests/fixtures/roots)
+ * as the environment of the published case they resemble: the rules read
+ * the keys the probe really writes. The roots are not the published
+ * machines (the Raspberry Pi's workdir is on its SD card, the TCG guest is
+ * an x86 one), so only the cause and its confidence are compared.
+ */
+static void fixture_roots_as_environment(void **state)
+{
+	static const struct {
+		const char *root, *group, *cause;
+	} cases[] = {
+		{ "rpi4-undervoltage", "rpi4-native-undervoltage", "diag.undervoltage" },
+		{ "rk3568-emmc-el2", "rk3568-native-disk", "diag.storage-bound-workdir" },
+		{ "qemu-tcg-x86", "rk3568-qemu-tcg", "diag.software-emulation" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_json_ json_object *rec = published_result(cases[i].group);
+		json_object_object_del(rec, "imported");
+		jset(jchild(rec, "environment"), "before", probe_fixture(cases[i].root, NULL));
+		_cleanup_json_ json_object *report = report_of(rec, cases[i].group);
+		_cleanup_free_ char *all = causes_text(report);
+		if (!streq_ptr(cause_id(report, 0), cases[i].cause) || !streq(cause_confidence(report, 0), "high"))
+			fail_msg("%s with %s: %s", cases[i].group, cases[i].root, all);
+	}
+}
+
 /* Published runs without a known fault, and what their machine was. */
 static const struct {
 	const char *group, *env;
@@ -249,6 +276,7 @@ int main(void)
 		cmocka_unit_test(known_causes_with_environment),
 		cmocka_unit_test(healthy_runs_raise_nothing),
 		cmocka_unit_test(environment_overrules_shape),
+		cmocka_unit_test(fixture_roots_as_environment),
 		cmocka_unit_test(imported_log_says_what_it_could_not_check),
 		cmocka_unit_test(references_and_expected_ranges),
 		cmocka_unit_test(generic_after_specific),

@@ -1,0 +1,63 @@
+#!/bin/bash
+# ubtune diagnose: the report of a result record against the golden text and
+# JSON, and one-line errors for bad input. UPDATE_GOLDEN=1 rewrites the goldens
+# (then read the diff).
+. "$(dirname "$0")/lib.sh"
+
+RESULT="$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
+GOLDEN="$SRCDIR/tests/golden"
+
+"$UBTUNE" diagnose "$RESULT" >"$T/text" 2>"$T/err" || fail "diagnose failed: $(cat "$T/err")"
+"$UBTUNE" diagnose --json "$RESULT" >"$T/json" 2>"$T/err" || fail "diagnose --json failed: $(cat "$T/err")"
+[ -s "$T/err" ] && fail "diagnose wrote to stderr: $(cat "$T/err")"
+if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+	cp "$T/text" "$GOLDEN/diagnose-rpi4-undervoltage.txt"
+	cp "$T/json" "$GOLDEN/diagnose-rpi4-undervoltage.json"
+fi
+diff -u "$GOLDEN/diagnose-rpi4-undervoltage.txt" "$T/text" >"$T/diff" ||
+	fail "text report differs from the golden one: $(head -40 "$T/diff")"
+$PY - "$GOLDEN/diagnose-rpi4-undervoltage.json" "$T/json" <<'PYEOF' || fail "JSON report differs from the golden one"
+import json, sys
+want, got = (json.load(open(p)) for p in sys.argv[1:3])
+if want != got:
+    for key in want:
+        if want[key] != got.get(key):
+            print("differs:", key, file=sys.stderr)
+    sys.exit(1)
+PYEOF
+
+# the text and the JSON say the same: same causes in the same order
+causes=$(json_get "$T/json" "' '.join(c['id'] + ':' + c['confidence'] for c in d['causes'])")
+[[ $causes == "diag.undervoltage:high diag.poor-scaling:medium "* ]] || fail "causes: $causes"
+n=0
+for c in $causes; do
+	n=$((n + 1))
+	grep -q "^$n\. .*(confidence: ${c#*:})  ${c%%:*}\$" "$T/text" || fail "text lacks cause $n $c"
+done
+
+# bad input: one line naming the file, exit 2; a missing file: exit 1
+expect_exit 1 "$UBTUNE" diagnose "$T/missing.json"
+grep -q "$T/missing.json" "$T/stderr" || fail "no file name in: $(cat "$T/stderr")"
+echo '{"schema": "ubtune.result/1", "runs": [' >"$T/broken.json"
+expect_exit 2 "$UBTUNE" diagnose "$T/broken.json"
+grep -q "broken.json: not JSON" "$T/stderr" || fail "broken JSON: $(cat "$T/stderr")"
+echo '{"schema": "ubtune.probe/1"}' >"$T/probe.json"
+expect_exit 2 "$UBTUNE" diagnose "$T/probe.json"
+grep -q "not a ubtune result (schema ubtune.probe/1" "$T/stderr" || fail "wrong schema: $(cat "$T/stderr")"
+echo '{"schema": "ubtune.result/1", "runs": [{"copies": 1, "tests": []}]}' >"$T/empty.json"
+expect_exit 2 "$UBTUNE" diagnose "$T/empty.json"
+grep -q "empty.json: the result has no scored test" "$T/stderr" || fail "no tests: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" diagnose "$T"
+expect_exit 2 "$UBTUNE" diagnose
+expect_exit 2 "$UBTUNE" diagnose "$RESULT" "$RESULT"
+echo '{"schema": "ubtune.reference/1", "runs": [{"id": "x"}]}' >"$T/ref.json"
+expect_exit 2 "$UBTUNE" diagnose --reference "$T/ref.json" "$RESULT"
+grep -q "ref.json: run x: env and tests must be objects" "$T/stderr" || fail "bad reference: $(cat "$T/stderr")"
+[ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "more than one line for a bad reference"
+
+# without the installed reference runs: a warning, and a report without references
+UBTUNE_DATADIR="$T/nodata" "$UBTUNE" diagnose --json "$RESULT" >"$T/noref" 2>"$T/err" || fail "failed without references"
+grep -q "comparing with no published run" "$T/err" || fail "no warning: $(cat "$T/err")"
+[ "$(json_get "$T/noref" "len(d['references'])")" = 0 ] || fail "references without a reference file"
+[ "$(json_get "$T/noref" "d['causes'][0]['id']")" = diag.undervoltage ] || fail "cause changed without references"
+pass
