@@ -148,6 +148,22 @@ bool diag_env_undervoltage(json_object *rec, json_object *env)
 	return now || events > 0;
 }
 
+/*
+ * A probe record with its findings evaluated, rather than the few facts
+ * of an imported log's header (which says "unavailable": [{"area": "all"}]):
+ * only then does a missing finding mean that nothing was found.
+ */
+static bool whole_record(json_object *env)
+{
+	if (!json_object_is_type(jpath(env, "findings"), json_type_array))
+		return false;
+	json_object *un = jpath(env, "unavailable");
+	for (size_t i = 0; i < jpath_len(env, "unavailable"); i++)
+		if (streq_ptr(jpath_str(json_object_array_get_idx(un, i), "area"), "all"))
+			return false;
+	return true;
+}
+
 static json_object *object_or_null(json_object *o)
 {
 	return o && json_object_is_type(o, json_type_object) ? o : NULL;
@@ -247,8 +263,7 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	c->before = object_or_null(jpath(rec, "environment.before"));
 	c->after = object_or_null(jpath(rec, "environment.after"));
 	json_object *env = c->before ?: c->after;
-	c->probed = json_object_is_type(jpath(c->before, "findings"), json_type_array) ||
-		    json_object_is_type(jpath(c->after, "findings"), json_type_array);
+	c->probed = whole_record(c->before) || whole_record(c->after);
 	c->cpu_model = jpath_str(env, "cpu.model");
 	c->arch = jpath_str(env, "cpu.arch") ?: jpath_str(env, "host.arch");
 	c->cpus = diag_env_cpus(rec, env);

@@ -67,7 +67,13 @@ static inline json_object *published_result(const char *group)
 		if (!streq(r->group, group))
 			continue;
 		if (!found) {
+			/* the importer's partial record of a header */
 			json_object *env = jchild(jchild(rec, "environment"), "before");
+			jset_str(env, "schema", "ubtune.probe/1");
+			jset_str(env, "source", "unixbench-header");
+			jset(env, "unavailable", json_lit("[{\"area\": \"all\", \"reason\": \"imported from a UnixBench "
+							  "report: only what its header says is known\"}]"));
+			jset(env, "findings", json_object_new_array());
 			_cleanup_free_ char *model = xstrdup(r->cpu);
 			char *note = strstr(model, " (");
 			if (note && !strpbrk(note, "0123456789"))
@@ -105,11 +111,14 @@ static inline void result_merge(json_object *rec, const char *lit)
 	json_merge(rec, add);
 }
 
-/* Adds to environment.before; an empty findings list makes it a whole
- * probe record unless the literal has its own. */
+/* Adds to environment.before and makes it a whole probe record: an empty
+ * findings list unless the literal has its own, and no longer the partial
+ * record of an imported header. */
 static inline void result_env(json_object *rec, const char *lit)
 {
 	json_object *env = jchild(jchild(rec, "environment"), "before");
+	json_object_object_del(env, "unavailable");
+	json_object_object_del(env, "source");
 	if (!jpath(env, "findings"))
 		jset(env, "findings", json_object_new_array());
 	_cleanup_json_ json_object *add = json_lit(lit);

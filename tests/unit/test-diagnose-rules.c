@@ -519,6 +519,98 @@ static void bad_results(void **state)
 	assert_jstr(report, "summary", "Score 1000.0 (1 copy, partial)");
 }
 
+/* ---- hostile records ---- */
+
+struct mutation {
+	json_object *rec;
+	size_t runs, nodes;
+};
+
+static void diagnose_mutant(struct mutation *m)
+{
+	struct diag_case c;
+	char *error = NULL;
+	m->runs++;
+	if (diag_case_init(&c, m->rec, published_refs(), NULL, &error) < 0) {
+		assert_non_null(error);
+		free(error);
+		return;
+	}
+	_cleanup_json_ json_object *report = diagnose(&c);
+	assert_true(json_object_is_type(jpath(report, "causes"), json_type_array));
+	assert_non_null(jpath_str(report, "summary"));
+}
+
+/* A string, null, a huge negative number, an empty object, a list. */
+#define WRONG_KINDS 5
+static json_object *wrong_kind(size_t w)
+{
+	json_object *a;
+	switch (w) {
+	case 0:
+		return json_object_new_string("x");
+	case 1:
+		return NULL;
+	case 2:
+		return json_object_new_double(-1e308);
+	case 3:
+		return json_object_new_object();
+	default:
+		a = json_object_new_array();
+		json_object_array_add(a, json_object_new_int(1));
+		return a;
+	}
+}
+
+/* Replaces every value under o, one at a time, with values of the wrong
+ * kind, and diagnoses each such record. */
+static void mutate_under(struct mutation *m, json_object *o)
+{
+	bool array = json_object_is_type(o, json_type_array);
+	size_t n = array ? json_object_array_length(o) : 0;
+	struct strv keys = {0};
+	if (!array && json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, v) {
+			(void)v;
+			/* diagnose reads no pass: the test's own numbers are what matter */
+			if (!streq(key, "passes"))
+				strv_push(&keys, key);
+		}
+		n = keys.n;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *orig = json_object_get(array ? json_object_array_get_idx(o, i) : jpath(o, keys.v[i]));
+		for (size_t w = 0; w < WRONG_KINDS; w++) {
+			json_object *bad = wrong_kind(w);
+			if (array)
+				json_object_array_put_idx(o, i, bad);
+			else
+				json_object_object_add(o, keys.v[i], bad);
+			diagnose_mutant(m);
+		}
+		if (array)
+			json_object_array_put_idx(o, i, orig);
+		else
+			json_object_object_add(o, keys.v[i], orig);
+		m->nodes++;
+		mutate_under(m, orig);
+	}
+	strv_free(&keys);
+}
+
+static void hostile_records(void **state)
+{
+	_cleanup_free_ char *path = xasprintf("%s/tests/fixtures/results/rpi4-undervoltage.json", SRCDIR);
+	_cleanup_json_ json_object *rec = NULL;
+	assert_int_equal(jload_file(path, &rec), 0);
+	/* the same record as before the run: once is enough */
+	json_object_object_del(jpath(rec, "environment"), "after");
+	struct mutation m = { .rec = rec };
+	mutate_under(&m, rec);
+	assert_true(m.nodes > 900);
+	assert_int_equal(m.runs, m.nodes * WRONG_KINDS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +620,7 @@ int main(void)
 		cmocka_unit_test(swapping),	  cmocka_unit_test(vmm),	  cmocka_unit_test(overcommit),
 		cmocka_unit_test(context_switch), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
 		cmocka_unit_test(reference_file), cmocka_unit_test(history_as_reference), cmocka_unit_test(bad_results),
+		cmocka_unit_test(hostile_records),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
