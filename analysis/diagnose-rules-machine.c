@@ -304,11 +304,17 @@ static void check_copies(const struct diag_case *c, struct diagnosis *d)
 static const struct {
 	const char *id;
 	enum diag_confidence conf;
+	const char *what; /* NULL: "governor NAME" */
 } clock_findings[] = {
-	{ "cpu.governor.powersave", DC_MEDIUM }, { "cpu.governor.conservative", DC_MEDIUM },
-	{ "cpu.governor.userspace", DC_MEDIUM }, { "cpu.max-freq-capped", DC_MEDIUM },
-	{ "cpu.governor.ondemand", DC_LOW },     { "cpu.governor.schedutil", DC_LOW },
-	{ "cpu.governor.other", DC_LOW },        { "cpu.boost-off", DC_LOW },
+	{ "cpu.governor.powersave", DC_MEDIUM, NULL },
+	{ "cpu.governor.conservative", DC_MEDIUM, NULL },
+	{ "cpu.governor.userspace", DC_MEDIUM, NULL },
+	{ "cpu.governor.ondemand", DC_LOW, NULL },
+	{ "cpu.governor.schedutil", DC_LOW, NULL },
+	{ "cpu.governor.other", DC_LOW, NULL },
+	{ "cpu.max-freq-capped", DC_MEDIUM, "maximum frequency capped" },
+	{ "power.on-battery", DC_MEDIUM, "on battery" },
+	{ "cpu.boost-off", DC_LOW, "boost off" },
 };
 
 /* intel_pstate's and amd-pstate-epp's powersave is their dynamic governor. */
@@ -343,6 +349,8 @@ static void check_governor(const struct diag_case *c, struct diagnosis *d)
 	}
 	enum diag_confidence conf = DC_NONE;
 	json_object *first = NULL;
+	const char *gov = diag_env_str(c, "cpu.freq.governor");
+	struct buf why = {0};
 	for (size_t i = 0; i < ARRAY_SIZE(clock_findings); i++) {
 		json_object *f = diag_finding(c, clock_findings[i].id);
 		if (!f)
@@ -351,20 +359,19 @@ static void check_governor(const struct diag_case *c, struct diagnosis *d)
 			first = f;
 		if (clock_cost(c, i) > conf)
 			conf = clock_cost(c, i);
+		if (clock_findings[i].what)
+			buf_printf(&why, "%s%s", why.len ? ", " : "", clock_findings[i].what);
+		else
+			buf_printf(&why, "%sgovernor %s", why.len ? ", " : "", gov ?: "not performance");
+		diag_evidence_finding(d, f);
 	}
-	const char *gov = diag_env_str(c, "cpu.freq.governor");
 	if (!first) {
 		diag_set_normal(d, gov ? "CPU frequency governor %s" : "no CPU frequency scaling: the clock is set by firmware",
 				gov);
 		return;
 	}
-	diag_fire(d, conf, DT_ALL, "the CPU clock is not held at its maximum while the tests run (governor %s)",
-		  gov ?: "unknown");
-	for (size_t i = 0; i < ARRAY_SIZE(clock_findings); i++) {
-		json_object *f = diag_finding(c, clock_findings[i].id);
-		if (f)
-			diag_evidence_finding(d, f);
-	}
+	diag_fire(d, conf, DT_ALL, "the CPU clock is not held at its maximum while the tests run: %s", why.s);
+	buf_free(&why);
 	if (single_copy_low_clock(c, d))
 		d->confidence = diag_raise(d->confidence);
 	const struct diag_run *one = diag_single(c);
@@ -410,9 +417,10 @@ static void check_build(const struct diag_case *c, struct diagnosis *d)
 					 "from the published runs",
 				      pct(rel));
 			diag_gain_from_refs(d, c, DT_CPU, DT_KERNEL);
-		} else if (c->imported || !c->build) {
+		} else {
 			diag_set_unchecked(d, "compiler flags: %s",
 					   c->imported ? "an imported log does not record them"
+					   : c->build  ? "the build used the programs' default flags"
 					   : prebuilt  ? "prebuilt programs, their flags are not recorded"
 						       : "no build record");
 		}
@@ -451,7 +459,8 @@ static void check_busy(const struct diag_case *c, struct diagnosis *d)
 	}
 	bool busy = false;
 	jpath_bool(c->rec, "preflight.busy", &busy);
-	json_object *noisy = diag_finding(c, "services.noisy"), *load = diag_finding(c, "load.busy");
+	json_object *noisy = diag_finding(c, "services.noisy") ?: diag_finding(c, "services.graphical-target"),
+		    *load = diag_finding(c, "load.busy");
 	size_t events = diag_events(c, "others", NULL);
 	enum diag_confidence conf = events ? (longest >= BUSY_LONG_S ? DC_HIGH : DC_MEDIUM)
 				    : busy || load ? DC_MEDIUM
@@ -479,6 +488,9 @@ static void check_busy(const struct diag_case *c, struct diagnosis *d)
 		diag_evidence_finding(d, load);
 	if (noisy)
 		diag_evidence_finding(d, noisy);
+	json_object *gui = diag_finding(c, "services.graphical-target");
+	if (gui && gui != noisy)
+		diag_evidence_finding(d, gui);
 	d->expect = xstrdup("the tests that ran while others were busy come back to the level of the rest");
 }
 

@@ -240,6 +240,11 @@ static void governor(void **state)
 	_cleanup_json_ json_object *imported = shaped(healthy1, healthy4, 4, NULL);
 	jset_bool(imported, "imported", true);
 	expect_rule("diag.governor", imported, DC_NONE, "not in an imported log");
+	/* the laptop root: intel_pstate's powersave costs little, the battery more */
+	_cleanup_json_ json_object *laptop = shaped(healthy1, healthy4, 8, NULL);
+	jset(jchild(laptop, "environment"), "before", probe_fixture("laptop-battery-powersave", NULL));
+	expect_rule("diag.governor", laptop, DC_MEDIUM, "while the tests run: governor powersave, on battery");
+	evidence_has("diag.governor", laptop, "finding power.on-battery: /sys/class/power_supply/");
 }
 
 static void build_flags(void **state)
@@ -272,6 +277,9 @@ static void build_flags(void **state)
 	_cleanup_json_ json_object *imported = shaped(healthy1, healthy4, 4, NULL);
 	jset_bool(imported, "imported", true);
 	expect_rule("diag.build-flags", imported, DC_NONE, "an imported log does not record them");
+	_cleanup_json_ json_object *defaults = shaped(healthy1, healthy4, 4, NULL);
+	result_merge(defaults, "{\"build\": {\"cc\": \"gcc\", \"cflags\": null}}");
+	expect_rule("diag.build-flags", defaults, DC_NONE, "default flags");
 }
 
 static void busy(void **state)
