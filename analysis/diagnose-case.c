@@ -195,6 +195,9 @@ static int similarity(const struct diag_case *c, const struct diag_ref *r)
 	 * 4.19 guest on it */
 	if (streq_ptr(diag_env_str(c, "host.kernel_release"), r->kernel))
 		s += 3;
+	/* the person's own earlier run of this machine is closer than any */
+	if (r->history && streq_ptr(jpath_str(c->rec, "host"), r->host))
+		s += 3;
 	return s;
 }
 

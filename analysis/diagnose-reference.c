@@ -154,6 +154,7 @@ static void ref_free(struct diag_ref *r)
 	free(r->cpu);
 	free(r->arch);
 	free(r->kernel);
+	free(r->host);
 	free(r->vmm);
 }
 
@@ -302,6 +303,7 @@ void diag_refs_add_result(struct diag_refs *refs, json_object *result, const cha
 		r->cpu = dup_or_null(jpath_str(env, "cpu.model"));
 		r->arch = dup_or_null(jpath_str(env, "cpu.arch"));
 		r->kernel = dup_or_null(jpath_str(env, "host.kernel_release"));
+		r->host = dup_or_null(jpath_str(result, "host"));
 		r->cpus = diag_env_cpus(result, env);
 		r->virt = diag_env_virt(env, &hypervisor);
 		r->vmm = dup_or_null(hypervisor);

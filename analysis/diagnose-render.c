@@ -134,7 +134,7 @@ static void references(FILE *out, json_object *report)
 			fputs("  (none of them is a healthy run to expect scores from)\n", out);
 			continue;
 		}
-		fprintf(out, "  %-40s %10s %21s %7s\n", "test", "this run", "expected", "");
+		fprintf(out, "  %-40s %10s %21s\n", "test", "this run", "expected");
 		for (size_t k = 0; k < jpath_len(r, "tests"); k++) {
 			json_object *x = item(tests, k);
 			double lo = num(x, "expected_low"), hi = num(x, "expected_high"), ratio = num(x, "ratio");

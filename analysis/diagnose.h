@@ -80,6 +80,7 @@ struct diag_ref {
 	char *id, *group, *description, *source;
 	char *cpu;          /* CPU model as published */
 	char *arch, *kernel;
+	char *host;         /* history: the machine's host name */
 	unsigned cpus;      /* CPUs the run saw; 0: not published */
 	unsigned host_cpus; /* a guest's host; 0: not published */
 	enum diag_virt virt;

@@ -481,6 +481,7 @@ static void history_as_reference(void **state)
 	_cleanup_json_ json_object *old = result_new();
 	result_add_run(old, 1, healthy1);
 	jset_str(old, "started_at", "2026-01-02T10:00:00+0100");
+	jset_str(old, "host", "bench1");
 	jset(jchild(old, "environment"), "before", env);
 	struct diag_refs refs = {0};
 	diag_refs_add_result(&refs, old, "result 3");
@@ -489,11 +490,17 @@ static void history_as_reference(void **state)
 	assert_int_equal(refs.v[0].workdir_memory, 1);
 	assert_int_equal(refs.v[0].cpus, 4);
 	assert_string_equal(refs.v[0].description, "your result 3 of 2026-01-02T10:00:00+0100");
+	/* another machine with the same CPU: the same host's result is closer */
+	jset_str(old, "host", "bench2");
+	diag_refs_add_result(&refs, old, "result 4");
+	jset_str(old, "host", "bench1");
+	assert_int_equal(refs.n, 2);
 
 	double disk[DIAG_NTESTS];
 	scaled(disk, healthy1, DT_FILECOPY, 0.5);
 	_cleanup_json_ json_object *now = result_new();
 	result_add_run(now, 1, disk);
+	jset_str(now, "host", "bench1");
 	jset(jchild(now, "environment"), "before", json_object_get(env));
 	struct diag_case c;
 	_cleanup_free_ char *error = NULL;
