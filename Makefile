@@ -63,7 +63,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wshadow -Wno-unused-parameter -Wmis
 	-DHAVE_SQLITE=$(WITH_SQLITE) -DHAVE_ARCHIVE=$(WITH_ARCHIVE)
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
-LDLIBS += -lm
+LDLIBS += -lm -pthread
 
 LIB_SRC := $(wildcard lib/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
 CLI_SRC := $(wildcard cli/*.c)
@@ -73,7 +73,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -109,9 +109,10 @@ check: deps
 # Real dumps are kept packed; tests read them unpacked under build/fixtures/.
 REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)
 FIXTURE_STAMP := $(B)/fixtures/.stamp
-$(FIXTURE_STAMP): $(REAL_DUMPS)
+$(FIXTURE_STAMP): $(REAL_DUMPS) tools/relink-dump
 	@rm -rf $(B)/fixtures && mkdir -p $(B)/fixtures
 	@for f in $(REAL_DUMPS); do tar -C $(B)/fixtures -xzf $$f || exit 1; done
+	@tools/relink-dump $(B)/fixtures/*/
 	@touch $@
 
 check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
@@ -124,6 +125,12 @@ check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 bench-probe: $(B)/ubtune
 	@tools/install-deps hwloc util-linux
 	tools/bench-probe $(RUNS)
+
+# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
+$(B)/bench-sampler: tools/bench-sampler.c $(B)/libubtune.a
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
+bench-sampler: $(B)/bench-sampler
+	$(B)/bench-sampler $(SECONDS)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)

@@ -136,6 +136,11 @@ size_t jpath_len(json_object *o, const char *path)
 	return v && json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
 }
 
+size_t jarr_len(json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
 const char *jdump(json_object *o, bool pretty)
 {
 	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |

@@ -29,6 +29,8 @@ bool jpath_int(json_object *o, const char *path, int64_t *out);
 bool jpath_double(json_object *o, const char *path, double *out);
 bool jpath_bool(json_object *o, const char *path, bool *out);
 size_t jpath_len(json_object *o, const char *path);
+/* Length of an array; 0 for NULL or anything that is not an array. */
+size_t jarr_len(json_object *a);
 
 /* Serialised form (pretty or compact), owned by the object. */
 const char *jdump(json_object *o, bool pretty);

@@ -12,7 +12,7 @@ extern char **environ;
 
 #define CAPTURE_MAX (1u << 20)
 
-int spawn_capture(const char *const argv[], char **out)
+static int spawn_impl(const char *const argv[], char **out, bool with_stderr)
 {
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -22,7 +22,10 @@ int spawn_capture(const char *const argv[], char **out)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (with_stderr)
+		posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	else
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 
 	pid_t pid;
 	int r = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
@@ -57,4 +60,14 @@ int spawn_capture(const char *const argv[], char **out)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+int spawn_capture(const char *const argv[], char **out)
+{
+	return spawn_impl(argv, out, false);
+}
+
+int spawn_capture_all(const char *const argv[], char **out)
+{
+	return spawn_impl(argv, out, true);
 }

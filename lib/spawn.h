@@ -5,3 +5,6 @@
  * discarded, and captures its stdout (at most 1 MiB). Returns the exit
  * status (>= 0) or -errno when it could not be started. */
 int spawn_capture(const char *const argv[], char **out);
+/* The same with stderr captured too, interleaved with stdout (compiler
+ * output). */
+int spawn_capture_all(const char *const argv[], char **out);

@@ -36,7 +36,7 @@ int proc_stat_parse(const char *text, struct proc_info *out)
 	if (nf < 20 || fields[11] == UINT64_MAX || fields[12] == UINT64_MAX || fields[19] == UINT64_MAX)
 		return -EBADMSG;
 
-	*out = (struct proc_info){ .pid = (int)p };
+	*out = (struct proc_info){ .pid = (int)p, .ppid = fields[1] <= INT32_MAX ? (int)fields[1] : 0 };
 	size_t n = (size_t)(close - open - 1);
 	memcpy(out->comm, open + 1, n < sizeof(out->comm) - 1 ? n : sizeof(out->comm) - 1);
 	out->cpu_ticks = fields[11] + fields[12];

@@ -31,6 +31,7 @@ const struct noise *noise_for_comm(const char *comm);
 /* One process, from /proc/PID/stat. */
 struct proc_info {
 	int pid;
+	int ppid;
 	char comm[16];        /* the kernel keeps 15 characters */
 	uint64_t cpu_ticks;   /* utime + stime */
 	uint64_t start_ticks; /* starttime: clock ticks after boot */

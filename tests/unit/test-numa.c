@@ -419,9 +419,9 @@ static void masks_and_intx(void **state)
 
 static void virtio_guest_irqs(void **state)
 {
-	char *root = tmproot_relinked("hwloc-2pa-pcidomain32bits");
+	char *root = fixture_root("hwloc-2pa-pcidomain32bits");
 	json_object *rec = probe_storage_numa(root, "/");
-	tmproot_free(root);
+	free(root);
 	/* msi_irqs/27 and 28 of 10000:00:04.0; this dump has no /proc/interrupts or /proc/irq */
 	assert_int_equal(jpath_len(rec, "numa.storage_irqs"), 2);
 	assert_int_equal(jint(rec, "numa.storage_irqs.0.irq"), 27);

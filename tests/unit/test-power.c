@@ -239,15 +239,33 @@ static void throttle_counters(void **state)
 	json_object_put(rec);
 }
 
+static const char *const composite_links[] = {
+	"sys/class/hwmon/hwmon0", "sys/class/hwmon/hwmon1", "sys/class/hwmon/hwmon2", "sys/class/hwmon/hwmon3",
+	"sys/class/hwmon/hwmon5", "sys/class/hwmon/hwmon6", "sys/class/hwmon/hwmon7", "sys/class/hwmon/hwmon8",
+	"sys/class/hwmon/hwmon9", "sys/class/hwmon/hwmon10", "sys/class/thermal/thermal_zone0",
+	"sys/devices/platform/applesmc.768/hwmon/hwmon2/device",
+};
+
 /*
- * node_exporter's composite: as packed, the sysfs links of hwmon0-10 and
- * thermal_zone0 are plain files holding the link target. The probe must
- * report the one real directory (hwmon4, no name) and name the rest as
+ * node_exporter's composite with its class links flattened into plain files
+ * holding the link target, as a damaged copy of a dump has them: the probe
+ * must report the one real directory (hwmon4, no name) and name the rest as
  * unreadable, without values it did not read.
  */
-static void composite_as_packed(void **state)
+static void composite_flattened(void **state)
 {
-	json_object *rec = probe_fixture("node_exporter-composite-x86", NULL);
+	char *root = tmproot_copy("node_exporter-composite-x86");
+	for (size_t i = 0; i < ARRAY_SIZE(composite_links); i++) {
+		_cleanup_free_ char *path = xasprintf("%s/%s", root, composite_links[i]);
+		char target[256];
+		ssize_t n = readlink(path, target, sizeof(target) - 1);
+		assert_true(n > 0);
+		target[n] = '\0';
+		assert_int_equal(unlink(path), 0);
+		tmproot_write_bytes(root, composite_links[i], target, (size_t)n);
+	}
+	json_object *rec = probe_root(root, NULL);
+	tmproot_free(root);
 	assert_int_equal(jpath_len(rec, "power.hwmon"), 1);
 	assert_jstr(rec, "power.hwmon.0.path", "/sys/class/hwmon/hwmon4");
 	assert_jnull(rec, "power.hwmon.0.name");
@@ -263,26 +281,10 @@ static void composite_as_packed(void **state)
 	json_object_put(rec);
 }
 
-/* The same dump with its links restored as node_exporter's fixture declares them. */
+/* The dump with the links node_exporter's fixture declares. */
 static void composite_with_links(void **state)
 {
-	static const char *const links[] = {
-		"sys/class/hwmon/hwmon0", "sys/class/hwmon/hwmon1", "sys/class/hwmon/hwmon2", "sys/class/hwmon/hwmon3",
-		"sys/class/hwmon/hwmon5", "sys/class/hwmon/hwmon6", "sys/class/hwmon/hwmon7", "sys/class/hwmon/hwmon8",
-		"sys/class/hwmon/hwmon9", "sys/class/hwmon/hwmon10", "sys/class/thermal/thermal_zone0",
-		"sys/devices/platform/applesmc.768/hwmon/hwmon2/device",
-	};
-	char *root = tmproot_copy("node_exporter-composite-x86");
-	for (size_t i = 0; i < ARRAY_SIZE(links); i++) {
-		_cleanup_free_ char *path = xasprintf("%s/%s", root, links[i]);
-		char target[256] = "";
-		FILE *f = fopen(path, "re");
-		assert_non_null(f);
-		assert_non_null(fgets(target, sizeof(target), f));
-		fclose(f);
-		tmproot_link(root, links[i], strstrip(target));
-	}
-	json_object *rec = probe_root(root, NULL);
+	json_object *rec = probe_fixture("node_exporter-composite-x86", NULL);
 	assert_int_equal(jpath_len(rec, "power.hwmon"), 11);
 	assert_false(unavailable_mentions(rec, "power", "Not a directory"));
 
@@ -312,7 +314,6 @@ static void composite_with_links(void **state)
 	assert_int_equal(jint(rec, "power.thermal.0.temp_mc"), 12376);
 	assert_jnull(rec, "power.thermal.0.trip_mc");
 	json_object_put(rec);
-	tmproot_free(root);
 }
 
 /* ---- findings on record literals ------------------------------------ */
@@ -389,7 +390,7 @@ int main(void)
 		cmocka_unit_test(laptop_supplies),
 		cmocka_unit_test(hwmon_garbage),
 		cmocka_unit_test(throttle_counters),
-		cmocka_unit_test(composite_as_packed),
+		cmocka_unit_test(composite_flattened),
 		cmocka_unit_test(composite_with_links),
 		cmocka_unit_test(rule_undervoltage),
 		cmocka_unit_test(rule_thermal),

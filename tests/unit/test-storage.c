@@ -138,7 +138,7 @@ static void recommendations(void **state)
 
 /* ---- real dumps ---- */
 
-/* The lsblk dump and the KVM guest with their sysfs links restored. */
+/* The lsblk dump and the KVM guest. */
 struct dumps {
 	char *lsblk, *kvm;
 };
@@ -146,8 +146,8 @@ struct dumps {
 static int dumps_setup(void **state)
 {
 	struct dumps *d = xcalloc(1, sizeof(*d));
-	d->lsblk = tmproot_relinked("util-linux-lsblk-simple-nvme");
-	d->kvm = tmproot_relinked("hwloc-2pa-pcidomain32bits");
+	d->lsblk = fixture_root("util-linux-lsblk-simple-nvme");
+	d->kvm = fixture_root("hwloc-2pa-pcidomain32bits");
 	*state = d;
 	return 0;
 }
@@ -155,8 +155,8 @@ static int dumps_setup(void **state)
 static int dumps_teardown(void **state)
 {
 	struct dumps *d = *state;
-	tmproot_free(d->lsblk);
-	tmproot_free(d->kvm);
+	free(d->lsblk);
+	free(d->kvm);
 	free(d);
 	return 0;
 }
@@ -239,10 +239,17 @@ static void lsblk_devices(void **state)
 	json_object_put(rec);
 }
 
-/* The dump as packed, its links flattened into files: unknown, and said why. */
-static void lsblk_as_packed(void **state)
+/* A damaged copy of the dump, its sysfs links flattened into files holding
+ * the target: unknown, and said why. */
+static void lsblk_flattened(void **state)
 {
-	json_object *rec = probe_fixture("util-linux-lsblk-simple-nvme", "/");
+	char *root = tmproot_copy("util-linux-lsblk-simple-nvme");
+	_cleanup_free_ char *cmd = xasprintf("find '%s/sys' -type l | while read -r l; do "
+					     "t=$(readlink \"$l\") && rm \"$l\" && printf %%s \"$t\" >\"$l\"; done",
+					     root);
+	assert_int_equal(system(cmd), 0);
+	json_object *rec = probe_root(root, "/");
+	tmproot_free(root);
 	assert_jstr(rec, "storage.workdir", "/");
 	assert_jstr(rec, "storage.mount.source", "/dev/sda4");
 	assert_jnull(rec, "storage.device");
@@ -798,7 +805,7 @@ int main(void)
 		cmocka_unit_test(mounts_parsing_and_lookup),
 		cmocka_unit_test(kinds),
 		cmocka_unit_test(recommendations),
-		cmocka_unit_test(lsblk_as_packed),
+		cmocka_unit_test(lsblk_flattened),
 		cmocka_unit_test(composite_bfq),
 		cmocka_unit_test(overlay_in_container),
 		cmocka_unit_test(dev_root_from_cmdline),

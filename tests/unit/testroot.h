@@ -1,31 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * For the storage and NUMA tests: sysfs block devices in a throwaway root
- * (probetest.h), dumps with their sysfs links restored, and a probe
- * context over any root that runs single areas with any workdir, present
- * in the root or not.
+ * (probetest.h) and a probe context over any root that runs single areas
+ * with any workdir, present in the root or not.
  */
 #pragma once
 
 #include "probe/findings.h"
 #include "probetest.h"
-
-/*
- * A copy of a real dump with its flattened sysfs links restored (see
- * tests/fixtures/real/README.md). Files are hard links to the unpacked dump,
- * which is quick; relink-dump only replaces names, never writes a file, so
- * the dump stays as it is. Directories are made writable for removal.
- */
-static inline char *tmproot_relinked(const char *fixture)
-{
-	char *root = tmproot_new();
-	_cleanup_free_ char *src = fixture_root(fixture);
-	_cleanup_free_ char *cmd = xasprintf("cp -al '%s'/. '%s' && find '%s' -type d -exec chmod u+w {} + && "
-					     "'%s/tools/relink-dump' '%s'",
-					     src, root, root, SRCDIR, root);
-	assert_int_equal(system(cmd), 0);
-	return root;
-}
 
 /* ---- sysfs block devices ---- */
 

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One `ubtune bench`: preflight, the passes of every test at every copy
+ * count with the sampler running, the probe before and after, the record. */
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <time.h>
+
+#include "bench/preflight.h"
+#include "bench/result.h"
+#include "bench/runner.h"
+#include "bench/sampler.h"
+#include "bench/workdir.h"
+#include "lib/store.h"
+#include "lib/util.h"
+#include "probe/probe.h"
+
+#ifndef UBTUNE_VERSION
+#define UBTUNE_VERSION "unknown"
+#endif
+
+#define SAMPLER_INTERVAL_S 1.0
+/* Seconds between two preflight measurements while waiting. */
+#define PREFLIGHT_RETRY_S 2.0
+
+struct run_state {
+	const struct bench_opts *o;
+	const char *workdir;
+	char **env;
+	struct sampler *sampler;
+	double t0;
+	double est_total, est_done; /* estimated seconds of all passes, and of those done */
+	unsigned step, steps;
+	char *first_error;
+};
+
+static double mono_s(void)
+{
+	return (double)now_usec() / 1e6;
+}
+
+static void notice(const struct bench_opts *o, const char *fmt, ...) _printf_(2, 3);
+static void notice(const struct bench_opts *o, const char *fmt, ...)
+{
+	if (!o->ui || !o->ui->notice)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	o->ui->notice(msg, o->ui->data);
+}
+
+/* Measures until the machine is quiet, --wait runs out or --force says go. */
+static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object **out, char **error)
+{
+	double start = mono_s();
+	for (;;) {
+		struct preflight p;
+		int r = preflight_measure(rf, BENCH_PREFLIGHT_S, getpid(), &p);
+		if (r == -EINTR) {
+			*error = xstrdup("interrupted before the first test");
+			return r;
+		}
+		if (r < 0) {
+			*error = xasprintf("cannot measure how busy the machine is: %s", strerror(-r));
+			return r;
+		}
+		json_object_put(*out);
+		*out = preflight_json(&p);
+		_cleanup_free_ char *what = preflight_describe(&p);
+		bool busy = p.busy;
+		preflight_free(&p);
+		if (!busy)
+			return 0;
+		if (o->force) {
+			notice(o, "the machine is busy (%s); running anyway (--force)", what);
+			return 0;
+		}
+		double left = o->wait_s - (mono_s() - start);
+		if (left <= 0) {
+			*error = xasprintf("the machine is busy: %s. Wait for it, give --wait SECONDS, or --force to run "
+					   "anyway",
+					   what);
+			return -EBUSY;
+		}
+		notice(o, "the machine is busy (%s); waiting up to %.0f s more", what, left);
+		r = runner_sleep(left < PREFLIGHT_RETRY_S ? left : PREFLIGHT_RETRY_S);
+		if (r < 0) {
+			*error = xstrdup("interrupted before the first test");
+			return r;
+		}
+	}
+}
+
+static double pass_estimate(const struct bench_opts *o, const struct bench_test *t)
+{
+	return (o->quick ? 0.3 : 3.0) + bench_duration(t, o->quick) + t->extra_s;
+}
+
+static void report_progress(struct run_state *st, const struct bench_test *t, unsigned copies, unsigned pass,
+			    unsigned passes)
+{
+	if (!st->o->ui || !st->o->ui->progress)
+		return;
+	double elapsed = mono_s() - st->t0, eta = NAN;
+	if (st->est_done > 0) {
+		double pace = elapsed / st->est_done;
+		pace = pace < 0.5 ? 0.5 : pace > 3 ? 3 : pace;
+		eta = (st->est_total - st->est_done) * pace;
+	}
+	struct bench_progress p = { t, copies, pass, passes, st->step, st->steps, elapsed, eta };
+	st->o->ui->progress(&p, st->o->ui->data);
+}
+
+/* Runs every pass of one test; the test entry records them. -EINTR when
+ * asked to stop; a failing test is recorded, not returned. */
+static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsigned copies)
+{
+	const struct bench_opts *o = st->o;
+	const struct bench_test *t = &bench_tests[ti];
+	unsigned passes = bench_passes(t, o->iterations, o->quick);
+	struct strv argv = {0};
+	engine_argv(o->engine, t, o->quick, st->workdir, &argv);
+	json_object *test = result_test_new(t, passes, &argv);
+	json_object_array_add(tests, test);
+	sampler_set_phase(st->sampler, (int)ti, copies);
+
+	int r = 0;
+	unsigned pass = 0;
+	for (; pass < passes; pass++) {
+		report_progress(st, t, copies, pass + 1, passes);
+		r = runner_settle(o->quick);
+		if (r < 0)
+			break;
+		struct pass_spec spec = {
+			.argv = argv.v,
+			.envp = st->env,
+			.cwd = st->workdir,
+			.copies = copies,
+			.timeout_s = 3 * (bench_duration(t, o->quick) + t->extra_s) + 120,
+		};
+		struct pass_outcome out;
+		_cleanup_free_ char *why = NULL;
+		r = runner_pass(&spec, &out, &why);
+		st->est_done += pass_estimate(o, t);
+		if (r == -EINTR)
+			break;
+		if (r < 0) {
+			_cleanup_free_ char *msg = xasprintf("%u cop%s, pass %u: %s", copies, copies == 1 ? "y" : "ies",
+							     pass + 1, why);
+			jset_str(test, "error", msg);
+			if (!st->first_error)
+				st->first_error = xasprintf("%s, %s", t->name, msg);
+			r = 0;
+			break;
+		}
+		result_test_add_pass(test, &out);
+		pass_outcome_free(&out);
+	}
+	/* skipped passes of a failed test still count toward the estimate */
+	st->est_done += (passes - (pass < passes ? pass + 1 : passes)) * pass_estimate(o, t);
+	jset_bool(test, "complete", pass == passes);
+	result_score_test(test);
+	strv_free(&argv);
+	sampler_set_phase(st->sampler, -1, 0);
+	return r;
+}
+
+static int run_all(struct run_state *st, json_object *runs)
+{
+	const struct bench_opts *o = st->o;
+	for (unsigned c = 0; c < o->ncopies; c++) {
+		json_object *run = result_run_new(o->copies[c]);
+		json_object_array_add(runs, run);
+		int r = 0;
+		for (unsigned k = 0; k < o->ntests && r == 0; k++) {
+			st->step++;
+			r = run_test(st, jpath(run, "tests"), o->tests[k], o->copies[c]);
+		}
+		_cleanup_free_ char *end = result_time(time(NULL));
+		jset_str(run, "ended_at", end);
+		result_score_run(run);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static json_object *probe_record(const char *workdir)
+{
+	struct probe_opts po = { .workdir = workdir };
+	json_object *rec = NULL;
+	_cleanup_free_ char *error = NULL;
+	if (probe_collect(&po, &rec, NULL, &error) < 0)
+		return NULL;
+	return rec;
+}
+
+static json_object *options_json(const struct bench_opts *o, const struct workdir *wd)
+{
+	json_object *opt = json_object_new_object();
+	json_object *tests = json_object_new_array(), *copies = json_object_new_array();
+	for (unsigned i = 0; i < o->ntests; i++)
+		jarr_add_str(tests, bench_tests[o->tests[i]].id);
+	for (unsigned i = 0; i < o->ncopies; i++)
+		json_object_array_add(copies, json_object_new_int((int)o->copies[i]));
+	jset(opt, "tests", tests);
+	jset(opt, "copies", copies);
+	jset(opt, "iterations", o->iterations ? json_object_new_int((int)o->iterations) : NULL);
+	jset_bool(opt, "quick", o->quick);
+	jset_str(opt, "workdir", wd->base);
+	jset_str(opt, "workdir_source", wd->source);
+	_cleanup_free_ char *desc = xasprintf("%s (%s; the tests ran in a temporary directory inside it)",
+					      wd->base, wd->source);
+	jset_str(opt, "workdir_description", desc);
+	jset_str(opt, "locale", "en_US.utf8");
+	jset_str(opt, "settle", o->quick ? "sync; sleep 0.25" : "sync; sleep 1; sync; sleep 2");
+	return opt;
+}
+
+static json_object *engine_json(const struct bench_engine *e)
+{
+	json_object *o = json_object_new_object();
+	jset_str(o, "kind", e->kind == ENGINE_WORKLOADS ? "workloads" : "programs");
+	jset_str(o, "path", e->kind == ENGINE_WORKLOADS ? e->binary : e->bindir);
+	jset_str(o, "bindir", e->bindir);
+	jset_bool(o, "prebuilt", e->build == NULL);
+	jset_str(o, "description", e->description);
+	jset_str(o, "note", e->note);
+	return o;
+}
+
+/* The parts of the record known before the first test. */
+static json_object *record_new(const struct bench_opts *o, const struct workdir *wd, time_t started)
+{
+	json_object *rec = json_object_new_object();
+	const struct bench_engine *e = o->engine;
+	_cleanup_free_ char *run_id = result_run_id(), *when = result_time(started);
+	jset_str(rec, "schema", RESULT_SCHEMA);
+	jset_str(rec, "run_id", run_id);
+	json_object *tool = jchild(rec, "tool");
+	jset_str(tool, "name", "ubtune");
+	jset_str(tool, "version", UBTUNE_VERSION);
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	jset_str(rec, "host", *host ? host : NULL);
+	jset_str(rec, "started_at", when);
+	jset_null(rec, "ended_at");
+	json_object *suite = jchild(rec, "suite");
+	jset_str(suite, "name", e->suite);
+	jset_str(suite, "version", e->version);
+	jset_str(suite, "compatible_with", "UnixBench 6.0.0");
+	jset(rec, "engine", engine_json(e));
+	jset(rec, "build", e->build ? json_object_get(e->build) : NULL);
+	jset(rec, "options", options_json(o, wd));
+	jset_bool(rec, "quick", o->quick);
+	jset_bool(rec, "incomplete", false);
+	jset_null(rec, "interrupted_by");
+	jset_bool(rec, "imported", false);
+	jset(rec, "profile", o->profile && o->profile->present ? json_object_get(o->profile->raw) : NULL);
+	jset_bool(rec, "profile_stale", o->profile_stale);
+	jset_int(rec, "online_cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	jset(rec, "runs", json_object_new_array());
+	return rec;
+}
+
+static void record_finish(json_object *rec, struct sampler *s)
+{
+	_cleanup_free_ char *end = result_time(time(NULL));
+	jset_str(rec, "ended_at", end);
+	if (s) {
+		jset(rec, "sampler", sampler_summary(s));
+		jset(rec, "samples", json_object_get(sampler_samples(s)));
+		jset(rec, "events", json_object_get(sampler_events(s)));
+	} else {
+		jset_null(rec, "sampler");
+		jset(rec, "samples", json_object_new_array());
+		jset(rec, "events", json_object_new_array());
+	}
+}
+
+static bool needs_input(const struct bench_opts *o)
+{
+	for (unsigned i = 0; i < o->ntests; i++)
+		if (bench_tests[o->tests[i]].needs_input)
+			return true;
+	return false;
+}
+
+/* The passes of every test, with the sampler running; the environment
+ * before and after. */
+static int measure(const struct bench_opts *o, const struct workdir *wd, json_object *rec, char **error)
+{
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	struct run_state st = { .o = o, .workdir = wd->path, .steps = o->ncopies * o->ntests };
+	int r = rootfs_new("/", &rf);
+	if (r < 0) {
+		*error = xasprintf("cannot read /: %s", strerror(-r));
+		return r;
+	}
+	for (unsigned c = 0; c < o->ncopies; c++)
+		for (unsigned k = 0; k < o->ntests; k++)
+			st.est_total += bench_passes(&bench_tests[o->tests[k]], o->iterations, o->quick) *
+					pass_estimate(o, &bench_tests[o->tests[k]]);
+	json_object *env = jchild(rec, "environment");
+	jset(env, "before", probe_record(wd->base));
+	r = sampler_new(rf, getpid(), &st.sampler);
+	if (r == 0)
+		r = sampler_start(st.sampler, SAMPLER_INTERVAL_S);
+	if (r < 0) {
+		*error = xasprintf("cannot start the sampler: %s", strerror(-r));
+		sampler_free(st.sampler);
+		return r;
+	}
+	st.env = engine_env(o->engine, o->quick);
+	st.t0 = mono_s();
+	r = run_all(&st, jpath(rec, "runs"));
+	sampler_stop(st.sampler);
+	record_finish(rec, st.sampler);
+	sampler_free(st.sampler);
+	jset(env, "after", probe_record(wd->base));
+	for (char **e = st.env; *e; e++)
+		free(*e);
+	free(st.env);
+	if (r == 0 && st.first_error) {
+		*error = TAKE_PTR(st.first_error);
+		r = -EIO;
+	}
+	free(st.first_error);
+	return r;
+}
+
+int bench_run(const struct bench_opts *o, json_object **rec, char **error)
+{
+	*rec = NULL;
+	*error = NULL;
+	runner_setup();
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	int r = rootfs_new("/", &rf);
+	if (r < 0) {
+		*error = xasprintf("cannot read /: %s", strerror(-r));
+		return r;
+	}
+	json_object *pf = NULL;
+	r = preflight(o, rf, &pf, error);
+	if (r < 0) {
+		json_object_put(pf);
+		return r;
+	}
+	struct workdir wd;
+	r = workdir_create(o->workdir, o->workdir_source, &wd, error);
+	if (r < 0) {
+		json_object_put(pf);
+		return r;
+	}
+	if (needs_input(o))
+		r = engine_prepare_input(o->engine, wd.path, error);
+	if (r == 0) {
+		*rec = record_new(o, &wd, time(NULL));
+		jset(*rec, "preflight", TAKE_PTR(pf));
+		r = measure(o, &wd, *rec, error);
+		if (r == -EINTR) {
+			jset_bool(*rec, "incomplete", true);
+			const char *name = runner_signal_name(runner_stop_signal());
+			jset_str(*rec, "interrupted_by", name);
+			free(*error);
+			*error = xasprintf("stopped by %s", name);
+		}
+	}
+	json_object_put(pf);
+	_cleanup_free_ char *tmp = xstrdup(wd.path);
+	int k = workdir_remove(&wd);
+	if (k < 0 && r == 0) {
+		*error = xasprintf("cannot remove the temporary directory %s: %s", tmp, strerror(-k));
+		r = k;
+	}
+	workdir_free(&wd);
+	return r;
+}
+
+bool bench_has_results(json_object *rec)
+{
+	json_object *runs = jpath(rec, "runs");
+	for (size_t i = 0; i < jarr_len(runs); i++) {
+		json_object *tests = jpath(json_object_array_get_idx(runs, i), "tests");
+		for (size_t k = 0; k < jarr_len(tests); k++)
+			if (jpath(json_object_array_get_idx(tests, k), "result"))
+				return true;
+	}
+	return false;
+}

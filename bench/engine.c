@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sys/stat.h>
+
+#include "lib/paths.h"
+#include "lib/spawn.h"
+#include "bench/workdir.h"
+#include "lib/tarball.h"
+#include "lib/util.h"
+
+#ifndef UBTUNE_VERSION
+#define UBTUNE_VERSION "unknown"
+#endif
+#ifndef UBTUNE_LIBEXECDIR
+#define UBTUNE_LIBEXECDIR "/usr/local/libexec/ubtune"
+#endif
+
+#define SOURCE_FILE_MAX (4u << 20)
+
+static bool is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+	_cleanup_free_ char *p = xasprintf("%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+/* A program name searched in PATH (or a path), as exec would find it. */
+static char *find_program(const char *name)
+{
+	if (strchr(name, '/'))
+		return is_executable(name) ? xstrdup(name) : NULL;
+	const char *path = getenv("PATH");
+	_cleanup_free_ char *copy = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", *d ? d : ".", name);
+		if (is_executable(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static char *dir_of(const char *path)
+{
+	char *d = xstrdup(path);
+	char *slash = strrchr(d, '/');
+	if (slash)
+		*(slash == d ? slash + 1 : slash) = '\0';
+	return d;
+}
+
+/* "Version 6.0.0" in the tree's logo. */
+static char *tree_version(const char *bindir)
+{
+	_cleanup_free_ char *logo = xasprintf("%s/unixbench.logo", bindir);
+	_cleanup_fclose_ FILE *f = fopen(logo, "re");
+	char line[256];
+	while (f && fgets(line, sizeof(line), f)) {
+		char *v = strstr(line, "Version ");
+		if (!v)
+			continue;
+		v += strlen("Version ");
+		size_t n = strspn(v, "0123456789.");
+		if (n > 0)
+			return xstrndup(v, n);
+	}
+	return xstrdup("unknown");
+}
+
+int engine_unixbench(const char *dir, const struct applied_profile *p, struct bench_engine *out, char **error)
+{
+	*out = (struct bench_engine){ .kind = ENGINE_PROGRAMS };
+	_cleanup_free_ char *abs = realpath(dir, NULL);
+	if (!abs) {
+		*error = xasprintf("cannot use the UnixBench tree %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	_cleanup_free_ char *tree = NULL;
+	_cleanup_free_ char *pgms = xasprintf("%s/pgms", abs);
+	if (file_exists(pgms, "dhry2reg")) {
+		out->bindir = TAKE_PTR(pgms);
+		tree = xstrdup(abs);
+	} else if (file_exists(abs, "dhry2reg")) {
+		out->bindir = xstrdup(abs);
+		tree = dir_of(abs);
+	} else {
+		*error = xasprintf("%s is not a built UnixBench tree: there is no pgms/dhry2reg (run make in it first)",
+				   dir);
+		return -ENOENT;
+	}
+	out->input = xasprintf("%s/testdir/sort.src", tree);
+	out->suite = xstrdup("unixbench");
+	out->version = tree_version(out->bindir);
+	out->description = xasprintf("UnixBench %s programs in %s, as built there", out->version, out->bindir);
+	if (p && p->present && (p->cc || p->cflags))
+		out->note = xasprintf("the applied profile's compiler and flags do not apply to %s: its programs run "
+				      "as built there", dir);
+	return 0;
+}
+
+/* The prebuilt workloads: beside ubtune, else in its libexec directory. */
+static char *prebuilt_workloads(void)
+{
+	_cleanup_free_ char *self = self_dir();
+	if (self) {
+		char *p = xasprintf("%s/%s", self, WORKLOADS_BINARY);
+		if (is_executable(p))
+			return p;
+		free(p);
+	}
+	char *p = xasprintf("%s/%s", UBTUNE_LIBEXECDIR, WORKLOADS_BINARY);
+	if (is_executable(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
+/* Compiles when the profile asks for it and it can be done; *note says
+ * why not otherwise. 1: compiled (e->binary, e->build set), 0: not. */
+static int compile_for_profile(const struct applied_profile *p, const char *srcdir, struct bench_engine *e,
+			       char **note, char **error)
+{
+	const char *cc = p->cc ? p->cc : "cc";
+	_cleanup_free_ char *ccpath = find_program(cc);
+	_cleanup_free_ char *make = find_program("make");
+	if (!ccpath) {
+		*note = xasprintf("the profile's compiler '%s' is not installed: using the prebuilt workloads", cc);
+		return 0;
+	}
+	if (!make) {
+		*note = xstrdup("make is not installed, so the workloads cannot be compiled with the profile's "
+				"flags: using the prebuilt workloads");
+		return 0;
+	}
+	if (!file_exists(srcdir, "Makefile")) {
+		*note = xasprintf("the workload sources are not installed (%s): using the prebuilt workloads", srcdir);
+		return 0;
+	}
+	_cleanup_free_ char *cache = cache_dir();
+	_cleanup_free_ char *wcache = xasprintf("%s/workloads", cache);
+	int r = workloads_compile(srcdir, wcache, ccpath, p->cflags, &e->build, error);
+	if (r < 0)
+		return r;
+	e->binary = xasprintf("%s/%s", jpath_str(e->build, "dir"), WORKLOADS_BINARY);
+	return 1;
+}
+
+int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **error)
+{
+	*out = (struct bench_engine){ .kind = ENGINE_WORKLOADS };
+	_cleanup_free_ char *srcdir = data_path("workloads");
+	int compiled = 0;
+	if (p && p->present && (p->cc || p->cflags)) {
+		compiled = compile_for_profile(p, srcdir, out, &out->note, error);
+		if (compiled < 0)
+			return compiled;
+	}
+	if (!compiled) {
+		out->binary = prebuilt_workloads();
+		if (!out->binary) {
+			_cleanup_free_ char *self = self_dir();
+			*error = xasprintf("the workloads program %s is not installed (looked in %s and %s): build it "
+					   "with make, or run a real UnixBench tree with --unixbench DIR",
+					   WORKLOADS_BINARY, self ? self : "?", UBTUNE_LIBEXECDIR);
+			return -ENOENT;
+		}
+	}
+	out->bindir = file_exists(srcdir, "multi.sh") ? xstrdup(srcdir) : dir_of(out->binary);
+	out->suite = xstrdup("native");
+	out->version = xstrdup(UBTUNE_VERSION);
+	if (compiled)
+		out->description = xasprintf("ubtune workloads compiled with %s %s: %s", jpath_str(out->build, "cc"),
+					     jpath_str(out->build, "cflags") ?: "(default flags)", out->binary);
+	else
+		out->description = xasprintf("ubtune workloads, prebuilt: %s", out->binary);
+	return 0;
+}
+
+void engine_free(struct bench_engine *e)
+{
+	free(e->binary);
+	free(e->bindir);
+	free(e->input);
+	free(e->suite);
+	free(e->version);
+	free(e->description);
+	free(e->note);
+	json_object_put(e->build);
+	*e = (struct bench_engine){0};
+}
+
+void engine_argv(const struct bench_engine *e, const struct bench_test *t, bool quick, const char *workdir,
+		 struct strv *argv)
+{
+	if (e->kind == ENGINE_WORKLOADS) {
+		strv_push(argv, e->binary);
+		strv_push(argv, t->program);
+	} else {
+		strv_take(argv, xasprintf("%s/%s", e->bindir, t->program));
+	}
+	bench_expand_args(t, quick, e->kind == ENGINE_WORKLOADS, workdir, e->bindir, argv);
+}
+
+char **engine_env(const struct bench_engine *e, bool quick)
+{
+	extern char **environ;
+	static const char *const replaced[] = { "LANG=", "UB_BINDIR=", "UBTUNE_WORKLOADS_QUICK=" };
+	struct strv env = {0};
+	for (char **v = environ; *v; v++) {
+		bool skip = false;
+		for (size_t i = 0; i < ARRAY_SIZE(replaced); i++)
+			skip = skip || startswith(*v, replaced[i]);
+		if (!skip)
+			strv_push(&env, *v);
+	}
+	strv_push(&env, "LANG=en_US.utf8");
+	strv_take(&env, xasprintf("UB_BINDIR=%s", e->bindir));
+	if (quick && e->kind == ENGINE_WORKLOADS)
+		strv_push(&env, "UBTUNE_WORKLOADS_QUICK=1");
+	return env.v;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	_cleanup_close_ int in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	_cleanup_close_ int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -errno;
+	char b[8192];
+	ssize_t n;
+	while ((n = read(in, b, sizeof(b))) > 0)
+		if (write(out, b, (size_t)n) != n)
+			return -EIO;
+	return n < 0 ? -errno : 0;
+}
+
+int engine_prepare_input(const struct bench_engine *e, const char *dir, char **error)
+{
+	_cleanup_free_ char *target = xasprintf("%s/sort.src", dir);
+	if (e->kind == ENGINE_PROGRAMS) {
+		int r = copy_file(e->input, target);
+		if (r < 0)
+			*error = xasprintf("cannot copy the shell tests' input %s to %s: %s", e->input, target,
+					   strerror(-r));
+		return r;
+	}
+	const char *argv[] = { e->binary, "shell-input", target, NULL };
+	_cleanup_free_ char *out = NULL;
+	int r = spawn_capture_all(argv, &out);
+	if (r != 0) {
+		*error = xasprintf("%s shell-input %s failed: %s", e->binary, target,
+				   r < 0 ? strerror(-r) : (out && *out ? strstrip(out) : "no message"));
+		return r < 0 ? r : -EIO;
+	}
+	return 0;
+}
+
+/* ---- compiling the workloads into the cache ---- */
+
+/* FNV-1a, 64 bits: a cache key, not a security boundary. */
+static void hash_add(uint64_t *h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		*h ^= p[i];
+		*h *= 0x100000001b3ULL;
+	}
+}
+
+static void hash_str(uint64_t *h, const char *s)
+{
+	hash_add(h, s ? s : "", strlen(s ? s : "") + 1);
+}
+
+/* Every regular file of the source directory, by name and content. */
+static int hash_sources(uint64_t *h, const char *srcdir)
+{
+	_cleanup_closedir_ DIR *d = opendir(srcdir);
+	if (!d)
+		return -errno;
+	struct strv names = {0};
+	int r = dir_list_sorted(d, &names);
+	for (size_t i = 0; r >= 0 && i < names.n; i++) {
+		_cleanup_free_ char *p = xasprintf("%s/%s", srcdir, names.v[i]);
+		_cleanup_close_ int fd = open(p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_FILE_MAX)
+			continue;
+		hash_str(h, names.v[i]);
+		char b[8192];
+		ssize_t n;
+		while ((n = read(fd, b, sizeof(b))) > 0)
+			hash_add(h, b, (size_t)n);
+		if (n < 0)
+			r = -errno;
+	}
+	strv_free(&names);
+	return r;
+}
+
+static char *compiler_version(const char *cc)
+{
+	const char *argv[] = { cc, "--version", NULL };
+	_cleanup_free_ char *out = NULL;
+	if (spawn_capture(argv, &out) != 0 || !out)
+		return NULL;
+	out[strcspn(out, "\n")] = '\0';
+	return xstrdup(strstrip(out));
+}
+
+static json_object *lines_json(const char *text)
+{
+	json_object *a = json_object_new_array();
+	_cleanup_free_ char *copy = xstrdup(text ? text : "");
+	for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (*strstrip(l) && !startswith(l, "make"))
+			jarr_add_str(a, l);
+	return a;
+}
+
+/* The last lines of compiler output, on one line, for an error message. */
+static char *output_tail(const char *text)
+{
+	_cleanup_free_ char *copy = xstrdup(text && *text ? text : "no output");
+	char *s = strstrip(copy);
+	size_t n = strlen(s);
+	const char *tail = n > 400 ? s + n - 400 : s;
+	char *one = xstrdup(tail);
+	for (char *c = one; *c; c++)
+		if (*c == '\n' || *c == '\t')
+			*c = ' ';
+	return one;
+}
+
+/* Builds in the key's own directory, so the commands recorded are the ones
+ * that made these files. build.json, renamed into place last, marks the
+ * build finished: a directory without it is what a cut-short build left,
+ * cleared and built again. */
+static int build_into(const char *srcdir, const char *dir, const char *cc, const char *cflags, json_object *build,
+		      char **error)
+{
+	remove_tree(dir);
+	if (mkdir(dir, 0755) < 0) {
+		*error = xasprintf("cannot create %s: %s", dir, strerror(errno));
+		return -errno;
+	}
+	_cleanup_free_ char *o = xasprintf("O=%s", dir), *ccv = xasprintf("CC=%s", cc);
+	_cleanup_free_ char *fl = cflags ? xasprintf("WORKLOAD_CFLAGS=%s", cflags) : NULL;
+	const char *argv[] = { "make", "--no-print-directory", "-C", srcdir, o, ccv, fl, NULL };
+	_cleanup_free_ char *out = NULL;
+	int r = spawn_capture_all(argv, &out);
+	_cleanup_free_ char *bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
+	if (r != 0 || !is_executable(bin)) {
+		_cleanup_free_ char *tail = output_tail(out);
+		*error = xasprintf("compiling the workloads with %s %s failed: %s", cc, cflags ? cflags : "(default flags)",
+				   r < 0 ? strerror(-r) : tail);
+		remove_tree(dir);
+		return r < 0 ? r : -EIO;
+	}
+	jset(build, "commands", lines_json(out));
+	_cleanup_free_ char *tmp = xasprintf("%s/build.json.tmp", dir), *record = xasprintf("%s/build.json", dir);
+	FILE *f = fopen(tmp, "we");
+	bool ok = f && fprintf(f, "%s\n", jdump(build, true)) >= 0;
+	ok = f && fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, record) < 0) {
+		*error = xasprintf("cannot write %s: %s", record, strerror(errno));
+		remove_tree(dir);
+		return -EIO;
+	}
+	return 0;
+}
+
+int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags,
+		      json_object **build, char **error)
+{
+	_cleanup_free_ char *version = compiler_version(cc);
+	uint64_t h = 0xcbf29ce484222325ULL;
+	hash_str(&h, cc);
+	hash_str(&h, version);
+	hash_str(&h, cflags);
+	int r = hash_sources(&h, srcdir);
+	if (r < 0) {
+		*error = xasprintf("cannot read the workload sources in %s: %s", srcdir, strerror(-r));
+		return r;
+	}
+	char key[17];
+	snprintf(key, sizeof(key), "%016" PRIx64, h);
+	_cleanup_free_ char *dir = xasprintf("%s/%s", cachedir, key);
+	_cleanup_free_ char *record = xasprintf("%s/build.json", dir);
+
+	_cleanup_free_ char *cached_bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
+	json_object *b = NULL;
+	if (is_executable(cached_bin) && jload_file(record, &b) == 0 && json_object_is_type(b, json_type_object)) {
+		jset_bool(b, "cached", true);
+		*build = b;
+		return 0;
+	}
+	json_object_put(b);
+	r = mkdir_p(cachedir, 0);
+	if (r < 0) {
+		*error = xasprintf("cannot create the cache %s: %s", cachedir, strerror(-r));
+		return r;
+	}
+	b = json_object_new_object();
+	jset_str(b, "cc", cc);
+	jset_str(b, "cc_version", version);
+	jset_str(b, "cflags", cflags);
+	jset_str(b, "source", srcdir);
+	jset_str(b, "key", key);
+	jset_str(b, "dir", dir);
+	jset_bool(b, "cached", false);
+	r = build_into(srcdir, dir, cc, cflags, b, error);
+	if (r < 0) {
+		json_object_put(b);
+		return r;
+	}
+	*build = b;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+
+#include "bench/applied.h"
+#include "bench/suite.h"
+#include "lib/json.h"
+
+/*
+ * What runs the tests: our workloads (one multi-call program, prebuilt or
+ * compiled with a profile's compiler and flags) or the programs of a real
+ * UnixBench tree. Both speak UnixBench's result protocol.
+ */
+enum engine_kind {
+	ENGINE_WORKLOADS,
+	ENGINE_PROGRAMS,
+};
+
+struct bench_engine {
+	enum engine_kind kind;
+	char *binary;   /* workloads: the multi-call program */
+	char *bindir;   /* programs: pgms/; workloads: the directory holding multi.sh */
+	char *input;    /* programs: the tree's testdir/sort.src */
+	char *suite;    /* "native" | "unixbench" */
+	char *version;  /* ubtune's | the tree's ("6.0.0") */
+	char *description;
+	char *note;         /* why the profile's compiler flags were not used, or NULL */
+	json_object *build; /* the compile record, or NULL */
+};
+
+#define WORKLOADS_BINARY "ubtune-workloads"
+
+/* A byte-unixbench tree (DIR with pgms/ and testdir/, or DIR = pgms/);
+ * out->note says so when the profile p (may be NULL) names compiler flags,
+ * which do not reach a tree's programs. */
+int engine_unixbench(const char *dir, const struct applied_profile *p, struct bench_engine *out, char **error);
+/*
+ * Our workloads: compiled into the cache when the applied profile names a
+ * compiler or flags (and a compiler is there), else the prebuilt program
+ * beside ubtune or in its libexec directory; out->note says why prebuilt
+ * ones are used when a profile asked for flags.
+ */
+int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **error);
+void engine_free(struct bench_engine *e);
+
+/* The command line of a test. */
+void engine_argv(const struct bench_engine *e, const struct bench_test *t, bool quick, const char *workdir,
+		 struct strv *argv);
+/* Environment of the copies: ours plus LANG=en_US.utf8 (as Run sets it),
+ * UB_BINDIR and, in quick runs, UBTUNE_WORKLOADS_QUICK=1. */
+char **engine_env(const struct bench_engine *e, bool quick);
+/* Puts the shell tests' input (sort.src) into dir; *created says the file
+ * is ours to remove. */
+int engine_prepare_input(const struct bench_engine *e, const char *dir, char **error);
+
+/*
+ * Compiles the workload sources in srcdir with `make -C srcdir O=DIR
+ * CC=cc WORKLOAD_CFLAGS=cflags` into cachedir/<key>/, key = hash of the
+ * compiler's path and version, the flags and every source file; reuses a
+ * finished build with the same key. *build gets {"cc", "cc_version",
+ * "cflags", "commands": [...], "key", "dir", "cached"}.
+ */
+int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags,
+		      json_object **build, char **error);

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The results store in SQLite: one row per result, the record as JSON text. */
+#include "store.h"
+
+#include <errno.h>
+
+#include "lib/paths.h"
+#include "lib/util.h"
+
+char *store_path(const char *dir)
+{
+	return xasprintf("%s/results.db", dir);
+}
+
+#if HAVE_SQLITE
+#include <sqlite3.h>
+
+struct store {
+	sqlite3 *db;
+};
+
+/* ids are never reused (AUTOINCREMENT), so "result 12" keeps meaning one run */
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS results ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" run_id TEXT UNIQUE NOT NULL,"
+	" started_at TEXT NOT NULL,"
+	" summary TEXT NOT NULL,"
+	" record TEXT NOT NULL);"
+	"PRAGMA user_version = 1;";
+
+static int sql_errno(int rc)
+{
+	switch (rc) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_NOMEM:
+		return -ENOMEM;
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_CANTOPEN:
+		return -ENOENT;
+	case SQLITE_CONSTRAINT:
+		return -EEXIST;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EBADMSG;
+	default:
+		return -EIO;
+	}
+}
+
+int store_open(const char *dir, struct store **out)
+{
+	int r = mkdir_p(dir, 1);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *path = store_path(dir);
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 10000);
+		rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		sqlite3_close(db);
+		return sql_errno(rc);
+	}
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->db = db;
+	return 0;
+}
+
+void store_close(struct store *s)
+{
+	sqlite3_close(s->db);
+	free(s);
+}
+
+static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : sql_errno(rc);
+}
+
+static int lookup_run(struct store *s, const char *run_id, int64_t *id)
+{
+	sqlite3_stmt *st;
+	int r = prepare(s, "SELECT id FROM results WHERE run_id = ?", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : sql_errno(rc);
+}
+
+int store_add(struct store *s, json_object *result, int64_t *id)
+{
+	_cleanup_free_ char *why = NULL;
+	if (result_check(result, &why) < 0)
+		return -EBADMSG;
+	const char *run_id = jpath_str(result, "run_id");
+	if (lookup_run(s, run_id, id) == 0)
+		return -EEXIST;
+	_cleanup_json_ json_object *summary = result_summary(result);
+	sqlite3_stmt *st;
+	int r = prepare(s, "INSERT INTO results (run_id, started_at, summary, record) VALUES (?, ?, ?, ?)", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, jpath_str(result, "started_at"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, jdump(summary, false), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sql_errno(rc);
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_get(struct store *s, int64_t id, json_object **out)
+{
+	sqlite3_stmt *st;
+	int r = prepare(s, "SELECT record FROM results WHERE id = ?", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 0);
+		r = text ? jload_string(text, out) : -EBADMSG;
+	} else {
+		r = rc == SQLITE_DONE ? -ENOENT : sql_errno(rc);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+int store_list(struct store *s, json_object **out)
+{
+	sqlite3_stmt *st;
+	int r = prepare(s, "SELECT id, summary FROM results ORDER BY id", &st);
+	if (r < 0)
+		return r;
+	json_object *list = json_object_new_array();
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 1);
+		json_object *summary = NULL;
+		if (!text || jload_string(text, &summary) < 0 || !json_object_is_type(summary, json_type_object)) {
+			json_object_put(summary);
+			summary = json_object_new_object();
+		}
+		json_object *row = json_object_new_object();
+		jset_int(row, "id", sqlite3_column_int64(st, 0));
+		json_object_object_foreach(summary, k, v) jset(row, k, json_object_get(v));
+		json_object_put(summary);
+		json_object_array_add(list, row);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_object_put(list);
+		return sql_errno(rc);
+	}
+	*out = list;
+	return 0;
+}
+
+#else
+
+struct store {
+	int unused;
+};
+
+int store_open(const char *dir, struct store **out)
+{
+	return -EOPNOTSUPP;
+}
+
+void store_close(struct store *s)
+{
+	free(s);
+}
+
+int store_add(struct store *s, json_object *result, int64_t *id)
+{
+	return -EOPNOTSUPP;
+}
+
+int store_get(struct store *s, int64_t id, json_object **out)
+{
+	return -EOPNOTSUPP;
+}
+
+int store_list(struct store *s, json_object **out)
+{
+	return -EOPNOTSUPP;
+}
+
+#endif

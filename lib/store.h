@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdint.h>
+
+#include "lib/json.h"
+
+/*
+ * The results store: every result record (schema ubtune.result/1) under
+ * an integer id, in state_dir()/results.db (SQLite). The record is the
+ * truth; a small summary (host, suite, copies, scores, flags) is kept
+ * beside it for listing. Built without SQLite, store_open() fails with
+ * -EOPNOTSUPP.
+ */
+#define RESULT_SCHEMA "ubtune.result/1"
+/* Largest result file accepted by import. */
+#define RESULT_FILE_MAX (64u << 20)
+
+struct store;
+
+/* Opens (creating the directory and database when missing) the store in dir. */
+int store_open(const char *dir, struct store **out);
+void store_close(struct store *s);
+static inline void store_closep(struct store **s) { if (*s) store_close(*s); }
+#define _cleanup_store_ __attribute__((cleanup(store_closep)))
+/* The database file of a store directory (caller frees). */
+char *store_path(const char *dir);
+
+/* Adds a checked record; *id gets its id. -EEXIST (and the stored id)
+ * when a record with the same run id is already there. */
+int store_add(struct store *s, json_object *result, int64_t *id);
+/* The record with this id (caller puts it); -ENOENT when there is none. */
+int store_get(struct store *s, int64_t id, json_object **out);
+/* Summaries of every result, oldest first: an array of
+ * {"id", "run_id", "started_at", "host", "suite", "copies": [..],
+ *  "scores": [..], "flags": [..]}. */
+int store_list(struct store *s, json_object **out);
+/* "12", "last", "last~1" (the one before the last) to an id. -EINVAL for
+ * another form, -ENOENT when no such result exists. */
+int store_resolve(struct store *s, const char *ref, int64_t *id);
+
+/*
+ * Reads a result JSON file (as `ubtune export` writes it), checks it and
+ * adds it. On failure *error is a one-line message naming the file.
+ */
+int store_import_json(struct store *s, const char *path, int64_t *id, char **error);
+
+/* Opens the store in state_dir(); *error says why not. */
+int store_open_state(struct store **out, char **error);
+/* The id and record of a reference ("12", "last", "last~1"); *error names
+ * the reference when there is no such result. */
+int store_lookup(struct store *s, const char *ref, int64_t *id, json_object **rec, char **error);
+
+/* Checks the parts of a record the store and the reports rely on;
+ * *error says what is wrong. */
+int result_check(json_object *rec, char **error);
+/* The listing summary of a record (see store_list). */
+json_object *result_summary(json_object *rec);

@@ -1,0 +1,111 @@
+#!/bin/bash
+# A whole quick bench run end to end: the result record, the report, the
+# store (history, show, export, import-result), usage errors and the
+# busy-machine check.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bench-lib.sh"
+
+mkdir -p "$T/run" && cd "$T/run" || fail "no run directory"
+expect_exit 0 "$UBTUNE" bench --quick --tests pipe,syscall,spawn --copies 1,2 --force --json "${ENGINE[@]}"
+cp "$T/stdout" "$T/result.json"
+grep -q "result 1 stored" "$T/stderr" || fail "the run was not stored: $(tail -n 3 "$T/stderr")"
+[ -z "$(ls -A "$T/run")" ] || fail "the temporary working directory was left behind: $(ls -A "$T/run")"
+
+$PY - "$T/result.json" <<'PY' || fail "the result record is wrong"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["schema"] == "ubtune.result/1", r["schema"]
+assert r["quick"] is True and r["incomplete"] is False and r["imported"] is False
+assert [run["copies"] for run in r["runs"]] == [1, 2]
+for run in r["runs"]:
+    ids = [t["id"] for t in run["tests"]]
+    assert ids == ["pipe", "syscall", "spawn"], ids
+    for t in run["tests"]:
+        assert t["complete"] and t["error"] is None, t["error"]
+        assert len(t["passes"]) == {"pipe": 3, "syscall": 3, "spawn": 1}[t["id"]]
+        for p in t["passes"]:
+            assert len(p["copies"]) == run["copies"]
+            assert p["count"] == sum(c["count"] for c in p["copies"])
+            assert abs(p["time_s"] - sum(c["elapsed_s"] for c in p["copies"]) / run["copies"]) < 1e-6
+            assert abs(p["rate"] - p["count"] / p["time_s"]) < 1e-6 * p["rate"]
+        assert t["result"] > 0 and abs(t["index"] - 10 * t["result"] / t["baseline"]) < 1e-6 * t["index"]
+        assert sum(not p["dropped"] for p in t["passes"]) == t["samples"]
+    idx = run["index"]
+    assert idx["partial"] is True and idx["tests_indexed"] == 3
+    lo, hi = idx["ci95"]
+    assert lo <= idx["score"] <= hi
+assert r["environment"]["before"]["schema"] == "ubtune.probe/1"
+assert r["environment"]["after"]["schema"] == "ubtune.probe/1"
+assert r["sampler"]["count"] >= 1 and len(r["samples"]) == r["sampler"]["count"]
+assert isinstance(r["events"], list)
+assert r["preflight"]["seconds"] > 0
+assert r["options"]["tests"] == ["pipe", "syscall", "spawn"]
+PY
+
+# the store
+"$UBTUNE" history --json >"$T/history.json" || fail "history --json failed"
+run_id=$(json_get "$T/result.json" 'd["run_id"]')
+[ "$(json_get "$T/history.json" 'd[0]["run_id"]')" = "$run_id" ] || fail "history does not list the run"
+"$UBTUNE" history >"$T/history" || fail "history failed"
+grep -q '^   1 .*native\|^   1 .*unixbench' "$T/history" || fail "history text: $(cat "$T/history")"
+grep -q 'quick' "$T/history" || fail "history does not flag the quick run"
+"$UBTUNE" show last >"$T/show" || fail "show last failed"
+for line in "System Benchmarks Partial Index" "Pipe Throughput" "System Call Overhead" \
+	"Process Creation" "running 2 parallel copies of tests" "QUICK RUN" "95 % interval"; do
+	grep -q "$line" "$T/show" || fail "show lacks '$line'"
+done
+"$UBTUNE" show 1 --json >"$T/shown.json" || fail "show --json failed"
+"$UBTUNE" export 1 -o "$T/exported.json" || fail "export failed"
+cmp -s "$T/shown.json" "$T/exported.json" || fail "export and show --json differ"
+
+UBTUNE_STATE_DIR="$T/state2" "$UBTUNE" import-result "$T/exported.json" >"$T/imp" || fail "import-result failed"
+grep -q "stored as result 1" "$T/imp" || fail "import-result said: $(cat "$T/imp")"
+UBTUNE_STATE_DIR="$T/state2" "$UBTUNE" export last >"$T/again.json" || fail "export from the second store failed"
+cmp -s "$T/exported.json" "$T/again.json" || fail "the imported record differs from the exported one"
+expect_exit 1 "$UBTUNE" import-result "$T/exported.json"
+grep -q "already stored as result 1" "$T/stderr" || fail "a second import was not refused"
+
+# usage and input errors: one line naming the value
+expect_exit 2 "$UBTUNE" bench --tests pipe,nosuch "${ENGINE[@]}"
+grep -q "unknown test 'nosuch'" "$T/stderr" || fail "bad --tests: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" bench --copies 0 "${ENGINE[@]}"
+expect_exit 2 "$UBTUNE" bench --iterations many
+expect_exit 2 "$UBTUNE" show
+expect_exit 1 "$UBTUNE" show 99
+grep -q "no result '99'" "$T/stderr" || fail "show 99: $(cat "$T/stderr")"
+echo '{"schema": "other"}' >"$T/bad.json"
+expect_exit 1 "$UBTUNE" import-result "$T/bad.json"
+grep -q "$T/bad.json: not a ubtune result" "$T/stderr" || fail "bad import: $(cat "$T/stderr")"
+expect_exit 1 "$UBTUNE" bench --unixbench "$T/run"
+grep -q "is not a built UnixBench tree" "$T/stderr" || fail "bad tree: $(cat "$T/stderr")"
+mkdir -p "$T/state3" && echo '{"bench": {"quick": "yes"}}' >"$T/state3/applied.json"
+UBTUNE_STATE_DIR="$T/state3" expect_exit 1 "$UBTUNE" bench "${ENGINE[@]}"
+grep -q "applied.json: bench.quick is not true or false" "$T/stderr" || fail "bad applied.json: $(cat "$T/stderr")"
+
+# an applied profile gives the defaults: tests, copies, quick and the workdir
+mkdir -p "$T/state4" "$T/profile-wd"
+cat >"$T/state4/applied.json" <<JSON
+{"profiles": ["generic"], "bench": {"copies": "1", "tests": ["syscall"], "quick": true},
+ "workdir": {"path": "$T/profile-wd", "type": "dir"}}
+JSON
+UBTUNE_STATE_DIR="$T/state4" expect_exit 0 "$UBTUNE" bench --iterations 1 --force --json "${ENGINE[@]}"
+$PY - "$T/stdout" "$T/profile-wd" <<'PY' || fail "the profile's defaults were not used"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["quick"] is True and r["options"]["tests"] == ["syscall"] and r["options"]["copies"] == [1]
+assert r["options"]["workdir"] == sys.argv[2] and "applied.json" in r["options"]["workdir_source"]
+assert r["profile"]["profiles"] == ["generic"]
+PY
+[ -d "$T/profile-wd" ] && [ -z "$(ls -A "$T/profile-wd")" ] || fail "the profile's workdir was removed or left dirty"
+UBTUNE_STATE_DIR="$T/state4" "$UBTUNE" history | grep -q "profile:generic" || fail "history does not show the profile"
+
+# a busy machine is refused, naming the busy process
+yes >/dev/null &
+y1=$!
+yes >/dev/null &
+y2=$!
+expect_exit 1 "$UBTUNE" bench --quick --tests syscall --copies 1 "${ENGINE[@]}"
+kill $y1 $y2
+wait $y1 $y2 2>/dev/null
+grep -q "the machine is busy: .*yes (pid \($y1\|$y2\))" "$T/stderr" || fail "busy machine: $(cat "$T/stderr")"
+pass

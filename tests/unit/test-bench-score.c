@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* UnixBench's scoring on hand-computed examples, the dispersion and the
+ * bootstrap interval, the test table and the option lists. */
+#include <errno.h>
+#include <math.h>
+
+#include "bench/score.h"
+#include "bench/suite.h"
+#include "testlib.h"
+
+#define EPS 1e-9
+
+static void rates(void **state)
+{
+	/* lps: count per second of measured time */
+	assert_float_equal(pass_rate(&(struct pass_value){ 1000, 10.0, 1 }), 100.0, EPS);
+	/* lpm: 30 loops in 60.5 s = 30 / (60.5 / 60) per minute */
+	assert_float_equal(pass_rate(&(struct pass_value){ 30, 60.5, 60 }), 29.752066115702479, EPS);
+	/* timebase 0: the count already is the rate (fstime, whetstone) */
+	assert_float_equal(pass_rate(&(struct pass_value){ 4000, 30.0, 0 }), 4000.0, EPS);
+	/* no time measured: Run falls back to the count */
+	assert_float_equal(pass_rate(&(struct pass_value){ 50, 0, 1 }), 50.0, EPS);
+}
+
+static void drop_worst_third_by_count(void **state)
+{
+	/* 5 passes drop floor(5/3) = 1: the lowest count (1000), although its
+	 * short time makes it the fastest rate. Kept rates 2000, 4000, 8000,
+	 * 16000: geometric mean 2000 * 64^(1/4) = 5656.854249... */
+	struct pass_value p[] = {
+		{ 8000, 1.0, 1 }, { 1000, 0.1, 1 }, { 16000, 1.0, 1 }, { 2000, 1.0, 1 }, { 4000, 1.0, 1 },
+	};
+	bool dropped[5];
+	struct test_score s;
+	assert_int_equal(score_test(p, 5, dropped, &s), 0);
+	assert_float_equal(s.result, 2000.0 * pow(64.0, 0.25), 1e-6);
+	assert_int_equal(s.kept, 4);
+	assert_float_equal(s.time, 1.0, EPS);
+	assert_true(dropped[1]);
+	assert_false(dropped[0] || dropped[2] || dropped[3] || dropped[4]);
+
+	/* 3 passes drop 1: counts 50, 40, 60 in 30 s: sqrt(50/30 * 60/30) */
+	struct pass_value q[] = { { 50, 30, 1 }, { 40, 30, 1 }, { 60, 30, 1 } };
+	assert_int_equal(score_test(q, 3, dropped, &s), 0);
+	assert_float_equal(s.result, sqrt(5.0 / 3.0 * 2.0), EPS);
+	assert_int_equal(s.kept, 2);
+	assert_true(dropped[1] && !dropped[0] && !dropped[2]);
+
+	/* 10 passes keep 7; equal counts keep their order, so the first two of
+	 * the three tied lowest go */
+	struct pass_value t[10];
+	for (int i = 0; i < 10; i++)
+		t[i] = (struct pass_value){ i < 3 ? 10 : 100 + i, 10.0 - i * 0.1, 1 };
+	t[9].count = 10;
+	bool d10[10];
+	assert_int_equal(score_test(t, 10, d10, &s), 0);
+	assert_int_equal(s.kept, 7);
+	assert_true(d10[0] && d10[1] && d10[2] && !d10[9]);
+	double logsum = log(10 / (10 - 0.9));
+	for (int i = 3; i < 9; i++)
+		logsum += log((100.0 + i) / (10 - i * 0.1));
+	assert_float_equal(s.result, exp(logsum / 7), 1e-9);
+
+	/* one pass: nothing dropped */
+	assert_int_equal(score_test(q, 1, NULL, &s), 0);
+	assert_float_equal(s.result, 50.0 / 30.0, EPS);
+	assert_int_equal(score_test(q, 0, NULL, &s), -EINVAL);
+}
+
+static void zero_count_counts_as_one(void **state)
+{
+	/* Run 6.0.0 adds no log term for a zero count but keeps it in the mean:
+	 * exp((0 + ln 100) / 2) = 10 */
+	struct pass_value p[] = { { 0, 1, 1 }, { 100, 1, 1 } };
+	struct test_score s;
+	assert_int_equal(score_test(p, 2, NULL, &s), 0);
+	assert_float_equal(s.result, 10.0, EPS);
+}
+
+static void indexes(void **state)
+{
+	assert_float_equal(score_index(233400, 116700), 20.0, EPS);
+	assert_float_equal(score_index(1241.0, 126), 98.492063492063, 1e-9);
+	/* geometric mean of indexes 10 and 1000 is 100 */
+	assert_float_equal(score_overall((double[]){ 10, 1000 }, 2), 100.0, EPS);
+	/* three tests: 10 * (2 * 4 * 8)^(1/3) = 40 */
+	assert_float_equal(score_overall((double[]){ 20, 40, 80 }, 3), 40.0, 1e-9);
+	/* a ratio of 1e-6 or less adds nothing but still counts: index 10 */
+	assert_float_equal(score_overall((double[]){ 0.000001, 1000 }, 2), 100.0, 1e-9);
+	assert_true(isnan(score_overall(NULL, 0)));
+}
+
+static void partial_index_from_test_table(void **state)
+{
+	/* A partial run: Dhrystone at 4 × its baseline and Pipe Throughput at
+	 * 9 ×: indexes 40 and 90, partial score sqrt(40 * 90) = 60. */
+	const struct bench_test *d = bench_test_find("dhry2reg"), *p = bench_test_find("pipe");
+	assert_non_null(d);
+	assert_non_null(p);
+	double idx[] = { score_index(4 * d->baseline, d->baseline), score_index(9 * 12440.0, p->baseline) };
+	assert_float_equal(score_overall(idx, 2), 60.0, 1e-9);
+}
+
+static void dispersion(void **state)
+{
+	struct dispersion d;
+	score_dispersion((double[]){ 9, 2, 4, 4, 5, 4, 7, 5 }, 8, &d);
+	assert_float_equal(d.mean, 5.0, EPS);
+	assert_float_equal(d.median, 4.5, EPS);
+	assert_float_equal(d.stddev, sqrt(32.0 / 7.0), EPS);
+	assert_float_equal(d.cv_pct, 100.0 * sqrt(32.0 / 7.0) / 5.0, 1e-9);
+	assert_float_equal(d.min, 2, EPS);
+	assert_float_equal(d.max, 9, EPS);
+	assert_true(d.has_stddev);
+
+	score_dispersion((double[]){ 3 }, 1, &d);
+	assert_float_equal(d.median, 3, EPS);
+	assert_false(d.has_stddev);
+	assert_true(isnan(d.stddev));
+}
+
+static void bootstrap_interval(void **state)
+{
+	/* One test, baseline 10 so index = rate, two passes with rates 100 and
+	 * 400. Resamples are {100,100}, a mix (geometric mean 200) or
+	 * {400,400} with probabilities 1/4, 1/2, 1/4: the 2.5 % and 97.5 %
+	 * quantiles of 2000 resamples are exactly 100 and 400. */
+	struct pass_value p[] = { { 100, 1, 1 }, { 400, 1, 1 } };
+	struct score_input in = { p, 2, 10 };
+	double lo, hi;
+	assert_int_equal(score_bootstrap(&in, 1, 2000, SCORE_BOOTSTRAP_SEED, &lo, &hi), 0);
+	assert_float_equal(lo, 100, EPS);
+	assert_float_equal(hi, 400, EPS);
+
+	/* identical passes: no spread at all */
+	struct pass_value same[] = { { 500, 1, 1 }, { 500, 1, 1 }, { 500, 1, 1 } };
+	struct score_input two[] = { { same, 3, 10 }, { p, 2, 10 } };
+	assert_int_equal(score_bootstrap(two, 1, 500, 1, &lo, &hi), 0);
+	assert_float_equal(lo, 500, EPS);
+	assert_float_equal(hi, 500, EPS);
+
+	/* two tests: every resample score lies between the extremes and the
+	 * same seed gives the same interval */
+	double lo2, hi2;
+	assert_int_equal(score_bootstrap(two, 2, 1000, 7, &lo, &hi), 0);
+	assert_int_equal(score_bootstrap(two, 2, 1000, 7, &lo2, &hi2), 0);
+	assert_float_equal(lo, lo2, 0);
+	assert_float_equal(hi, hi2, 0);
+	assert_true(lo >= sqrt(500.0 * 100) - EPS && hi <= sqrt(500.0 * 400) + EPS && lo < hi);
+
+	struct score_input none = { p, 0, 10 };
+	assert_int_equal(score_bootstrap(&none, 1, 10, 1, &lo, &hi), -EINVAL);
+}
+
+static void quantiles(void **state)
+{
+	double s[] = { 1, 2, 3, 4 };
+	assert_float_equal(score_quantile(s, 4, 0.5), 2.5, EPS);
+	assert_float_equal(score_quantile(s, 4, 0), 1, EPS);
+	assert_float_equal(score_quantile(s, 4, 1), 4, EPS);
+	assert_float_equal(score_quantile(s, 4, 0.25), 1.75, EPS);
+}
+
+static void passes_and_durations(void **state)
+{
+	const struct bench_test *d = bench_test_find("dhry2reg"), *s = bench_test_find("spawn");
+	assert_int_equal(bench_passes(d, 0, false), 10);
+	assert_int_equal(bench_passes(s, 0, false), 3);
+	/* -i 10: 10 and 3; -i 5: 5 and 2; -i 1: 1 and 1 (int((1+1)/3) = 0, at least 1) */
+	assert_int_equal(bench_passes(d, 5, false), 5);
+	assert_int_equal(bench_passes(s, 5, false), 2);
+	assert_int_equal(bench_passes(s, 10, false), 3);
+	assert_int_equal(bench_passes(s, 1, false), 1);
+	assert_int_equal(bench_passes(d, 0, true), 3);
+	assert_int_equal(bench_passes(s, 0, true), 1);
+	assert_int_equal(bench_duration(s, false), 30);
+	assert_true(bench_duration(s, true) < 30);
+
+	struct strv argv = {0};
+	bench_expand_args(bench_test_find("fsdisk"), false, false, "/tmp/w d", "/b", &argv);
+	const char *want[] = { "-c", "-t", "30", "-d", "/tmp/w d", "-b", "4096", "-m", "8000" };
+	assert_int_equal(argv.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < argv.n; i++)
+		assert_string_equal(argv.v[i], want[i]);
+	strv_free(&argv);
+	bench_expand_args(bench_test_find("shell8"), false, false, "/w", "/ub/pgms", &argv);
+	assert_int_equal(argv.n, 3);
+	assert_string_equal(argv.v[0], "60");
+	assert_string_equal(argv.v[1], "/ub/pgms/multi.sh");
+	assert_string_equal(argv.v[2], "8");
+	strv_free(&argv);
+	/* whetstone takes a target time only from engines that know -t */
+	bench_expand_args(bench_test_find("whetstone-double"), true, false, "/w", "/b", &argv);
+	assert_int_equal(argv.n, 0);
+	bench_expand_args(bench_test_find("whetstone-double"), true, true, "/w", "/b", &argv);
+	assert_int_equal(argv.n, 2);
+	assert_string_equal(argv.v[0], "-t");
+	strv_free(&argv);
+
+	/* the baselines are those of pgms/index.base */
+	double sum = 0;
+	for (size_t i = 0; i < BENCH_NTESTS; i++)
+		sum += bench_tests[i].baseline;
+	assert_float_equal(sum, 116700 + 55.0 + 43.0 + 3960 + 1655 + 5800 + 12440 + 4000 + 126 + 15000 + 42.4 + 6, 1e-9);
+}
+
+static void option_lists(void **state)
+{
+	unsigned t[BENCH_NTESTS], n;
+	char *bad = NULL;
+	assert_int_equal(bench_parse_tests("pipe, syscall,pipe", t, &n, &bad), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(bench_tests[t[0]].id, "pipe");
+	assert_string_equal(bench_tests[t[1]].id, "syscall");
+	assert_int_equal(bench_parse_tests("index", t, &n, &bad), 0);
+	assert_int_equal(n, BENCH_NTESTS);
+	assert_int_equal(bench_parse_tests("pipe,dhrystone", t, &n, &bad), -EINVAL);
+	assert_string_equal(bad, "dhrystone");
+	free(bad);
+	bad = NULL;
+	assert_int_equal(bench_parse_tests(",", t, &n, &bad), -EINVAL);
+	free(bad);
+
+	unsigned c[BENCH_MAX_RUNS];
+	assert_int_equal(bench_parse_copies("1,all", 64, c, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(c[0], 1);
+	assert_int_equal(c[1], 64); /* never capped at 16 */
+	assert_int_equal(bench_parse_copies("8", 2, c, &n), 0);
+	assert_int_equal(c[0], 8);
+	assert_int_equal(bench_parse_copies("0", 2, c, &n), -ERANGE);
+	assert_int_equal(bench_parse_copies("1,x", 2, c, &n), -EINVAL);
+	assert_int_equal(bench_parse_copies("", 2, c, &n), -EINVAL);
+	assert_int_equal(bench_parse_copies("99999", 2, c, &n), -ERANGE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rates),
+		cmocka_unit_test(drop_worst_third_by_count),
+		cmocka_unit_test(zero_count_counts_as_one),
+		cmocka_unit_test(indexes),
+		cmocka_unit_test(partial_index_from_test_table),
+		cmocka_unit_test(dispersion),
+		cmocka_unit_test(bootstrap_interval),
+		cmocka_unit_test(quantiles),
+		cmocka_unit_test(passes_and_durations),
+		cmocka_unit_test(option_lists),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
