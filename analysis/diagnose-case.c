@@ -237,7 +237,8 @@ static void match_run(const struct diag_case *c, const struct diag_run *run, str
 	}
 	if (m->n) {
 		static const char *const kinds[] = { "not said whether virtual", "bare metal", "guests", "emulated" };
-		snprintf(m->basis, sizeof(m->basis), "same CPU and copies; %s%s", kinds[m->refs[0]->virt],
+		snprintf(m->basis, sizeof(m->basis), "%ssame CPU and copies; %s%s",
+			 m->refs[0]->history ? "your own results; " : "", kinds[m->refs[0]->virt],
 			 streq_ptr(diag_env_str(c, "host.kernel_release"), m->refs[0]->kernel) ? "; same kernel" : "");
 	}
 }

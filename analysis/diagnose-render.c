@@ -121,7 +121,7 @@ static void references(FILE *out, json_object *report)
 	for (size_t i = 0; i < jpath_len(report, "references"); i++) {
 		json_object *r = item(a, i), *runs = jpath(r, "runs"), *tests = jpath(r, "tests");
 		double copies = num(r, "copies");
-		fprintf(out, "\n%sPublished runs compared, %.0f %s (%s)%s\n", term_esc(out, ANSI_BOLD), copies, copies_word(copies),
+		fprintf(out, "\n%sClosest reference runs, %.0f %s (%s)%s\n", term_esc(out, ANSI_BOLD), copies, copies_word(copies),
 			jpath_str(r, "basis") ?: "", term_esc(out, ANSI_RESET));
 		for (size_t k = 0; k < jpath_len(r, "runs"); k++) {
 			json_object *x = item(runs, k);

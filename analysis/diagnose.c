@@ -354,16 +354,19 @@ static json_object *references_json(const struct diag_case *c)
 	return a;
 }
 
-/* A clean reference pair's multi-copy score over its 1-copy score. */
-static double reference_scaling(const struct diag_case *c)
+/* A clean reference pair's multi-copy score over its 1-copy score; *ref
+ * gets the pair's 1-copy run. */
+static double reference_scaling(const struct diag_case *c, const struct diag_ref **ref)
 {
 	const struct diag_match *m1 = diag_match_of(c, diag_single(c)), *mn = diag_match_of(c, diag_multi(c));
 	for (size_t i = 0; m1 && mn && i < m1->n; i++)
 		for (size_t k = 0; k < mn->n; k++) {
 			const struct diag_ref *a = m1->refs[i], *b = mn->refs[k];
 			if (streq(a->group, b->group) && diag_ref_clean(a, DT_DHRY) && a->run.ntests == DIAG_NTESTS &&
-			    b->run.ntests == DIAG_NTESTS)
+			    b->run.ntests == DIAG_NTESTS) {
+				*ref = a;
 				return b->run.score / a->run.score;
+			}
 		}
 	return NAN;
 }
@@ -392,8 +395,11 @@ static char *summary(const struct diag_case *c)
 		buf_printf(&b, "; %u copies scale %.2f×", many->copies, many->score / one->score);
 		if (c->cpus)
 			buf_printf(&b, " on %u CPUs", c->cpus);
-		double ref = reference_scaling(c);
-		if (ref > 0)
+		const struct diag_ref *pair = NULL;
+		double ref = reference_scaling(c, &pair);
+		if (ref > 0 && pair->history)
+			buf_printf(&b, ", your %s %.2f×", pair->group, ref);
+		else if (ref > 0)
 			buf_printf(&b, ", published runs of this CPU %.2f×", ref);
 	}
 	return buf_steal(&b);

@@ -117,7 +117,7 @@ struct diag_match {
 	const struct diag_ref *refs[DIAG_MAX_MATCH];
 	bool has[DIAG_NTESTS];
 	double lo[DIAG_NTESTS], hi[DIAG_NTESTS], mid[DIAG_NTESTS]; /* over the clean ones */
-	char basis[96];    /* "same CPU and copies; bare metal; same kernel" */
+	char basis[128];   /* "same CPU and copies; bare metal; same kernel" */
 };
 
 /* ---- the case ---- */

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <sys/stat.h>
 
 #include "analysis/diagnose.h"
 #include "command.h"
 #include "lib/paths.h"
+#include "lib/store.h"
 
-#define RESULT_SCHEMA_NAME "ubtune.result/1"
-/* A result with every pass and sample of a long run is a few MiB. */
-#define RESULT_FILE_LIMIT (64u << 20)
+/* The person's own results compared with: the most recent ones. */
+#define HISTORY_MAX 20
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, 'j' },
@@ -17,13 +19,22 @@ static const struct option options[] = {
 	{ 0 },
 };
 
+/* "12", "last", "last~2": a result in the store rather than a file. */
+static bool store_reference(const char *arg)
+{
+	const char *rest = startswith(arg, "last");
+	if (rest && (!*rest || (rest[0] == '~' && rest[1] && strspn(rest + 1, "0123456789") == strlen(rest + 1))))
+		return true;
+	return *arg && strspn(arg, "0123456789") == strlen(arg);
+}
+
 /* Reads a result file; EXIT_OK or the exit code after saying what is wrong. */
-static int load_result(const char *path, json_object **rec)
+static int load_file(const char *path, json_object **rec)
 {
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return log_error_errno(-errno, "Failed to read %s: %m", path), EXIT_FAIL;
-	if (!S_ISREG(st.st_mode) || st.st_size > RESULT_FILE_LIMIT) {
+	if (!S_ISREG(st.st_mode) || st.st_size > RESULT_FILE_MAX) {
 		log_error("%s: not a result file (%s)", path, S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a file");
 		return EXIT_USAGE;
 	}
@@ -35,12 +46,62 @@ static int load_result(const char *path, json_object **rec)
 	if (r < 0)
 		return log_error_errno(r, "Failed to read %s: %m", path), EXIT_FAIL;
 	const char *schema = jpath_str(*rec, "schema");
-	if (!streq_ptr(schema, RESULT_SCHEMA_NAME)) {
-		log_error("%s: not a ubtune result (schema %s, expected %s)", path, schema ?: "missing",
-			  RESULT_SCHEMA_NAME);
+	if (!streq_ptr(schema, RESULT_SCHEMA)) {
+		log_error("%s: not a ubtune result (schema %s, expected %s)", path, schema ?: "missing", RESULT_SCHEMA);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
+}
+
+/* The store of this user, when it exists: diagnosing a file creates none. */
+static struct store *store_if_any(char **error)
+{
+	_cleanup_free_ char *dir = state_dir(), *path = store_path(dir);
+	struct store *s = NULL;
+	if (access(path, F_OK) < 0) {
+		*error = xasprintf("no results store (%s): run `ubtune bench`, or give a result file", path);
+		return NULL;
+	}
+	if (store_open_state(&s, error) < 0)
+		return NULL;
+	return s;
+}
+
+static int load_result(const char *arg, struct store *s, const char *store_error, json_object **rec)
+{
+	if (!store_reference(arg))
+		return load_file(arg, rec);
+	_cleanup_free_ char *error = NULL;
+	int64_t id;
+	if (!s) {
+		log_error("%s", store_error);
+		return EXIT_FAIL;
+	}
+	if (store_lookup(s, arg, &id, rec, &error) < 0) {
+		log_error("%s", error);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* The most recent stored results other than rec, as references. */
+static void add_history(struct store *s, json_object *rec, struct diag_refs *refs)
+{
+	_cleanup_json_ json_object *list = NULL;
+	if (!s || store_list(s, &list) < 0)
+		return;
+	const char *self = jpath_str(rec, "run_id");
+	size_t n = json_object_array_length(list), added = 0;
+	for (size_t i = n; i-- > 0 && added < HISTORY_MAX;) {
+		json_object *sum = json_object_array_get_idx(list, i);
+		int64_t id;
+		_cleanup_json_ json_object *old = NULL;
+		if (streq_ptr(jpath_str(sum, "run_id"), self) || !jpath_int(sum, "id", &id) || store_get(s, id, &old) < 0)
+			continue;
+		_cleanup_free_ char *label = xasprintf("result %" PRId64, id);
+		diag_refs_add_result(refs, old, label);
+		added++;
+	}
 }
 
 static int load_references(const char *given, struct diag_refs *refs)
@@ -55,6 +116,24 @@ static int load_references(const char *given, struct diag_refs *refs)
 		return EXIT_USAGE;
 	}
 	log_warning("%s; comparing with no published run", error);
+	return EXIT_OK;
+}
+
+static int report(const char *what, json_object *rec, struct diag_refs *refs, bool json)
+{
+	struct diag_case c;
+	_cleanup_free_ char *error = NULL;
+	if (diag_case_init(&c, rec, refs, NULL, &error) < 0) {
+		log_error("%s: %s", what, error);
+		return EXIT_USAGE;
+	}
+	_cleanup_json_ json_object *out = diagnose(&c);
+	if (json)
+		printf("%s\n", jdump(out, true));
+	else
+		diagnose_render(out, stdout);
+	if (fflush(stdout) != 0)
+		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
 	return EXIT_OK;
 }
 
@@ -75,53 +154,44 @@ static int run(int argc, char **argv)
 			return code;
 		}
 	}
-	if (optind >= argc)
-		return command_usage_error(&cmd_diagnose, "which result? Give a result file (`ubtune bench --json`)");
 	if (optind + 1 < argc)
 		return command_usage_error(&cmd_diagnose, "unexpected argument '%s'", argv[optind + 1]);
+	const char *arg = optind < argc ? argv[optind] : "last";
 
+	_cleanup_free_ char *store_error = NULL;
+	_cleanup_store_ struct store *s = store_if_any(&store_error);
 	_cleanup_json_ json_object *rec = NULL;
-	code = load_result(argv[optind], &rec);
+	code = load_result(arg, s, store_error, &rec);
 	if (code != EXIT_OK)
 		return code;
 	struct diag_refs refs = {0};
 	code = load_references(reference, &refs);
-	if (code != EXIT_OK)
-		return code;
-	struct diag_case c;
-	_cleanup_free_ char *error = NULL;
-	if (diag_case_init(&c, rec, &refs, NULL, &error) < 0) {
-		log_error("%s: %s", argv[optind], error);
-		diag_refs_free(&refs);
-		return EXIT_USAGE;
+	if (code == EXIT_OK) {
+		add_history(s, rec, &refs);
+		code = report(arg, rec, &refs, json);
 	}
-	_cleanup_json_ json_object *report = diagnose(&c);
 	diag_refs_free(&refs);
-	if (json)
-		printf("%s\n", jdump(report, true));
-	else
-		diagnose_render(report, stdout);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
-	return EXIT_OK;
+	return code;
 }
 
 const struct command cmd_diagnose = {
 	.name = "diagnose",
 	.run = run,
-	.args = "[--json] [--reference FILE] RESULT.json",
+	.args = "[--json] [--reference FILE] [ID | RESULT.json]",
 	.summary = "Explain a low score: ranked causes with evidence, fix and expected gain",
-	.help = "Options:\n"
+	.help = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'; RESULT.json a\n"
+		"result record (schema ubtune.result/1) as `ubtune bench --json` or `ubtune export`\n"
+		"write it. Results imported from UnixBench logs work too.\n\n"
+		"Options:\n"
 		"  --json            print the report (schema ubtune.diagnosis/1) as JSON\n"
 		"  --reference FILE  published runs to compare with (schema ubtune.reference/1;\n"
 		"                    default: the reference/published-results.json installed with ubtune)\n"
 		"  -h, --help        show this help\n\n"
-		"RESULT.json is a result record (schema ubtune.result/1) as `ubtune bench --json`\n"
-		"writes it; an imported UnixBench log works too. The report combines the environment\n"
-		"recorded before, during and after the run, the shape of the scores (each test\n"
-		"against the others), and the closest published runs of the same CPU. Each cause\n"
-		"has a confidence, the evidence, a fix and the gain expected per test; then what\n"
-		"looks normal, what could not be checked (an imported log has no environment),\n"
-		"and A/B experiments to confirm the fix with `ubtune compare`.\n",
+		"The report combines the environment recorded before, during and after the run, the\n"
+		"shape of the scores (each test against the others), the closest published runs of\n"
+		"the same CPU and your own stored results. Each cause has a confidence, the evidence,\n"
+		"a fix and the gain expected per test; then what looks normal, what could not be\n"
+		"checked (an imported log has no environment), and A/B experiments to confirm the\n"
+		"fix with `ubtune compare`.\n",
 	.options = options,
 };

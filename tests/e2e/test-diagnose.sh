@@ -6,6 +6,8 @@
 
 RESULT="$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
 GOLDEN="$SRCDIR/tests/golden"
+# a private results store: the goldens must not see the user's history
+export UBTUNE_STATE_DIR="$T/state"
 
 "$UBTUNE" diagnose "$RESULT" >"$T/text" 2>"$T/err" || fail "diagnose failed: $(cat "$T/err")"
 "$UBTUNE" diagnose --json "$RESULT" >"$T/json" 2>"$T/err" || fail "diagnose --json failed: $(cat "$T/err")"
@@ -48,8 +50,12 @@ echo '{"schema": "ubtune.result/1", "runs": [{"copies": 1, "tests": []}]}' >"$T/
 expect_exit 2 "$UBTUNE" diagnose "$T/empty.json"
 grep -q "empty.json: the result has no scored test" "$T/stderr" || fail "no tests: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" diagnose "$T"
-expect_exit 2 "$UBTUNE" diagnose
 expect_exit 2 "$UBTUNE" diagnose "$RESULT" "$RESULT"
+# no store yet: the default (the last result) says how to get one, and none is created
+expect_exit 1 "$UBTUNE" diagnose
+grep -q "no results store ($T/state/results.db): run \`ubtune bench\`, or give a result file" "$T/stderr" ||
+	fail "no store: $(cat "$T/stderr")"
+[ -e "$T/state" ] && fail "diagnose created a store"
 echo '{"schema": "ubtune.reference/1", "runs": [{"id": "x"}]}' >"$T/ref.json"
 expect_exit 2 "$UBTUNE" diagnose --reference "$T/ref.json" "$RESULT"
 grep -q "ref.json: run x: env and tests must be objects" "$T/stderr" || fail "bad reference: $(cat "$T/stderr")"
@@ -60,4 +66,38 @@ UBTUNE_DATADIR="$T/nodata" "$UBTUNE" diagnose --json "$RESULT" >"$T/noref" 2>"$T
 grep -q "comparing with no published run" "$T/err" || fail "no warning: $(cat "$T/err")"
 [ "$(json_get "$T/noref" "len(d['references'])")" = 0 ] || fail "references without a reference file"
 [ "$(json_get "$T/noref" "d['causes'][0]['id']")" = diag.undervoltage ] || fail "cause changed without references"
+# stored results: the last one by default, by id, and the person's history as
+# references. An earlier run of the same host with a good supply (the published
+# rpi4-native-goodpower scores, no undervoltage) becomes the closest reference.
+$PY - "$RESULT" "$SRCDIR/reference/published-results.json" "$T/good.json" <<'PYEOF' || fail "cannot write the history run"
+import json, sys
+rec = json.load(open(sys.argv[1]))
+ref = {r["id"]: r for r in json.load(open(sys.argv[2]))["runs"]}
+rec["run_id"] = "0" * 31 + "1"
+rec["started_at"] = "2024-01-13T09:00:00+0000"
+for run in rec["runs"]:
+    pub = ref["rpi4-native-goodpower-c%d" % run["copies"]]["tests"]
+    for t in run["tests"]:
+        t["index"] = pub[t["name"]]["index"]
+for env in rec["environment"].values():
+    env["power"]["undervoltage_now"] = False
+    env["power"]["undervoltage_events"] = 0
+    env["findings"] = [f for f in env["findings"] if not f["id"].startswith("power.")]
+rec["events"] = []
+rec["sampler"]["sources"]["hwmon_alarms"] = 1
+json.dump(rec, open(sys.argv[3], "w"))
+PYEOF
+"$UBTUNE" import-result "$T/good.json" >/dev/null || fail "import-result of the history run failed"
+"$UBTUNE" import-result "$RESULT" >/dev/null || fail "import-result failed"
+"$UBTUNE" diagnose --json >"$T/last" 2>"$T/err" || fail "diagnose of the last result failed: $(cat "$T/err")"
+"$UBTUNE" diagnose --json 2 >"$T/two" || fail "diagnose 2 failed"
+cmp -s "$T/last" "$T/two" || fail "'last' and '2' differ"
+[ "$(json_get "$T/last" "d['references'][0]['runs'][0]['id']")" = "result 1-c1" ] ||
+	fail "the same host's earlier run is not the closest reference: $(json_get "$T/last" "d['references'][0]['runs']")"
+[ "$(json_get "$T/last" "d['causes'][0]['id']")" = diag.undervoltage ] || fail "with history: another first cause"
+"$UBTUNE" diagnose --json last~1 >"$T/one" || fail "diagnose last~1 failed"
+[ "$(json_get "$T/one" "[c['id'] for c in d['causes'] if c['confidence'] != 'low']")" = "[]" ] ||
+	fail "the good run is diagnosed with: $(json_get "$T/one" "[c['id'] for c in d['causes']]")"
+expect_exit 1 "$UBTUNE" diagnose 9
+grep -q "9" "$T/stderr" || fail "unknown id: $(cat "$T/stderr")"
 pass
