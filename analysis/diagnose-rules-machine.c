@@ -153,8 +153,10 @@ static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 	int64_t logged = -1;
 	bool watched = sampled_alarms(c) || (jpath_int(c->after, "power.undervoltage_events", &logged) && logged == 0);
 	if (!now && !since && !events && watched) {
-		diag_set_normal(d, "no undervoltage during the run (%s)",
-				sampled_alarms(c) ? "voltage alarm sampled" : "none in the kernel log");
+		/* only worth saying where a supply can cap the clocks */
+		if (board || sampled_alarms(c) || jpath(c->before, "power.undervoltage_now"))
+			diag_set_normal(d, "no undervoltage during the run (%s)",
+					sampled_alarms(c) ? "voltage alarm sampled" : "none in the kernel log");
 		return;
 	}
 	enum diag_confidence conf = DC_NONE;
@@ -366,8 +368,11 @@ static void check_governor(const struct diag_case *c, struct diagnosis *d)
 		diag_evidence_finding(d, f);
 	}
 	if (!first) {
-		diag_set_normal(d, gov ? "CPU frequency governor %s" : "no CPU frequency scaling: the clock is set by firmware",
-				gov);
+		if (gov)
+			diag_set_normal(d, "CPU frequency governor %s", gov);
+		else
+			diag_set_normal(d, "no CPU frequency scaling: the %s sets the clock",
+					c->virt == DV_GUEST ? "host" : "firmware");
 		return;
 	}
 	diag_fire(d, conf, DT_ALL, "the CPU clock is not held at its maximum while the tests run: %s", why.s);

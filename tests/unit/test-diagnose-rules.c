@@ -157,6 +157,15 @@ static void undervoltage(void **state)
 	_cleanup_json_ json_object *watched = shaped(pi1, pi4, 4, PI_BOARD);
 	result_merge(watched, "{\"sampler\": {\"sources\": {\"hwmon_alarms\": 1}}, \"events\": []}");
 	expect_rule("diag.undervoltage", watched, DC_NONE, "no undervoltage during the run");
+	/* an x86 server's clean kernel log is no news */
+	_cleanup_json_ json_object *server = shaped(healthy1, healthy4, 4, "{\"cpu\": {\"arch\": \"x86_64\"}}");
+	jset(jchild(server, "environment"), "after", json_lit("{\"power\": {\"undervoltage_events\": 0}}"));
+	struct diagnosis d;
+	rule_on("diag.undervoltage", server, &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_null(d.normal);
+	assert_null(d.unchecked);
+	diagnosis_clear(&d);
 }
 
 static void thermal(void **state)
@@ -236,7 +245,9 @@ static void governor(void **state)
 						  "{\"cpu\": {\"freq\": {\"governor\": \"performance\"}}}");
 	expect_rule("diag.governor", perf, DC_NONE, "governor performance");
 	_cleanup_json_ json_object *none = shaped(healthy1, healthy4, 4, "{\"cpu\": {\"freq\": {\"governor\": null}}}");
-	expect_rule("diag.governor", none, DC_NONE, "set by firmware");
+	expect_rule("diag.governor", none, DC_NONE, "the firmware sets the clock");
+	_cleanup_json_ json_object *vm = shaped(healthy1, healthy4, 4, GUEST_KVM);
+	expect_rule("diag.governor", vm, DC_NONE, "the host sets the clock");
 	_cleanup_json_ json_object *imported = shaped(healthy1, healthy4, 4, NULL);
 	jset_bool(imported, "imported", true);
 	expect_rule("diag.governor", imported, DC_NONE, "not in an imported log");
