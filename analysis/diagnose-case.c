@@ -391,6 +391,11 @@ size_t diag_events(const struct diag_case *c, const char *kind, json_object **fi
 	return count;
 }
 
+const char *diag_hypervisor_name(const struct diag_case *c)
+{
+	return c->hypervisor && !streq(c->hypervisor, "unknown") ? c->hypervisor : "a hypervisor not identified";
+}
+
 const char *diag_env_missing(const struct diag_case *c)
 {
 	if (c->imported)

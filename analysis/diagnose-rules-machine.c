@@ -85,7 +85,7 @@ static void check_emulation(const struct diag_case *c, struct diagnosis *d)
 		diag_evidence_finding(d, f);
 	else if (c->virt == DV_GUEST)
 		diag_evidence(d, "a guest of %s, and nothing shows hardware virtualisation (KVM)",
-			      c->hypervisor ?: "an unknown hypervisor");
+			      diag_hypervisor_name(c));
 	if (shape)
 		diag_evidence(d, "%u %s: Dhrystone 2 %.1f and the pipe and system-call tests %.1f per copy; published "
 				 "runs on real hardware: 1010 or more, and 112 or more",

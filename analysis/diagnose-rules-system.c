@@ -173,7 +173,7 @@ static void check_vmm(const struct diag_case *c, struct diagnosis *d)
 		  "Process Creation collapses while the CPU and kernel tests are normal: setting up each new "
 		  "address space is slow, as under a VMM that maps guest memory expensively (kvmtool vs qemu)");
 	if (c->virt == DV_GUEST)
-		diag_evidence(d, "a guest of %s", c->hypervisor ?: "an unknown hypervisor");
+		diag_evidence(d, "a guest of %s", diag_hypervisor_name(c));
 	if (shape)
 		diag_evidence(d, "1 copy: Process Creation %.1f, %.3f× the pipe and system-call tests (published runs: "
 				 "0.23-1.74×); Execl %.1f",

@@ -167,6 +167,8 @@ bool diag_comparable(const struct diag_case *c, const struct diag_run *r);
 /* Fewer than that: an ARM board of a few cores (where supply and heat cap clocks). */
 bool diag_small_board(const struct diag_case *c);
 
+/* "kvm", "qemu", or "a hypervisor not identified". */
+const char *diag_hypervisor_name(const struct diag_case *c);
 /* Why environment facts are missing: "not in an imported log", ... */
 const char *diag_env_missing(const struct diag_case *c);
 /* A finding of the environment record with this id, or an id under it

@@ -336,7 +336,7 @@ static void vmm(void **state)
 	_cleanup_json_ json_object *guest = shaped(collapsed, NULL, 4,
 						   "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"unknown\"}}");
 	expect_rule("diag.vmm-process-creation", guest, DC_HIGH, NULL);
-	evidence_has("diag.vmm-process-creation", guest, "a guest of unknown");
+	evidence_has("diag.vmm-process-creation", guest, "a guest of a hypervisor not identified");
 	_cleanup_json_ json_object *bare = shaped(collapsed, NULL, 4, BARE_TMPFS);
 	expect_rule("diag.vmm-process-creation", bare, DC_NONE, "bare metal");
 	_cleanup_json_ json_object *fine = shaped(healthy1, NULL, 4, GUEST_KVM);
