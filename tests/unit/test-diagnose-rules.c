@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 
+#include "bench/suite.h"
 #include "diagtest.h"
 
 /* The RK3568 from tmpfs (published), 1 and 4 copies: a healthy shape. */
@@ -403,6 +404,19 @@ static void shell_only(void **state)
 	expect_rule("diag.shell-only", fine, DC_NONE, "2.04× the Execl/Process Creation mean");
 }
 
+/* The tests diagnose knows are the ones bench runs, in the same order. */
+static void same_tests_as_bench(void **state)
+{
+	assert_int_equal(BENCH_NTESTS, DIAG_NTESTS);
+	for (int t = 0; t < DIAG_NTESTS; t++) {
+		assert_string_equal(diag_tests[t].id, bench_tests[t].id);
+		assert_string_equal(diag_tests[t].name, bench_tests[t].name);
+		assert_int_equal(diag_test_lookup(bench_tests[t].name), t);
+	}
+	assert_int_equal(diag_test_lookup("Dhrystone 2"), -1);
+	assert_int_equal(diag_test_lookup(NULL), -1);
+}
+
 /* ---- references ---- */
 
 static void cpu_names(void **state)
@@ -646,7 +660,7 @@ int main(void)
 		cmocka_unit_test(swapping),	  cmocka_unit_test(vmm),	  cmocka_unit_test(overcommit),
 		cmocka_unit_test(context_switch), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
 		cmocka_unit_test(reference_file), cmocka_unit_test(history_as_reference), cmocka_unit_test(bad_results),
-		cmocka_unit_test(hostile_records),
+		cmocka_unit_test(hostile_records), cmocka_unit_test(same_tests_as_bench),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
