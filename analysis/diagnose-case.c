@@ -249,18 +249,22 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	*c = (struct diag_case){ .rec = rec, .refs = refs, .exclude_group = exclude_group };
 	*error = NULL;
 	json_object *runs = jpath(rec, "runs");
-	size_t n = jpath_len(rec, "runs");
+	size_t n = jpath_len(rec, "runs"), uncounted = 0;
 	for (size_t i = 0; i < n && c->nruns < DIAG_MAX_RUNS; i++) {
 		struct diag_run *r = &c->runs[c->nruns];
 		diag_read_run(json_object_array_get_idx(runs, i), r);
 		if (r->copies)
 			c->nruns++;
+		else if (r->ntests)
+			uncounted++;
 	}
 	bool scored = false;
 	for (size_t i = 0; i < c->nruns; i++)
 		scored |= c->runs[i].ntests > 0;
 	if (!scored) {
-		*error = xstrdup("the result has no scored test (runs[].tests[].index)");
+		*error = xstrdup(uncounted ? "the result does not say how many copies its runs had (import the log "
+					     "again with --copies)"
+					   : "the result has no scored test (runs[].tests[].index)");
 		return -EINVAL;
 	}
 

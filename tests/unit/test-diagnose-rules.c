@@ -550,6 +550,12 @@ static void bad_results(void **state)
 						    " {\"name\": \"Pipe Throughput\", \"result\": -1, \"baseline\": 1}]}]}");
 	assert_int_equal(diag_case_init(&c, junk, NULL, NULL, &error), -EINVAL);
 	free(error);
+	/* an imported table that did not say how many copies ran */
+	_cleanup_json_ json_object *uncounted = json_lit("{\"runs\": [{\"copies\": null, \"tests\": [{\"id\": \"pipe\","
+							 " \"index\": 1000}]}]}");
+	assert_int_equal(diag_case_init(&c, uncounted, NULL, NULL, &error), -EINVAL);
+	assert_non_null(strstr(error, "how many copies"));
+	free(error);
 	/* a result and a baseline without an index */
 	_cleanup_json_ json_object *raw = json_lit("{\"runs\": [{\"copies\": 1, \"tests\": [{\"name\": \"Pipe Throughput\","
 						   " \"result\": 1244000, \"baseline\": 12440}]}]}");
