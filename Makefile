@@ -104,7 +104,7 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-unit check-e2e
+	@$(MAKE) --no-print-directory check-unit check-e2e check-minimal
 
 # Real dumps are kept packed; tests read them unpacked under build/fixtures/.
 REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)
@@ -120,6 +120,18 @@ check-unit: $(UNIT_BIN) $(FIXTURE_STAMP)
 
 check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 	@tools/run-tests e2e tests/e2e/test-*.sh
+
+# The same tests against the minimal build (MINIMAL=1: no optional library)
+# in $(MIN_B): unit tests, fixture records and every end-to-end test; what
+# needs a library left out is checked to say so.
+MIN_B := $(B)-min
+MIN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(MIN_B)/%)
+.PHONY: check-minimal
+check-minimal: $(FIXTURE_STAMP)
+	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) $(MIN_B)/ubtune $(MIN_UNIT_BIN)
+	@echo "minimal build ($(MIN_B)/ubtune):"
+	@tools/run-tests unit $(MIN_UNIT_BIN)
+	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
 
 # Benchmarks (timings are measured here, never asserted by tests).
 bench-probe: $(B)/ubtune
@@ -145,7 +157,7 @@ install: all
 	install -Dm644 reference/published-results.json $(DESTDIR)$(DATADIR)/reference/published-results.json
 
 clean:
-	rm -rf $(B)
+	rm -rf $(B) $(MIN_B)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 # unit tests are rebuilt when a header they include changes

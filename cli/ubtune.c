@@ -104,7 +104,7 @@ static void main_usage(FILE *f)
 	fprintf(f, "\nOptions:\n"
 		   "  --color=WHEN  colour the output: auto (default), always, never;\n"
 		   "                NO_COLOR in the environment turns it off\n"
-		   "  --version     show the version\n"
+		   "  --version     show the version and the optional libraries built in\n"
 		   "  -h, --help    show this help\n\n"
 		   "Exit status: 0 success, 1 failure, 2 usage error, 3 findings (probe --strict)\n"
 		   "or a knob not as the profile set it (status).\n");
@@ -155,7 +155,10 @@ int main(int argc, char **argv)
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *v;
 		if (streq(argv[i], "--version")) {
-			printf("ubtune %s\n", UBTUNE_VERSION);
+			/* the optional libraries of this build (MINIMAL=1: none) */
+			printf("ubtune %s\n%csystemd %cudev %chwloc %csqlite %carchive\n", UBTUNE_VERSION,
+			       HAVE_SYSTEMD ? '+' : '-', HAVE_UDEV ? '+' : '-', HAVE_HWLOC ? '+' : '-',
+			       HAVE_SQLITE ? '+' : '-', HAVE_ARCHIVE ? '+' : '-');
 			return EXIT_OK;
 		} else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
 			main_usage(stdout);

@@ -24,13 +24,14 @@ char *self_dir(void)
 	return xstrdup(buf);
 }
 
-/* The source tree, when running build/ubtune from it. */
+/* The source tree, when running B/ubtune from it (build/, build-min/, ...). */
 static char *source_tree(void)
 {
 	_cleanup_free_ char *dir = self_dir();
-	if (!dir || !endswith(dir, "/build"))
+	char *slash = dir ? strrchr(dir, '/') : NULL;
+	if (!slash || slash == dir)
 		return NULL;
-	dir[strlen(dir) - strlen("/build")] = '\0';
+	*slash = '\0';
 	_cleanup_free_ char *probe = xasprintf("%s/probe/probe.h", dir);
 	if (access(probe, F_OK) < 0)
 		return NULL;

@@ -7,13 +7,14 @@
 #include "lib/paths.h"
 #include "lib/util.h"
 
+/* Built without SQLite, lib/store-json.c keeps the results instead. */
+#if HAVE_SQLITE
+#include <sqlite3.h>
+
 char *store_path(const char *dir)
 {
 	return xasprintf("%s/results.db", dir);
 }
-
-#if HAVE_SQLITE
-#include <sqlite3.h>
 
 struct store {
 	sqlite3 *db;
@@ -171,37 +172,6 @@ int store_list(struct store *s, json_object **out)
 	}
 	*out = list;
 	return 0;
-}
-
-#else
-
-struct store {
-	int unused;
-};
-
-int store_open(const char *dir, struct store **out)
-{
-	return -EOPNOTSUPP;
-}
-
-void store_close(struct store *s)
-{
-	free(s);
-}
-
-int store_add(struct store *s, json_object *result, int64_t *id)
-{
-	return -EOPNOTSUPP;
-}
-
-int store_get(struct store *s, int64_t id, json_object **out)
-{
-	return -EOPNOTSUPP;
-}
-
-int store_list(struct store *s, json_object **out)
-{
-	return -EOPNOTSUPP;
 }
 
 #endif

@@ -220,9 +220,7 @@ int store_open_state(struct store **out, char **error)
 {
 	_cleanup_free_ char *dir = state_dir();
 	int r = store_open(dir, out);
-	if (r == -EOPNOTSUPP)
-		*error = xstrdup("this ubtune was built without SQLite, so it keeps no results store");
-	else if (r < 0) {
+	if (r < 0) {
 		_cleanup_free_ char *path = store_path(dir);
 		*error = xasprintf("cannot open the results store %s: %s", path, strerror(-r));
 	}

@@ -7,10 +7,10 @@
 
 /*
  * The results store: every result record (schema ubtune.result/1) under
- * an integer id, in state_dir()/results.db (SQLite). The record is the
- * truth; a small summary (host, suite, copies, scores, flags) is kept
- * beside it for listing. Built without SQLite, store_open() fails with
- * -EOPNOTSUPP.
+ * an integer id, in state_dir()/results.db (SQLite, lib/store-sqlite.c) or,
+ * built without SQLite, as one JSON file per result in
+ * state_dir()/results/ (lib/store-json.c). The record is the truth; a
+ * small summary (host, suite, copies, scores, flags) lists it.
  */
 #define RESULT_SCHEMA "ubtune.result/1"
 /* Largest result file accepted by import. */
@@ -23,7 +23,7 @@ int store_open(const char *dir, struct store **out);
 void store_close(struct store *s);
 static inline void store_closep(struct store **s) { if (*s) store_close(*s); }
 #define _cleanup_store_ __attribute__((cleanup(store_closep)))
-/* The database file of a store directory (caller frees). */
+/* The database file (or results directory) of a store directory (caller frees). */
 char *store_path(const char *dir);
 
 /* Adds a checked record; *id gets its id. -EEXIST (and the stored id)

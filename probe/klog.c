@@ -214,7 +214,8 @@ const char *probe_klog(struct probe_ctx *ctx)
 	if (rc == 0)
 		return klog_found(ctx);
 	probe_unavailable(ctx, "kernel-log",
-			  "not readable (journal: %s; /dev/kmsg: %s; klogctl: %s)%s", strerror(-r), strerror(-rk),
+			  "not readable (journal: %s; /dev/kmsg: %s; klogctl: %s)%s",
+			  HAVE_SYSTEMD ? strerror(-r) : "this ubtune is built without libsystemd", strerror(-rk),
 			  strerror(-rc), rk == -EPERM || rc == -EPERM ? "; run as root or set kernel.dmesg_restrict=0" : "");
 	return NULL;
 }

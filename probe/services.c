@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 
+#include "initscripts.h"
 #include "probe.h"
 #include "services.h"
 
@@ -294,6 +295,52 @@ static bool collect_units(struct probe_ctx *ctx, const char *init, struct units_
 	return false;
 }
 
+/* The init scripts of a machine that systemd does not run, and whether
+ * their daemons run (pidfile or process name; scripts are never run). */
+static json_object *init_scripts(struct probe_ctx *ctx, const char *init, const struct proc_table *procs)
+{
+	if (!init || streq(init, "systemd"))
+		return NULL;
+	struct initscript *v = NULL;
+	size_t n = 0;
+	int r = initscripts_list(ctx->rf, &v, &n);
+	if (r < 0) {
+		probe_unavailable(ctx, "services", "init scripts: %s: %s", INITD, strerror(-r));
+		return NULL;
+	}
+	/* OpenRC knows which services it started; a process only gives the pid */
+	struct strv started = {0};
+	bool openrc = rootfs_list(ctx->rf, OPENRC_STARTED, &started) == 0;
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_new_object();
+		int pid = 0;
+		r = initscript_running(ctx->rf, &v[i], procs, &pid);
+		if (openrc) {
+			bool on = strv_contains(&started, v[i].name);
+			if (!on || r <= 0)
+				pid = 0;
+			r = on;
+		}
+		jset_str(e, "name", v[i].name);
+		jset_str(e, "script", v[i].path);
+		jset_str(e, "daemon", v[i].daemon);
+		jset_str(e, "pidfile", v[i].pidfile);
+		if (r < 0)
+			jset_null(e, "running");
+		else
+			jset_bool(e, "running", r > 0);
+		if (pid > 0)
+			jset_int(e, "pid", pid);
+		else
+			jset_null(e, "pid");
+		json_object_array_add(a, e);
+	}
+	strv_free(&started);
+	initscripts_free(v, n);
+	return a;
+}
+
 int services_collect(struct probe_ctx *ctx)
 {
 	json_object *o = jchild(ctx->rec, "services");
@@ -318,6 +365,7 @@ int services_collect(struct probe_ctx *ctx)
 		jset(o, "noisy", noisy);
 	}
 	units_file_free(&units);
+	jset(o, "init_scripts", init_scripts(ctx, init, procs));
 	return 0;
 }
 
@@ -377,8 +425,42 @@ static void render_busy(json_object *rec, FILE *out)
 	buf_free(&b);
 }
 
+/* "running: dropbear, launcher (weston) · not running: ntpd" */
+static void render_init_scripts(json_object *rec, FILE *out)
+{
+	static const struct {
+		const char *label;
+		int running; /* 1, 0, -1: unknown */
+	} groups[] = { { "running", 1 }, { "not running", 0 }, { "state unknown", -1 } };
+	json_object *a = jpath(rec, "services.init_scripts");
+	size_t n = jpath_len(rec, "services.init_scripts");
+	if (!a || !n)
+		return;
+	struct buf line = {0};
+	for (size_t g = 0; g < ARRAY_SIZE(groups); g++) {
+		struct buf names = {0};
+		for (size_t i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(a, i);
+			bool running = false;
+			int state = jpath_bool(e, "running", &running) ? running : -1;
+			if (state != groups[g].running)
+				continue;
+			const char *name = jpath_str(e, "name"), *daemon = jpath_str(e, "daemon");
+			buf_printf(&names, "%s%s", names.len ? ", " : "", name ?: "?");
+			if (daemon && name && !streq(daemon, name))
+				buf_printf(&names, " (%s)", daemon);
+		}
+		if (names.len)
+			buf_printf(&line, "%s%s: %s", line.len ? " · " : "", groups[g].label, names.s);
+		buf_free(&names);
+	}
+	render_line(out, "Scripts", INITD " · %s", line.s);
+	buf_free(&line);
+}
+
 void services_render(json_object *rec, FILE *out)
 {
 	render_services(rec, out);
+	render_init_scripts(rec, out);
 	render_busy(rec, out);
 }

@@ -205,7 +205,8 @@ static int run_actions(struct tune_env *env, struct journal *j, const struct pro
 		r = knob_set(env->rf, env->svc, a->kind, a->target, a->to, a->options, a->choice);
 		_cleanup_free_ char *why = r < 0 ? knob_error(env->svc, a->kind, r) : NULL;
 		if (r < 0 && a->best_effort) {
-			strv_take(&res->refused, xasprintf("%s: the kernel refused '%s' (%s); left as it is", a->what,
+			strv_take(&res->refused, xasprintf("%s: %s '%s' (%s); left as it is", a->what,
+							   a->kind == ACT_SERVICE ? "cannot set" : "the kernel refused",
 							   a->to, why));
 			strv_push(&res->refused_targets, a->target);
 		} else if (r < 0) {

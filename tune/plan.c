@@ -99,24 +99,6 @@ static char *join(const struct strv *l, const char *sep)
 
 /* ---- services ------------------------------------------------------------ */
 
-static bool has_unit_suffix(const char *name)
-{
-	static const char *const types[] = { ".service", ".socket", ".timer", ".target", ".path", ".mount",
-					     ".automount", ".swap", ".slice", ".scope", ".device" };
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		if (endswith(name, types[i]))
-			return true;
-	return false;
-}
-
-/* As systemctl does: a plain name means NAME.service; a glob is kept. */
-static char *unit_pattern(const char *p)
-{
-	if (strpbrk(p, "*?[") || has_unit_suffix(p))
-		return xstrdup(p);
-	return xasprintf("%s.service", p);
-}
-
 /* The index of the first pattern that matches name, or -1. */
 static ssize_t matching_pattern(const struct strv *patterns, const char *name)
 {
@@ -129,33 +111,38 @@ static ssize_t matching_pattern(const struct strv *patterns, const char *name)
 /* stop= and stop-also= (added to an inherited stop list) together. */
 static void plan_stop_units(struct ctx *c, const struct profile_setting *stop, const struct profile_setting *also)
 {
-	struct strv given = {0}, patterns = {0}, names = {0}, states = {0}, unmatched = {0};
+	struct strv given = {0}, patterns = {0}, names = {0}, states = {0}, unmatched = {0}, notes = {0};
 	if (stop)
 		profile_split(stop->value, " \t,", &given);
 	size_t n_stop = given.n;
 	if (also)
 		profile_split(also->value, " \t,", &given);
-	for (size_t i = 0; i < given.n; i++)
-		strv_take(&patterns, unit_pattern(given.v[i]));
 	_cleanup_free_ char *list = join(&given, " ");
 	int r;
-	if (!patterns.n)
+	if (!given.n)
 		goto out;
 	if (!c->o->svc) {
 		note(&c->plan->skipped, "services: not stopped (%s): %s", c->o->svc_why, list);
 		goto out;
 	}
-	if ((r = svc_list(c->o->svc, &patterns, &names, &states)) < 0) {
-		note(&c->plan->errors, "services: cannot list the units %s: %s", list,
+	for (size_t i = 0; i < given.n; i++)
+		strv_take(&patterns, svc_pattern(c->o->svc, given.v[i]));
+	if ((r = svc_list(c->o->svc, &patterns, &names, &states, &notes)) < 0) {
+		note(&c->plan->errors, "services: cannot list the services %s: %s", list,
 		     svc_last_error(c->o->svc) ?: strerror(-r));
 		goto out;
 	}
+	for (size_t i = 0; i < notes.n; i++)
+		note(&c->plan->skipped, "services: not stopped: %s", notes.v[i]);
 	for (size_t i = 0; i < names.n; i++) {
+		if (streq(states.v[i], "unknown"))
+			continue;
 		ssize_t k = matching_pattern(&patterns, names.v[i]);
 		bool running = svc_state_running(states.v[i]);
 		want(c, &(struct want){ .kind = ACT_SERVICE, .area = "services", .what = names.v[i],
 					.target = names.v[i], .from = running ? "active" : "inactive", .to = "inactive",
-					.s = k >= 0 && (size_t)k >= n_stop ? also : stop ? stop : also });
+					.s = k >= 0 && (size_t)k >= n_stop ? also : stop ? stop : also,
+					.best_effort = svc_best_effort(c->o->svc) });
 	}
 	for (size_t i = 0; i < patterns.n; i++) {
 		bool hit = false;
@@ -174,6 +161,7 @@ out:
 	strv_free(&names);
 	strv_free(&states);
 	strv_free(&unmatched);
+	strv_free(&notes);
 }
 
 static void plan_services(struct ctx *c)
@@ -197,6 +185,11 @@ static void plan_services(struct ctx *c)
 	}
 	_cleanup_free_ char *cur = NULL;
 	int r = svc_default_target(c->o->svc, &cur);
+	if (r == -EOPNOTSUPP) {
+		note(&c->plan->skipped, "services: default target %s not set: %s has no default target", s->value,
+		     svc_name(c->o->svc));
+		return;
+	}
 	if (r < 0) {
 		note(&c->plan->errors, "services: cannot read the default target: %s",
 		     svc_last_error(c->o->svc) ?: strerror(-r));

@@ -59,8 +59,9 @@ static void restore(struct tune_env *env, const struct jentry *e, struct revert_
 	}
 	if (!it->now) {
 		it->outcome = REVERT_FAILED;
+		const char *said = env->svc ? svc_last_error(env->svc) : env->svc_why;
 		it->detail = xstrdup(a->kind == ACT_SERVICE || a->kind == ACT_DEFAULT_TARGET
-					     ? (env->svc_why ? env->svc_why : "the service manager cannot be reached")
+					     ? (said ? said : "the service manager cannot be reached")
 					     : "its current value cannot be read");
 		return;
 	}

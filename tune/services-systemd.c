@@ -10,8 +10,20 @@ static struct units *units_of(struct svc *s)
 	return s->data;
 }
 
+static bool bus_is_private(void)
+{
+	const char *addr = getenv("DBUS_SYSTEM_BUS_ADDRESS");
+	if (!addr || !*addr)
+		return false;
+	return !strstr(addr, "/run/dbus/system_bus_socket");
+}
+
 static int sd_open(struct svc *s, char **why)
 {
+	if (!rootfs_is_live(s->rf) && !bus_is_private()) {
+		*why = xstrdup("no bus named by DBUS_SYSTEM_BUS_ADDRESS");
+		return -EOPNOTSUPP;
+	}
 	struct units *u = NULL;
 	int r = units_open(&u);
 	if (r < 0) {
@@ -41,7 +53,26 @@ static const char *sd_last_error(struct svc *s)
 	return units_last_error(units_of(s));
 }
 
-static int sd_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states)
+static bool has_unit_suffix(const char *name)
+{
+	static const char *const types[] = { ".service", ".socket", ".timer", ".target", ".path", ".mount",
+					     ".automount", ".swap", ".slice", ".scope", ".device" };
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if (endswith(name, types[i]))
+			return true;
+	return false;
+}
+
+/* As systemctl does: a plain name means NAME.service; a glob is kept. */
+static char *sd_pattern(const char *p)
+{
+	if (strpbrk(p, "*?[") || has_unit_suffix(p))
+		return xstrdup(p);
+	return xasprintf("%s.service", p);
+}
+
+static int sd_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states,
+		   struct strv *notes _unused_)
 {
 	struct unit_state *list = NULL;
 	size_t n = 0;
@@ -97,6 +128,7 @@ const struct svc_backend svc_systemd = {
 	.open = sd_open,
 	.close = sd_close,
 	.last_error = sd_last_error,
+	.pattern = sd_pattern,
 	.list = sd_list,
 	.active_state = sd_active_state,
 	.stop = sd_stop,

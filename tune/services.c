@@ -2,31 +2,25 @@
 #include "services.h"
 
 #include <errno.h>
+#include <fnmatch.h>
+
+#include "lib/spawn.h"
+#include "probe/initscripts.h"
 
 static const struct svc_backend *const backends[] = {
 	&svc_systemd,
+	&svc_openrc,
+	&svc_initscripts,
 	NULL,
 };
 
-static bool bus_is_private(void)
-{
-	const char *addr = getenv("DBUS_SYSTEM_BUS_ADDRESS");
-	if (!addr || !*addr)
-		return false;
-	return !strstr(addr, "/run/dbus/system_bus_socket");
-}
-
 int svc_open(struct rootfs *rf, struct svc **out, char **why)
 {
-	if (!rootfs_is_live(rf) && !bus_is_private()) {
-		*why = xstrdup("with --root, services are handled only on a bus named by DBUS_SYSTEM_BUS_ADDRESS; "
-			       "this machine's services are left alone");
-		return -EOPNOTSUPP;
-	}
 	_cleanup_free_ char *reasons = NULL;
 	for (size_t i = 0; backends[i]; i++) {
 		struct svc *s = xcalloc(1, sizeof(*s));
 		s->backend = backends[i];
+		s->rf = rf;
 		char *w = NULL;
 		int r = s->backend->open(s, &w);
 		if (r == 0) {
@@ -40,7 +34,11 @@ int svc_open(struct rootfs *rf, struct svc **out, char **why)
 		free(w);
 		free(s);
 	}
-	*why = reasons ? TAKE_PTR(reasons) : xstrdup("this build has no service manager support");
+	if (!rootfs_is_live(rf))
+		*why = xasprintf("with --root, services are handled only on a bus named by DBUS_SYSTEM_BUS_ADDRESS "
+				 "or by the root's own init scripts, never this machine's (%s)", reasons);
+	else
+		*why = TAKE_PTR(reasons);
 	return -EOPNOTSUPP;
 }
 
@@ -49,6 +47,7 @@ void svc_close(struct svc *s)
 	if (!s)
 		return;
 	s->backend->close(s);
+	free(s->error);
 	free(s);
 }
 
@@ -57,9 +56,24 @@ const char *svc_last_error(struct svc *s)
 	return s ? s->backend->last_error(s) : NULL;
 }
 
-int svc_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states)
+const char *svc_name(const struct svc *s)
 {
-	return s->backend->list(s, patterns, names, states);
+	return s->backend->name;
+}
+
+bool svc_best_effort(const struct svc *s)
+{
+	return s->backend->best_effort;
+}
+
+char *svc_pattern(const struct svc *s, const char *given)
+{
+	return s->backend->pattern(given);
+}
+
+int svc_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states, struct strv *notes)
+{
+	return s->backend->list(s, patterns, names, states, notes);
 }
 
 int svc_active_state(struct svc *s, const char *unit, char **state)
@@ -79,15 +93,115 @@ int svc_start(struct svc *s, const char *unit)
 
 int svc_default_target(struct svc *s, char **target)
 {
-	return s->backend->default_target(s, target);
+	return s->backend->default_target ? s->backend->default_target(s, target) : -EOPNOTSUPP;
 }
 
 int svc_set_default_target(struct svc *s, const char *target)
 {
-	return s->backend->set_default_target(s, target);
+	return s->backend->set_default_target ? s->backend->set_default_target(s, target) : -EOPNOTSUPP;
 }
 
 bool svc_state_running(const char *state)
 {
 	return streq(state, "active") || streq(state, "reloading") || streq(state, "activating");
+}
+
+/* ---- for the backends that run scripts ------------------------------------ */
+
+const char *svc_script_error(struct svc *s)
+{
+	return s->error;
+}
+
+void svc_set_error(struct svc *s, char *error)
+{
+	free(s->error);
+	s->error = error;
+}
+
+char *svc_script_pattern(const char *given)
+{
+	if (endswith(given, ".service"))
+		return xstrndup(given, strlen(given) - strlen(".service"));
+	_cleanup_free_ char *name = initscript_name(given);
+	return name && !strpbrk(given, "*?[") ? TAKE_PTR(name) : xstrdup(given);
+}
+
+enum svc_match svc_script_matches(const struct strv *patterns, const char *name)
+{
+	enum svc_match m = SVC_MATCH_NONE;
+	for (size_t i = 0; i < patterns->n; i++) {
+		if (fnmatch(patterns->v[i], name, 0) != 0)
+			continue;
+		if (!strpbrk(patterns->v[i], "*?[") || !initscript_is_boot(name))
+			return SVC_MATCH;
+		m = SVC_MATCH_BOOT_GLOB;
+	}
+	return m;
+}
+
+bool svc_pid1_is_systemd(struct rootfs *rf)
+{
+	_cleanup_free_ char *comm = NULL;
+	return rootfs_read_line(rf, "/proc/1/comm", &comm) == 0 && streq(comm, "systemd");
+}
+
+/* What init would give a script: the root's bin directories first. */
+static char *script_path_env(struct rootfs *rf)
+{
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+	struct buf b = {0};
+	buf_puts(&b, "PATH=");
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		buf_printf(&b, "%s%s%s", i ? ":" : "", rootfs_is_live(rf) ? "" : rootfs_path(rf), dirs[i]);
+	/* a dump's scripts may call tools only this machine has */
+	if (!rootfs_is_live(rf))
+		buf_puts(&b, ":/usr/sbin:/usr/bin:/sbin:/bin");
+	return buf_steal(&b);
+}
+
+static char *last_line(const char *text)
+{
+	_cleanup_free_ char *copy = strstrip(xstrdup(text ? text : ""));
+	char *nl = strrchr(copy, '\n');
+	return xstrdup(strstrip(nl ? nl + 1 : copy));
+}
+
+int svc_run_script(struct rootfs *rf, const char *path, const char *const *args, bool capture, char **output,
+		   char **error)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r = rootfs_realpath(rf, path, &canon);
+	if (r < 0) {
+		*error = xasprintf("%s: %s", path, strerror(-r));
+		return r;
+	}
+	_cleanup_free_ char *host = rootfs_is_live(rf) ? xstrdup(canon) : xasprintf("%s%s", rootfs_path(rf), canon);
+	_cleanup_free_ char *env_path = script_path_env(rf);
+	const char *argv[8] = { host };
+	size_t n = 1;
+	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
+		argv[n++] = args[i];
+	const char *envp[] = { env_path, "HOME=/", "LC_ALL=C", NULL };
+	struct spawn_opts o = { .argv = argv, .envp = envp, .cwd = rootfs_path(rf), .capture = capture,
+				.timeout_s = SVC_SCRIPT_TIMEOUT_S };
+	_cleanup_free_ char *out = NULL;
+	r = spawn_run(&o, capture ? &out : NULL);
+	_cleanup_free_ char *cmd = NULL;
+	struct buf b = {0};
+	buf_puts(&b, path);
+	for (size_t i = 0; args[i]; i++)
+		buf_printf(&b, " %s", args[i]);
+	cmd = buf_steal(&b);
+	if (r == -ETIMEDOUT)
+		*error = xasprintf("%s did not finish within %d s and was killed", cmd, SVC_SCRIPT_TIMEOUT_S);
+	else if (r < 0)
+		*error = xasprintf("cannot run %s: %s", cmd, strerror(-r));
+	else if (r > 0) {
+		_cleanup_free_ char *said = last_line(out);
+		*error = xasprintf("%s exited with status %d%s%s", cmd, r, *said ? ": " : "", said);
+	}
+	if (output && r >= 0)
+		*output = TAKE_PTR(out);
+	return r;
 }

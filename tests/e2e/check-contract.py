@@ -34,6 +34,7 @@ CONTRACT = {
     "processes.top": (L, True),
     "services.manager": (S, True), "processes.running": (N, True), "processes.blocked": (N, True),
     "processes.total": (N, True),
+    "services.init_scripts": (L, True),
     "toolchain.cc": (S, True), "toolchain.cc_version": (S, True), "toolchain.libc": (S, True),
     "toolchain.libc_version": (S, True),
     "findings": (L, False),

@@ -32,3 +32,8 @@ PY=/usr/bin/python3
 json_get() { # json_get FILE EXPR  (EXPR in Python on `d`)
 	$PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"
 }
+# built_with LIBRARY: this ubtune has it (systemd, udev, hwloc, sqlite,
+# archive); a minimal build (make MINIMAL=1) has none.
+built_with() {
+	"$UBTUNE" --version | grep -qw -- "+$1"
+}

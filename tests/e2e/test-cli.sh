@@ -4,6 +4,9 @@
 
 out=$("$UBTUNE" --version) || fail "--version failed"
 [[ $out =~ ^ubtune\ [0-9]+\.[0-9]+ ]] || fail "--version printed '$out'"
+# the second line lists the optional libraries built in
+[[ $(sed -n 2p <<<"$out") =~ ^[+-]systemd\ [+-]udev\ [+-]hwloc\ [+-]sqlite\ [+-]archive$ ]] ||
+	fail "--version does not list the libraries: '$out'"
 
 "$UBTUNE" help >"$T/help" || fail "help failed"
 for c in $("$UBTUNE" __complete); do

@@ -39,8 +39,18 @@ round_trip() {
 	same_record "$T/$name.x/.ubtune/record.json" "$T/$name.json"
 }
 
-if "$UBTUNE" gather -o /dev/null 2>&1 | grep -q "built without libarchive"; then
-	skip "built without libarchive"
+# without libarchive (a minimal build) gather and archive roots say so in one line
+if ! built_with archive; then
+	expect_exit 1 "$UBTUNE" gather -o "$T/x.tar.gz"
+	[ "$(cat "$T/stderr")" = "ubtune: gather needs libarchive, and this ubtune is built without it" ] ||
+		fail "gather without libarchive: $(cat "$T/stderr")"
+	[ ! -e "$T/x.tar.gz" ] || fail "gather without libarchive wrote an archive"
+	packed="$SRCDIR/tests/fixtures/real/util-linux-armv7.tar.gz"
+	expect_exit 1 "$UBTUNE" probe --root "$packed"
+	grep -q "^ubtune: $packed: reading an archive needs libarchive (this ubtune is built without it); unpack it with tar -xzf and pass the directory$" \
+		"$T/stderr" || fail "probe of an archive without libarchive: $(cat "$T/stderr")"
+	[ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "error is not one line: $(cat "$T/stderr")"
+	pass
 fi
 
 # archives are unpacked under $T/tmp, where their removal can be checked

@@ -1,0 +1,66 @@
+#!/bin/bash
+# The results store through the commands, with or without SQLite (a minimal
+# build keeps one JSON file per result): import-result, history, show,
+# export and references behave the same. Needs no workloads: the results
+# are records imported from files.
+. "$(dirname "$0")/lib.sh"
+export UBTUNE_STATE_DIR="$T/state"
+
+# result FILE RUN_ID SCORE: a small result record of a 4-copy run
+result() {
+	cat >"$1" <<EOF
+{"schema": "ubtune.result/1", "run_id": "$2", "host": "board", "started_at": "2026-01-0${3%%.*}T12:00:00+0100",
+ "suite": {"name": "unixbench", "version": "6.0.0"}, "imported": true,
+ "runs": [{"copies": 4, "index": {"score": $3}, "tests": [
+   {"id": "dhry2reg", "name": "Dhrystone 2 using register variables", "unit": "lps", "baseline": 116700,
+    "result": 30000000.0, "index": 2570.7, "time_s": 10.0, "samples": 7}]}]}
+EOF
+}
+result "$T/a.json" 0123456789abcdef0123456789abcdef 1.5
+result "$T/b.json" fedcba9876543210fedcba9876543210 2.5
+
+expect_exit 0 "$UBTUNE" history
+grep -q "No results yet" "$T/stdout" || fail "empty history: $(cat "$T/stdout")"
+expect_exit 0 "$UBTUNE" import-result "$T/a.json" "$T/b.json"
+grep -q "stored as result 1" "$T/stdout" && grep -q "stored as result 2" "$T/stdout" ||
+	fail "import-result said: $(cat "$T/stdout")"
+expect_exit 1 "$UBTUNE" import-result "$T/b.json"
+grep -q "already stored as result 2" "$T/stderr" || fail "a second import was not refused: $(cat "$T/stderr")"
+
+expect_exit 0 "$UBTUNE" history --json
+[ "$(json_get "$T/stdout" '[(e["id"], e["run_id"][:4], e["copies"], e["scores"], e["flags"]) for e in d]')" = \
+	"[(1, '0123', [4], [1.5], ['imported']), (2, 'fedc', [4], [2.5], ['imported'])]" ] ||
+	fail "history --json: $(cat "$T/stdout")"
+expect_exit 0 "$UBTUNE" history
+grep -q '^   2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported$' "$T/stdout" ||
+	fail "history: $(cat "$T/stdout")"
+
+# show and export give the record that went in; references resolve
+expect_exit 0 "$UBTUNE" export last~1 -o "$T/out.json"
+$PY -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); sys.exit(a != b)' "$T/a.json" "$T/out.json" ||
+	fail "export differs from the imported record"
+expect_exit 0 "$UBTUNE" show last --json
+cmp -s "$T/stdout" <("$UBTUNE" export 2) || fail "show --json and export differ"
+expect_exit 0 "$UBTUNE" show 2
+grep -q "Dhrystone 2 using register variables" "$T/stdout" || fail "show: $(cat "$T/stdout")"
+expect_exit 1 "$UBTUNE" show 9
+grep -q "there is no result '9'" "$T/stderr" || fail "missing result: $(cat "$T/stderr")"
+expect_exit 1 "$UBTUNE" show first
+grep -q "'first' is not a result id" "$T/stderr" || fail "bad reference: $(cat "$T/stderr")"
+
+# a file that is not a result names itself and stores nothing
+echo '{"schema": "ubtune.result/1"}' >"$T/bad.json"
+expect_exit 1 "$UBTUNE" import-result "$T/bad.json"
+grep -q "$T/bad.json: not a ubtune result" "$T/stderr" || fail "bad import: $(cat "$T/stderr")"
+[ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "error is not one line: $(cat "$T/stderr")"
+expect_exit 0 "$UBTUNE" history --json
+[ "$(json_get "$T/stdout" 'len(d)')" = 2 ] || fail "the bad file was stored"
+
+# where the results live: one file per result without SQLite
+if built_with sqlite; then
+	[ -f "$T/state/results.db" ] || fail "no results.db: $(ls "$T/state")"
+else
+	[ "$(ls "$T/state/results")" = "$(printf '1-0123456789abcdef0123456789abcdef.json\n2-fedcba9876543210fedcba9876543210.json')" ] ||
+		fail "result files: $(ls -a "$T/state/results")"
+fi
+pass

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The results store under concurrent adds (either backend), and the files
+ * of the JSON-file backend (a build without SQLite). */
+#include <errno.h>
+#include <inttypes.h>
+#include <sys/wait.h>
+
+#include "lib/store.h"
+#include "probetest.h"
+
+/* the state directory of each test */
+static char *state;
+
+static int make_state(void **s)
+{
+	state = tmproot_new();
+	return 0;
+}
+
+static int remove_state(void **s)
+{
+	tmproot_free(state);
+	return 0;
+}
+
+static json_object *record(const char *run_id)
+{
+	_cleanup_free_ char *text = xasprintf(
+		"{\"schema\": \"ubtune.result/1\", \"run_id\": \"%s\", \"host\": \"board\","
+		" \"started_at\": \"2026-01-01T12:00:00+0100\", \"suite\": {\"name\": \"native\"},"
+		" \"runs\": [{\"copies\": 4, \"index\": {\"score\": 512.5}, \"tests\": []}]}",
+		run_id);
+	return json_lit(text);
+}
+
+#define WRITERS 4
+#define EACH 5
+
+/* Processes adding at the same time get distinct ids, and every record
+ * comes back whole. */
+static void concurrent_adds(void **s)
+{
+	pid_t pids[WRITERS];
+	for (int w = 0; w < WRITERS; w++) {
+		pids[w] = fork();
+		assert_true(pids[w] >= 0);
+		if (pids[w] > 0)
+			continue;
+		struct store *st;
+		if (store_open(state, &st) < 0)
+			_exit(1);
+		for (int i = 0; i < EACH; i++) {
+			_cleanup_free_ char *run = xasprintf("%032x", w * 100 + i);
+			json_object *rec = record(run);
+			int64_t id;
+			if (store_add(st, rec, &id) < 0)
+				_exit(2);
+			json_object_put(rec);
+		}
+		store_close(st);
+		_exit(0);
+	}
+	for (int w = 0; w < WRITERS; w++) {
+		int status;
+		assert_int_equal(waitpid(pids[w], &status, 0), pids[w]);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	struct store *st;
+	assert_int_equal(store_open(state, &st), 0);
+	_cleanup_json_ json_object *list = NULL;
+	assert_int_equal(store_list(st, &list), 0);
+	assert_int_equal(jarr_len(list), WRITERS * EACH);
+	struct strv runs = {0};
+	for (size_t i = 0; i < jarr_len(list); i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+		assert_int_equal(jint(e, "id"), (int64_t)i + 1);
+		const char *run = jpath_str(e, "run_id");
+		assert_non_null(run);
+		assert_false(strv_contains(&runs, run));
+		strv_push(&runs, run);
+		_cleanup_json_ json_object *rec = NULL;
+		assert_int_equal(store_get(st, (int64_t)i + 1, &rec), 0);
+		assert_jstr(rec, "run_id", run);
+	}
+	strv_free(&runs);
+	store_close(st);
+}
+
+#if !HAVE_SQLITE
+static int count_entries(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *de; (de = readdir(d));)
+		n += startswith(de->d_name, prefix) != NULL;
+	closedir(d);
+	return n;
+}
+
+/* One file per result, named by id and run, holding the record as export
+ * writes it; a crash's temporary file is ignored and then cleared; a file
+ * damaged by hand is listed by id, fails show, and does not block adds. */
+static void json_files(void **s)
+{
+	struct store *st;
+	assert_int_equal(store_open(state, &st), 0);
+	_cleanup_free_ char *dir = store_path(state);
+	_cleanup_json_ json_object *a = record("0123456789abcdef0123456789abcdef");
+	_cleanup_json_ json_object *b = record("imported/log 1");
+	int64_t id;
+	assert_int_equal(store_add(st, a, &id), 0);
+	assert_int_equal(id, 1);
+
+	_cleanup_free_ char *file = xasprintf("%s/1-0123456789abcdef0123456789abcdef.json", dir);
+	_cleanup_json_ json_object *onfile = NULL;
+	assert_int_equal(jload_file(file, &onfile), 0);
+	assert_string_equal(jdump(onfile, false), jdump(a, false));
+
+	/* a crash between writing and linking */
+	_cleanup_free_ char *stale = xasprintf("%s/.tmp-AbCdEf", dir);
+	FILE *f = fopen(stale, "w");
+	assert_non_null(f);
+	fputs("{\"schema\": \"ubtune.result/1\"", f);
+	fclose(f);
+	_cleanup_json_ json_object *list = NULL;
+	assert_int_equal(store_list(st, &list), 0);
+	assert_int_equal(jarr_len(list), 1);
+
+	/* a run id that is not plain hex is kept apart in hex */
+	assert_int_equal(store_add(st, b, &id), 0);
+	assert_int_equal(id, 2);
+	_cleanup_free_ char *hexed = xasprintf("%s/2-x696d706f727465642f6c6f672031.json", dir);
+	assert_int_equal(access(hexed, F_OK), 0);
+	assert_int_equal(count_entries(dir, ".tmp-"), 0);
+	assert_int_equal(store_add(st, b, &id), -EEXIST);
+	assert_int_equal(id, 2);
+
+	/* damaged by hand */
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("{\"schema\": ", f);
+	fclose(f);
+	json_object_put(list);
+	list = NULL;
+	assert_int_equal(store_list(st, &list), 0);
+	assert_int_equal(jarr_len(list), 2);
+	json_object *e = json_object_array_get_idx(list, 0);
+	assert_int_equal(jint(e, "id"), 1);
+	assert_null(jpath(e, "run_id"));
+	assert_jstr(json_object_array_get_idx(list, 1), "host", "board");
+	_cleanup_json_ json_object *rec = NULL;
+	assert_int_equal(store_get(st, 1, &rec), -EBADMSG);
+	assert_int_equal(store_get(st, 3, &rec), -ENOENT);
+	_cleanup_json_ json_object *c = record("fedcba9876543210fedcba9876543210");
+	assert_int_equal(store_add(st, c, &id), 0);
+	assert_int_equal(id, 3);
+	/* files that are not results are left alone */
+	_cleanup_free_ char *other = xasprintf("%s/notes.txt", dir);
+	f = fopen(other, "w");
+	fclose(f);
+	assert_int_equal(store_resolve(st, "last", &id), 0);
+	assert_int_equal(id, 3);
+	store_close(st);
+	assert_int_equal(count_entries(dir, ""), 6); /* ., .., three results, notes.txt */
+}
+#endif
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(concurrent_adds, make_state, remove_state),
+#if !HAVE_SQLITE
+		cmocka_unit_test_setup_teardown(json_files, make_state, remove_state),
+#endif
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
