@@ -95,6 +95,8 @@ DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libud
 	libhwloc-dev libsqlite3-dev libarchive-dev
 DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
+# xmllint checks that the SVG charts and HTML reports are well-formed XML
+DEPS_TEST += libxml2-utils
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST)
 
@@ -128,7 +130,7 @@ MIN_B := $(B)-min
 MIN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(MIN_B)/%)
 .PHONY: check-minimal
 check-minimal: $(FIXTURE_STAMP)
-	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) $(MIN_B)/ubtune $(MIN_UNIT_BIN)
+	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) all $(MIN_UNIT_BIN)
 	@echo "minimal build ($(MIN_B)/ubtune):"
 	@tools/run-tests unit $(MIN_UNIT_BIN)
 	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
@@ -162,3 +164,40 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 # unit tests are rebuilt when a header they include changes
 -include $(UNIT_BIN:=.d)
+
+# The workloads (bench/workloads/): a program of their own, built with
+# UnixBench 6.0.0's default flags, WORKLOAD_CFLAGS, never with ours, and
+# installed with their sources so that `ubtune bench` can rebuild them.
+LIBEXECDIR ?= $(PREFIX)/libexec/ubtune
+override CFLAGS += -DUBTUNE_LIBEXECDIR='"$(LIBEXECDIR)"'
+WL := bench/workloads
+include $(WL)/flags.mk
+WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl
+all: $(WORKLOAD_BIN)
+install: install-workloads
+.PHONY: install-workloads bench-fidelity
+
+$(B)/ubtune-workloads: $(addprefix $(WL)/,$(WORKLOAD_SRC) $(WORKLOAD_HDR))
+	@mkdir -p $(@D)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC)) $(WORKLOAD_LIBS)
+
+$(B)/ubtune-execl: $(addprefix $(WL)/,$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR))
+	@mkdir -p $(@D)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(EXECL_IMAGE_SRC))
+
+install-workloads: $(WORKLOAD_BIN)
+	install -Dm755 -t $(DESTDIR)$(LIBEXECDIR) $(WORKLOAD_BIN)
+	install -Dm644 -t $(DESTDIR)$(DATADIR)/workloads $(sort $(addprefix $(WL)/,$(WORKLOAD_SRC) \
+		$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
+	install -Dm755 -t $(DESTDIR)$(DATADIR)/workloads $(addprefix $(WL)/,$(WORKLOAD_SCRIPTS))
+
+# Our workloads against a real UnixBench tree's programs, test by test:
+#   make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PASSES=n] [TESTS=id,...] [SETTLE=s] [COPIES=n]
+# Without DURATION and PASSES it runs UnixBench's durations and pass counts
+# (about an hour).
+bench-fidelity: $(WORKLOAD_BIN)
+	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PASSES=n] [TESTS=id,...]" >&2; exit 2; }
+	/usr/bin/python3 tools/bench-fidelity --unixbench "$(UNIXBENCH)" --build $(B) --sources $(WL) \
+		$(if $(DURATION),--duration $(DURATION)) $(if $(PASSES),--passes $(PASSES)) \
+		$(if $(TESTS),--tests $(TESTS)) $(if $(SETTLE),--settle $(SETTLE)) \
+		$(if $(COPIES),--copies $(COPIES)) --workdir $(B)

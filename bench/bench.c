@@ -12,6 +12,7 @@
 #include "bench/result.h"
 #include "bench/runner.h"
 #include "bench/sampler.h"
+#include "bench/ubrun.h"
 #include "bench/workdir.h"
 #include "lib/store.h"
 #include "lib/util.h"
@@ -224,12 +225,17 @@ static json_object *options_json(const struct bench_opts *o, const struct workdi
 static json_object *engine_json(const struct bench_engine *e)
 {
 	json_object *o = json_object_new_object();
-	jset_str(o, "kind", e->kind == ENGINE_WORKLOADS ? "workloads" : "programs");
-	jset_str(o, "path", e->kind == ENGINE_WORKLOADS ? e->binary : e->bindir);
+	static const char *const kinds[] = { "workloads", "programs", "run" };
+	jset_str(o, "kind", kinds[e->kind]);
+	jset_str(o, "path", e->kind == ENGINE_WORKLOADS ? e->binary : e->kind == ENGINE_RUN ? e->run : e->bindir);
 	jset_str(o, "bindir", e->bindir);
 	jset_bool(o, "prebuilt", e->build == NULL);
 	jset_str(o, "description", e->description);
 	jset_str(o, "note", e->note);
+	if (e->tree) {
+		jset_str(o, "tree", e->tree);
+		jset_str(o, "layout", e->layout);
+	}
 	return o;
 }
 
@@ -317,7 +323,10 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	}
 	st.env = engine_env(o->engine, o->quick);
 	st.t0 = mono_s();
-	r = run_all(&st, jpath(rec, "runs"));
+	if (o->engine->kind == ENGINE_RUN)
+		r = ubrun_measure(o, wd->path, st.sampler, rec, &st.first_error);
+	else
+		r = run_all(&st, jpath(rec, "runs"));
 	sampler_stop(st.sampler);
 	record_finish(rec, st.sampler);
 	sampler_free(st.sampler);
@@ -325,7 +334,8 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	for (char **e = st.env; *e; e++)
 		free(*e);
 	free(st.env);
-	if (r == 0 && st.first_error) {
+	/* a failed test (or a failed Run) */
+	if (st.first_error && (r == 0 || r == -EIO)) {
 		*error = TAKE_PTR(st.first_error);
 		r = -EIO;
 	}
@@ -356,7 +366,8 @@ int bench_run(const struct bench_opts *o, json_object **rec, char **error)
 		json_object_put(pf);
 		return r;
 	}
-	if (needs_input(o))
+	/* Run has its testdir; the others need sort.src in the workdir */
+	if (needs_input(o) && o->engine->kind != ENGINE_RUN)
 		r = engine_prepare_input(o->engine, wd.path, error);
 	if (r == 0) {
 		*rec = record_new(o, &wd, time(NULL));

@@ -7,6 +7,8 @@
 #include <limits.h>
 #include <sys/stat.h>
 
+#include "bench/build.h"
+#include "bench/ubtree.h"
 #include "lib/paths.h"
 #include "lib/spawn.h"
 #include "bench/workdir.h"
@@ -22,7 +24,7 @@
 
 #define SOURCE_FILE_MAX (4u << 20)
 
-static bool is_executable(const char *path)
+bool is_executable(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
@@ -34,8 +36,7 @@ static bool file_exists(const char *dir, const char *name)
 	return access(p, F_OK) == 0;
 }
 
-/* A program name searched in PATH (or a path), as exec would find it. */
-static char *find_program(const char *name)
+char *find_program(const char *name)
 {
 	if (strchr(name, '/'))
 		return is_executable(name) ? xstrdup(name) : NULL;
@@ -59,52 +60,60 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* "Version 6.0.0" in the tree's logo. */
-static char *tree_version(const char *bindir)
+static char *built_with(const struct bench_engine *e)
 {
-	_cleanup_free_ char *logo = xasprintf("%s/unixbench.logo", bindir);
-	_cleanup_fclose_ FILE *f = fopen(logo, "re");
-	char line[256];
-	while (f && fgets(line, sizeof(line), f)) {
-		char *v = strstr(line, "Version ");
-		if (!v)
-			continue;
-		v += strlen("Version ");
-		size_t n = strspn(v, "0123456789.");
-		if (n > 0)
-			return xstrndup(v, n);
-	}
-	return xstrdup("unknown");
+	if (!e->build)
+		return xstrdup("as built there");
+	return xasprintf("built with %s %s in %s", jpath_str(e->build, "cc") ?: "?",
+			 jpath_str(e->build, "cflags") ?: "(the tree's flags)", jpath_str(e->build, "dir") ?: "?");
 }
 
-int engine_unixbench(const char *dir, const struct applied_profile *p, struct bench_engine *out, char **error)
+/* Builds the tree into the cache; a failed build of a built tree leaves
+ * its programs as they are, with a note. */
+static int build_tree(const struct ub_tree *t, const struct applied_profile *p, bool run_script,
+		      struct bench_engine *out, char **error)
 {
-	*out = (struct bench_engine){ .kind = ENGINE_PROGRAMS };
-	_cleanup_free_ char *abs = realpath(dir, NULL);
-	if (!abs) {
-		*error = xasprintf("cannot use the UnixBench tree %s: %s", dir, strerror(errno));
-		return -errno;
+	bool flags = p && p->present && (p->cc || p->cflags);
+	if (!flags && t->built && !run_script)
+		return 0;
+	_cleanup_free_ char *cache = cache_dir();
+	int r = ubtree_build(t, flags ? p->cc : NULL, flags ? p->cflags : NULL, cache, &out->build, error);
+	if (r < 0 && t->built && !run_script) {
+		out->note = xasprintf("%s: its programs run as built there", *error);
+		free(*error);
+		*error = NULL;
+		return 0;
 	}
-	_cleanup_free_ char *tree = NULL;
-	_cleanup_free_ char *pgms = xasprintf("%s/pgms", abs);
-	if (file_exists(pgms, "dhry2reg")) {
-		out->bindir = TAKE_PTR(pgms);
-		tree = xstrdup(abs);
-	} else if (file_exists(abs, "dhry2reg")) {
-		out->bindir = xstrdup(abs);
-		tree = dir_of(abs);
-	} else {
-		*error = xasprintf("%s is not a built UnixBench tree: there is no pgms/dhry2reg (run make in it first)",
-				   dir);
-		return -ENOENT;
+	return r;
+}
+
+int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_script, struct bench_engine *out,
+		     char **error)
+{
+	*out = (struct bench_engine){ .kind = run_script ? ENGINE_RUN : ENGINE_PROGRAMS };
+	struct ub_tree t;
+	int r = ubtree_find(dir, &t, error);
+	if (r < 0)
+		return r;
+	r = build_tree(&t, p, run_script, out, error);
+	if (r < 0) {
+		ubtree_free(&t);
+		return r;
 	}
-	out->input = xasprintf("%s/testdir/sort.src", tree);
+	const char *root = out->build ? jpath_str(out->build, "dir") : t.root;
+	out->bindir = xasprintf("%s/pgms", root);
+	out->input = xasprintf("%s/testdir/sort.src", root);
+	out->run = run_script ? xasprintf("%s/Run", root) : NULL;
+	out->tree = xstrdup(t.root);
+	out->layout = xstrdup(t.layout_name);
+	out->max_copies = t.max_copies;
 	out->suite = xstrdup("unixbench");
-	out->version = tree_version(out->bindir);
-	out->description = xasprintf("UnixBench %s programs in %s, as built there", out->version, out->bindir);
-	if (p && p->present && (p->cc || p->cflags))
-		out->note = xasprintf("the applied profile's compiler and flags do not apply to %s: its programs run "
-				      "as built there", dir);
+	out->version = xstrdup(t.version);
+	_cleanup_free_ char *how = built_with(out);
+	out->description = xasprintf(run_script ? "UnixBench %s's own Run (%s tree %s), %s" : "UnixBench %s programs (%s "
+												 "tree %s), %s",
+				     t.version, t.layout_name, t.root, how);
+	ubtree_free(&t);
 	return 0;
 }
 
@@ -195,6 +204,9 @@ void engine_free(struct bench_engine *e)
 	free(e->version);
 	free(e->description);
 	free(e->note);
+	free(e->tree);
+	free(e->layout);
+	free(e->run);
 	json_object_put(e->build);
 	*e = (struct bench_engine){0};
 }
@@ -269,8 +281,7 @@ int engine_prepare_input(const struct bench_engine *e, const char *dir, char **e
 
 /* ---- compiling the workloads into the cache ---- */
 
-/* FNV-1a, 64 bits: a cache key, not a security boundary. */
-static void hash_add(uint64_t *h, const void *data, size_t n)
+void build_hash(uint64_t *h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	for (size_t i = 0; i < n; i++) {
@@ -279,9 +290,9 @@ static void hash_add(uint64_t *h, const void *data, size_t n)
 	}
 }
 
-static void hash_str(uint64_t *h, const char *s)
+void build_hash_str(uint64_t *h, const char *s)
 {
-	hash_add(h, s ? s : "", strlen(s ? s : "") + 1);
+	build_hash(h, s ? s : "", strlen(s ? s : "") + 1);
 }
 
 /* Every regular file of the source directory, by name and content. */
@@ -298,11 +309,11 @@ static int hash_sources(uint64_t *h, const char *srcdir)
 		struct stat st;
 		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SOURCE_FILE_MAX)
 			continue;
-		hash_str(h, names.v[i]);
+		build_hash_str(h, names.v[i]);
 		char b[8192];
 		ssize_t n;
 		while ((n = read(fd, b, sizeof(b))) > 0)
-			hash_add(h, b, (size_t)n);
+			build_hash(h, b, (size_t)n);
 		if (n < 0)
 			r = -errno;
 	}
@@ -310,7 +321,7 @@ static int hash_sources(uint64_t *h, const char *srcdir)
 	return r;
 }
 
-static char *compiler_version(const char *cc)
+char *build_cc_version(const char *cc)
 {
 	const char *argv[] = { cc, "--version", NULL };
 	_cleanup_free_ char *out = NULL;
@@ -320,7 +331,7 @@ static char *compiler_version(const char *cc)
 	return xstrdup(strstrip(out));
 }
 
-static json_object *lines_json(const char *text)
+json_object *build_commands(const char *text)
 {
 	json_object *a = json_object_new_array();
 	_cleanup_free_ char *copy = xstrdup(text ? text : "");
@@ -330,8 +341,7 @@ static json_object *lines_json(const char *text)
 	return a;
 }
 
-/* The last lines of compiler output, on one line, for an error message. */
-static char *output_tail(const char *text)
+char *build_output_tail(const char *text)
 {
 	_cleanup_free_ char *copy = xstrdup(text && *text ? text : "no output");
 	char *s = strstrip(copy);
@@ -363,20 +373,27 @@ static int build_into(const char *srcdir, const char *dir, const char *cc, const
 	int r = spawn_capture_all(argv, &out);
 	_cleanup_free_ char *bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
 	if (r != 0 || !is_executable(bin)) {
-		_cleanup_free_ char *tail = output_tail(out);
+		_cleanup_free_ char *tail = build_output_tail(out);
 		*error = xasprintf("compiling the workloads with %s %s failed: %s", cc, cflags ? cflags : "(default flags)",
 				   r < 0 ? strerror(-r) : tail);
 		remove_tree(dir);
 		return r < 0 ? r : -EIO;
 	}
-	jset(build, "commands", lines_json(out));
+	jset(build, "commands", build_commands(out));
+	r = build_record_write(dir, build, error);
+	if (r < 0)
+		remove_tree(dir);
+	return r;
+}
+
+int build_record_write(const char *dir, json_object *build, char **error)
+{
 	_cleanup_free_ char *tmp = xasprintf("%s/build.json.tmp", dir), *record = xasprintf("%s/build.json", dir);
 	FILE *f = fopen(tmp, "we");
 	bool ok = f && fprintf(f, "%s\n", jdump(build, true)) >= 0;
 	ok = f && fclose(f) == 0 && ok;
 	if (!ok || rename(tmp, record) < 0) {
 		*error = xasprintf("cannot write %s: %s", record, strerror(errno));
-		remove_tree(dir);
 		return -EIO;
 	}
 	return 0;
@@ -385,11 +402,11 @@ static int build_into(const char *srcdir, const char *dir, const char *cc, const
 int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags,
 		      json_object **build, char **error)
 {
-	_cleanup_free_ char *version = compiler_version(cc);
-	uint64_t h = 0xcbf29ce484222325ULL;
-	hash_str(&h, cc);
-	hash_str(&h, version);
-	hash_str(&h, cflags);
+	_cleanup_free_ char *version = build_cc_version(cc);
+	uint64_t h = BUILD_HASH_INIT;
+	build_hash_str(&h, cc);
+	build_hash_str(&h, version);
+	build_hash_str(&h, cflags);
 	int r = hash_sources(&h, srcdir);
 	if (r < 0) {
 		*error = xasprintf("cannot read the workload sources in %s: %s", srcdir, strerror(-r));

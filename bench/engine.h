@@ -15,6 +15,7 @@
 enum engine_kind {
 	ENGINE_WORKLOADS,
 	ENGINE_PROGRAMS,
+	ENGINE_RUN, /* a UnixBench tree's own Run script (bench/ubrun.h) */
 };
 
 struct bench_engine {
@@ -27,14 +28,26 @@ struct bench_engine {
 	char *description;
 	char *note;         /* why the profile's compiler flags were not used, or NULL */
 	json_object *build; /* the compile record, or NULL */
+	char *tree;         /* a UnixBench tree: the directory given (never written to) */
+	char *layout;       /* its layout: "5.1.2", "5.1.3", "6.x" */
+	char *run;          /* ENGINE_RUN: the Run script of the copy built for it */
+	unsigned max_copies; /* Run's cap on the copies of the system tests (5.1.x: 16); 0: none */
 };
 
 #define WORKLOADS_BINARY "ubtune-workloads"
 
-/* A byte-unixbench tree (DIR with pgms/ and testdir/, or DIR = pgms/);
- * out->note says so when the profile p (may be NULL) names compiler flags,
- * which do not reach a tree's programs. */
-int engine_unixbench(const char *dir, const struct applied_profile *p, struct bench_engine *out, char **error);
+/*
+ * A byte-unixbench tree (bench/ubtree.h: the UnixBench directory, a
+ * checkout holding it, or its pgms/). It is built into a copy in the cache
+ * with the applied profile p's compiler and flags (5.1.x OPTON, 6.x
+ * UB_GCC_OPTIONS) when p (may be NULL) names them, when the tree is not
+ * built, and always for run_script (its own Run then runs the tests in
+ * the copy, ENGINE_RUN); otherwise its programs run as built there. When
+ * a build fails for a built tree, out->note says why its programs are used
+ * as they are.
+ */
+int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_script, struct bench_engine *out,
+		     char **error);
 /*
  * Our workloads: compiled into the cache when the applied profile names a
  * compiler or flags (and a compiler is there), else the prebuilt program

@@ -34,8 +34,7 @@ char *result_run_id(void)
 	return buf_steal(&b);
 }
 
-/* Integral values (counts) as JSON integers, so large counts stay exact. */
-static json_object *jnum(double v)
+json_object *jnum(double v)
 {
 	if (!isfinite(v))
 		return NULL;
@@ -167,11 +166,18 @@ void result_score_test(json_object *test)
 	jset(test, "time_s", jnum(s.time));
 	jset_int(test, "samples", s.kept);
 	jset(test, "index", jnum(score_index(s.result, baseline)));
-	jset(test, "dispersion", dispersion_json(p, n));
+	result_test_spread(test, p, n, baseline);
+}
+
+void result_test_spread(json_object *test, const struct pass_value *p, size_t n, double baseline)
+{
+	jset(test, "dispersion", n ? dispersion_json(p, n) : NULL);
 	struct score_input in = { p, n, baseline };
 	double lo, hi;
-	if (score_bootstrap(&in, 1, SCORE_BOOTSTRAP_RESAMPLES, SCORE_BOOTSTRAP_SEED, &lo, &hi) == 0)
+	if (n && baseline > 0 && score_bootstrap(&in, 1, SCORE_BOOTSTRAP_RESAMPLES, SCORE_BOOTSTRAP_SEED, &lo, &hi) == 0)
 		jset(test, "ci95", pair(lo * baseline / 10, hi * baseline / 10));
+	else
+		jset_null(test, "ci95");
 }
 
 void result_score_run(json_object *run)

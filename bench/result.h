@@ -24,6 +24,12 @@ void result_test_add_pass(json_object *test, const struct pass_outcome *o);
 /* Scores a test from its passes (UnixBench's rules) when it is complete:
  * result, time_s, samples, index, passes[].dropped, dispersion, ci95. */
 void result_score_test(json_object *test);
+/* Only the dispersion and ci95 of a test from its passes: for records
+ * (imported logs) that keep the result and index they were given. */
+void result_test_spread(json_object *test, const struct pass_value *p, size_t n, double baseline);
+/* A number for a record: integral values (counts) as JSON integers, so
+ * large counts stay exact; NaN and infinities as null. */
+json_object *jnum(double v);
 /* The run's index: score, partial, tests indexed, 95 % interval. */
 void result_score_run(json_object *run);
 

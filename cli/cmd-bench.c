@@ -30,6 +30,7 @@ static const struct option options[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-store", no_argument, NULL, 'n' },
 	{ "unixbench", required_argument, NULL, 'u' },
+	{ "engine", required_argument, NULL, 'e' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -39,6 +40,8 @@ struct args {
 	unsigned iterations;
 	double wait_s;
 	bool quick, json, force, no_store;
+	bool run_script; /* --engine=run */
+	bool engine_given;
 };
 
 /* ---- progress on stderr ---- */
@@ -109,6 +112,13 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 		case 'u':
 			a->unixbench = optarg;
 			break;
+		case 'e':
+			if (!streq(optarg, "programs") && !streq(optarg, "run"))
+				return *code = command_usage_error(&cmd_bench, "--engine takes programs or run, not '%s'",
+								   optarg);
+			a->run_script = streq(optarg, "run");
+			a->engine_given = true;
+			break;
 		case 'i':
 			if (parse_u64(optarg, &u) < 0 || u < 1 || u > MAX_ITERATIONS)
 				return *code = command_usage_error(&cmd_bench, "--iterations takes a number from 1 to %d, not '%s'",
@@ -138,7 +148,27 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 	}
 	if (optind < argc)
 		return *code = command_usage_error(&cmd_bench, "unexpected argument '%s'", argv[optind]);
+	if (a->engine_given && !a->unixbench)
+		return *code = command_usage_error(&cmd_bench, "--engine picks how a UnixBench tree runs: give "
+							       "--unixbench DIR too");
 	return 0;
+}
+
+/* Run before 6.0 runs no system test at more copies than its cap. */
+static int check_run_cap(const struct bench_engine *e, const struct bench_opts *o)
+{
+	for (unsigned i = 0; e->kind == ENGINE_RUN && e->max_copies && i < o->ncopies; i++)
+		if (o->copies[i] > e->max_copies) {
+			log_error("UnixBench %s's Run runs no system test with more than %u copies, so a %u-copy run "
+				  "would have no index; run its programs under ubtune instead (--engine=programs, no cap), "
+				  "or give --copies %u or fewer",
+				  e->version, e->max_copies, o->copies[i], e->max_copies);
+			return EXIT_USAGE;
+		}
+	if (e->kind == ENGINE_RUN && o->quick)
+		log_info("Run's tests keep their durations: --quick runs it with -i 3 (3 passes of the long "
+			 "tests, 1 of the short ones)");
+	return EXIT_OK;
 }
 
 static char *test_ids(void)
@@ -284,7 +314,7 @@ static int run(int argc, char **argv)
 	struct bench_engine engine = {0};
 	int r = 0;
 	if (code == EXIT_OK) {
-		r = a.unixbench ? engine_unixbench(a.unixbench, &profile, &engine, &error)
+		r = a.unixbench ? engine_unixbench(a.unixbench, &profile, a.run_script, &engine, &error)
 				: engine_workloads(&profile, &engine, &error);
 		if (r < 0) {
 			log_error("%s", error);
@@ -293,6 +323,8 @@ static int run(int argc, char **argv)
 	}
 	if (engine.note)
 		log_warning("%s", engine.note);
+	if (code == EXIT_OK)
+		code = check_run_cap(&engine, &o);
 	if (code == EXIT_OK) {
 		o.engine = &engine;
 		code = run_bench(&a, &o);
@@ -306,7 +338,7 @@ const struct command cmd_bench = {
 	.name = "bench",
 	.run = run,
 	.args = "[--tests LIST] [--copies LIST] [--iterations N] [--quick] [--workdir DIR] [--json] "
-		"[--wait SECONDS] [--force] [--no-store] [--unixbench DIR]",
+		"[--wait SECONDS] [--force] [--no-store] [--unixbench DIR [--engine programs|run]]",
 	.summary = "Run the UnixBench index tests, score them and store the result with its environment",
 	.help = "Options:\n"
 		"  --tests LIST       UnixBench test ids, comma-separated (default: all 12, 'index'):\n"
@@ -325,8 +357,15 @@ const struct command cmd_bench = {
 		"  --wait SECONDS     when the machine is busy, wait this long for it to calm down\n"
 		"  --force            run even when the machine is busy\n"
 		"  --no-store         do not add the result to the results store\n"
-		"  --unixbench DIR    run the programs of a built UnixBench tree (DIR/pgms) instead of\n"
-		"                     ubtune's own workloads\n"
+		"  --unixbench DIR    run a byte-unixbench tree (5.1.2, 5.1.3 or 6.x; DIR, a checkout\n"
+		"                     holding UnixBench/, or its pgms/) instead of ubtune's workloads;\n"
+		"                     it is built into a copy in the cache (never in DIR) with the\n"
+		"                     applied profile's compiler and flags (5.1.x OPTON, 6.x\n"
+		"                     UB_GCC_OPTIONS), and the record keeps the exact commands\n"
+		"  --engine programs  its programs under ubtune's harness (the default: the same\n"
+		"                     passes, scoring and sampling as the workloads; no copy cap)\n"
+		"  --engine run       its own Run script, unchanged, with UB_TMPDIR in the workdir; its\n"
+		"                     report becomes the result (5.1.x Run runs at most 16 copies)\n"
 		"  -h, --help         show this help\n\n"
 		"Every pass is preceded by UnixBench's settling (sync; sleep 1; sync; sleep 2) and\n"
 		"starts all its copies at once. Scores follow UnixBench 6.0.0: the lowest third of\n"

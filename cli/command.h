@@ -36,4 +36,5 @@ extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export, cmd_im
  * "last~1") after the options, looked up in the results store. EXIT_OK
  * with *rec set, or the exit code after saying what is wrong. */
 int command_result_arg(const struct command *c, int argc, char **argv, json_object **rec);
+extern const struct command cmd_import, cmd_compare, cmd_report;
 extern const struct command cmd_diagnose;

@@ -112,7 +112,7 @@ static void unixbench_tree(void **state)
 	_cleanup_free_ char *tree = xasprintf("%s/ub", tmp), *pgms = xasprintf("%s/ub/pgms", tmp);
 	struct bench_engine e;
 	char *error = NULL;
-	assert_int_equal(engine_unixbench(tree, NULL, &e, &error), 0);
+	assert_int_equal(engine_unixbench(tree, NULL, false, &e, &error), 0);
 	assert_string_equal(e.bindir, pgms);
 	assert_null(e.note);
 	assert_string_equal(e.version, "6.0.0");
@@ -155,15 +155,16 @@ static void unixbench_tree(void **state)
 	assert_true(lang && bindir && !quick);
 	engine_free(&e);
 
-	/* DIR may be pgms/ itself; a profile's flags do not reach a tree's programs, and it says so */
+	/* DIR may be pgms/ itself; a tree without sources cannot be built with a
+	 * profile's flags: its programs run as they are, and it says so */
 	struct applied_profile prof = { .present = true, .cflags = "-O3" };
-	assert_int_equal(engine_unixbench(pgms, &prof, &e, &error), 0);
+	assert_int_equal(engine_unixbench(pgms, &prof, false, &e, &error), 0);
 	assert_string_equal(e.bindir, pgms);
 	assert_non_null(e.note);
 	assert_non_null(strstr(e.note, "run as built there"));
 	engine_free(&e);
-	assert_int_equal(engine_unixbench(wd, NULL, &e, &error), -ENOENT);
-	assert_non_null(strstr(error, "is not a built UnixBench tree"));
+	assert_int_equal(engine_unixbench(wd, NULL, false, &e, &error), -ENOENT);
+	assert_non_null(strstr(error, "is not a UnixBench tree"));
 	free(error);
 }
 

@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "analysis/chart.h"
+
+#include <math.h>
+
+#include "analysis/compare.h"
+#include "analysis/xml.h"
+#include "lib/util.h"
+
+#define WIDTH 920
+#define FONT "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+/* Okabe and Ito's palette: told apart with every common colour blindness. */
+static const char *const palette[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7",
+				       "#56B4E9", "#D55E00", "#F0E442", "#000000" };
+
+static const char *colour(size_t i)
+{
+	return palette[i % ARRAY_SIZE(palette)];
+}
+
+static json_object *at(json_object *a, size_t i)
+{
+	return i < jarr_len(a) ? json_object_array_get_idx(a, i) : NULL;
+}
+
+static void svg_open(FILE *out, enum chart_mode mode, int width, int height, const char *title, const char *desc)
+{
+	if (mode == CHART_FILE)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"%s\" font-size=\"12\" role=\"img\">\n",
+		width, height, width, height, FONT);
+	xml_element(out, "title", NULL, title);
+	fputc('\n', out);
+	xml_element(out, "desc", NULL, desc);
+	fprintf(out, "\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
+}
+
+/* Text at (x, y); anchor "start", "middle" or "end"; extra attributes are a literal. */
+static void svg_text(FILE *out, double x, double y, const char *anchor, const char *attrs, const char *text)
+{
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y, anchor, attrs ? " " : "",
+		attrs ? attrs : "");
+	xml_escape(out, text);
+	fputs("</text>\n", out);
+}
+
+/* A step of 1, 2, 2.5 or 5 times a power of ten giving about `ticks` ticks. */
+static double nice_step(double max, int ticks)
+{
+	if (!(max > 0))
+		return 1;
+	double raw = max / ticks, p = pow(10, floor(log10(raw)));
+	static const double steps[] = { 1, 2, 2.5, 5, 10 };
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++)
+		if (raw <= steps[i] * p)
+			return steps[i] * p;
+	return 10 * p;
+}
+
+static void tick_label(double v, double step, char *b, size_t n)
+{
+	if (step >= 1)
+		snprintf(b, n, "%.0f", v);
+	else
+		snprintf(b, n, "%.1f", v);
+}
+
+/* ---- comparison bars ---- */
+
+#define BAR_LEFT 300
+#define BAR_RIGHT 100
+#define GROUP_GAP 10
+#define LEGEND_LINE 18
+
+struct bars {
+	size_t n;         /* results */
+	double bar_h, gap;
+	double scale_max; /* value at the right end of the plot */
+	bool relative;
+};
+
+static double plot_width(void)
+{
+	return WIDTH - BAR_LEFT - BAR_RIGHT;
+}
+
+/* The value drawn for result i of a row: index (or result), or the
+ * percentage of the first result's. */
+static bool bar_value(json_object *values, size_t i, bool relative, double *out)
+{
+	double v, first;
+	json_object *vi = at(values, i), *v0 = at(values, 0);
+	const char *key = "index";
+	if (!jpath_double(vi, key, &v)) {
+		key = "result";
+		if (!jpath_double(vi, key, &v))
+			return false;
+	}
+	if (!relative) {
+		*out = v;
+		return true;
+	}
+	if (!jpath_double(v0, key, &first) || !(first > 0))
+		return false;
+	*out = 100 * v / first;
+	return true;
+}
+
+static bool score_value(json_object *values, size_t i, bool relative, double *out)
+{
+	double s, s0;
+	if (!jpath_double(at(values, i), "score", &s))
+		return false;
+	if (!relative) {
+		*out = s;
+		return true;
+	}
+	if (!jpath_double(at(values, 0), "score", &s0) || !(s0 > 0))
+		return false;
+	*out = 100 * s / s0;
+	return true;
+}
+
+typedef bool (*value_fn)(json_object *values, size_t i, bool relative, double *out);
+
+static double section_max(json_object *sec, const struct bars *b)
+{
+	double max = 0, v;
+	json_object *tests = jpath(sec, "tests");
+	for (size_t k = 0; k < jarr_len(tests); k++)
+		for (size_t i = 0; i < b->n; i++)
+			if (bar_value(jpath(at(tests, k), "values"), i, b->relative, &v) && v > max)
+				max = v;
+	for (size_t i = 0; i < b->n; i++)
+		if (score_value(jpath(sec, "score.values"), i, b->relative, &v) && v > max)
+			max = v;
+	return b->relative && max < 110 ? 110 : max;
+}
+
+static double group_height(const struct bars *b)
+{
+	return (double)b->n * (b->bar_h + b->gap) + GROUP_GAP;
+}
+
+/* One row of bars: the test's name, a bar per result, its value. */
+static void bar_row(FILE *out, const struct bars *b, double y, const char *name, json_object *values,
+		    json_object *changes, value_fn get, json_object *cmp)
+{
+	bool score = get == score_value;
+	svg_text(out, BAR_LEFT - 10, y + (double)b->n * (b->bar_h + b->gap) / 2 + 4, "end",
+		 score ? "font-weight=\"bold\"" : NULL, name);
+	for (size_t i = 0; i < b->n; i++) {
+		double v, yy = y + (double)i * (b->bar_h + b->gap);
+		char label[64], tip[320];
+		const char *rl = jpath_str(at(jpath(cmp, "results"), i), "label") ?: "?";
+		json_object *change = at(changes, i);
+		if (!get(values, i, b->relative, &v)) {
+			svg_text(out, BAR_LEFT + 4, yy + b->bar_h - 2, "start", "fill=\"#777777\" font-size=\"10\"", "n/a");
+			continue;
+		}
+		double w = v / b->scale_max * plot_width();
+		bool sig = true, high = false;
+		jpath_bool(change, "significant", &sig);
+		jpath_bool(change, "highlight", &high);
+		snprintf(label, sizeof(label), b->relative ? "%.1f %%%s" : "%.1f%s", v,
+			 change && jpath(change, "significant") && !sig ? " ~" : "");
+		snprintf(tip, sizeof(tip), "%s, %s: %s", rl, name, label);
+		fprintf(out, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"%s>", BAR_LEFT, yy,
+			w < 0.5 ? 0.5 : w, b->bar_h, colour(i), score ? " stroke=\"#333333\" stroke-width=\"0.5\"" : "");
+		xml_element(out, "title", NULL, tip);
+		fputs("</rect>\n", out);
+		svg_text(out, BAR_LEFT + w + 4, yy + b->bar_h - 2, "start",
+			 high ? "font-size=\"10\" font-weight=\"bold\"" : "font-size=\"10\"", label);
+	}
+}
+
+static void axis(FILE *out, const struct bars *b, double top, double bottom)
+{
+	double step = nice_step(b->scale_max, 5);
+	for (double v = 0; v <= b->scale_max + step / 1000; v += step) {
+		double x = BAR_LEFT + v / b->scale_max * plot_width();
+		char label[32];
+		tick_label(v, step, label, sizeof(label));
+		if (b->relative)
+			strcat(label, " %");
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n", x, top, x,
+			bottom);
+		svg_text(out, x, top - 4, "middle", "font-size=\"10\" fill=\"#555555\"", label);
+	}
+	if (b->relative) {
+		double x = BAR_LEFT + 100 / b->scale_max * plot_width();
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\" "
+			     "stroke-dasharray=\"4 3\"/>\n",
+			x, top, x, bottom);
+	}
+}
+
+static double panel(FILE *out, json_object *cmp, json_object *sec, struct bars *b, double y)
+{
+	b->scale_max = section_max(sec, b);
+	b->scale_max = ceil(b->scale_max / nice_step(b->scale_max, 5)) * nice_step(b->scale_max, 5);
+	if (!(b->scale_max > 0))
+		b->scale_max = 1;
+	_cleanup_free_ char *title = xasprintf("%s: %s", jpath_str(sec, "title") ?: "",
+					       b->relative ? "each test as a percentage of A" : "index per test");
+	svg_text(out, 10, y + 14, "start", "font-size=\"14\" font-weight=\"bold\"", title);
+	y += 40;
+	json_object *tests = jpath(sec, "tests");
+	double top = y - 6, bottom = y + (double)(jarr_len(tests) + 1) * group_height(b);
+	axis(out, b, top, bottom);
+	for (size_t k = 0; k < jarr_len(tests); k++, y += group_height(b)) {
+		json_object *t = at(tests, k);
+		bar_row(out, b, y, jpath_str(t, "name") ?: jpath_str(t, "id") ?: "?", jpath(t, "values"),
+			jpath(t, "changes"), bar_value, cmp);
+	}
+	fprintf(out, "<line x1=\"10\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#999999\"/>\n", y - GROUP_GAP / 2.0,
+		WIDTH - 10, y - GROUP_GAP / 2.0);
+	bar_row(out, b, y, "System Benchmarks Index Score", jpath(sec, "score.values"), jpath(sec, "score.changes"),
+		score_value, cmp);
+	return y + group_height(b) + 20;
+}
+
+void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *out)
+{
+	json_object *results = jpath(cmp, "results"), *sections = jpath(cmp, "sections");
+	struct bars b = { .n = jarr_len(results), .relative = relative };
+	b.bar_h = b.n <= 2 ? 14 : b.n <= 4 ? 10 : 7;
+	b.gap = 2;
+	double height = 30 + (double)b.n * LEGEND_LINE + 10;
+	for (size_t s = 0; s < jarr_len(sections); s++)
+		height += 40 + (double)(jarr_len(jpath(at(sections, s), "tests")) + 1) * group_height(&b) + 20;
+	struct buf desc = {0};
+	buf_puts(&desc, relative ? "Each test's index as a percentage of the first result's, for " : "UnixBench index "
+												  "per test of ");
+	for (size_t i = 0; i < b.n; i++)
+		buf_printf(&desc, "%s%s (%s)", i ? ", " : "", jpath_str(at(results, i), "label") ?: "?",
+			   jpath_str(at(results, i), "name") ?: "?");
+	buf_puts(&desc, ". A \"~\" marks a change within the measured noise; bold values are the biggest changes.");
+	svg_open(out, mode, WIDTH, (int)ceil(height), relative ? "UnixBench index per test, relative to the first result"
+							       : "UnixBench index per test",
+		 desc.s);
+	buf_free(&desc);
+	double y = 20;
+	for (size_t i = 0; i < b.n; i++, y += LEGEND_LINE) {
+		json_object *r = at(results, i);
+		_cleanup_free_ char *text = xasprintf("%s  %s", jpath_str(r, "label") ?: "?", jpath_str(r, "name") ?: "?");
+		fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", y, colour(i));
+		svg_text(out, 28, y + 10, "start", NULL, text);
+	}
+	y += 10;
+	for (size_t s = 0; s < jarr_len(sections); s++)
+		y = panel(out, cmp, at(sections, s), &b, y);
+	fputs("</svg>\n", out);
+}
+
+/* ---- timeline ---- */
+
+#define TL_HEIGHT 300
+#define TL_LEFT 64
+#define TL_RIGHT 64
+#define TL_TOP 44
+#define TL_BOTTOM 64
+
+struct timeline {
+	double t_max, mhz_max, temp_min, temp_max, pct_max;
+	bool has_mhz, has_temp, has_pct;
+};
+
+/* Without clock readings (VMs, boards without cpufreq) the left axis shows
+ * load instead: the CPUs' mean busy share, other processes, steal. */
+enum line { LINE_MHZ_MEAN, LINE_MHZ_LOW, LINE_TEMP, LINE_BUSY, LINE_OTHERS, LINE_STEAL };
+
+static bool sample_busy(json_object *s, double *mean)
+{
+	json_object *busy = jpath(s, "busy_pct");
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < jarr_len(busy); i++) {
+		json_object *v = json_object_array_get_idx(busy, i);
+		if (v) {
+			sum += json_object_get_double(v);
+			n++;
+		}
+	}
+	if (!n)
+		return false;
+	*mean = sum / (double)n;
+	return true;
+}
+
+static bool sample_mhz(json_object *s, double *mean, double *low)
+{
+	json_object *mhz = jpath(s, "mhz");
+	double sum = 0, lo = INFINITY;
+	size_t n = 0;
+	for (size_t i = 0; i < jarr_len(mhz); i++) {
+		json_object *v = at(mhz, i);
+		if (!v)
+			continue;
+		double f = json_object_get_double(v);
+		sum += f;
+		lo = f < lo ? f : lo;
+		n++;
+	}
+	if (!n)
+		return false;
+	*mean = sum / (double)n;
+	*low = lo;
+	return true;
+}
+
+static void timeline_ranges(json_object *samples, struct timeline *tl)
+{
+	*tl = (struct timeline){ .temp_min = INFINITY, .temp_max = -INFINITY };
+	for (size_t i = 0; i < jarr_len(samples); i++) {
+		json_object *s = at(samples, i);
+		double t, mean, low, mc;
+		if (jpath_double(s, "t", &t) && t > tl->t_max)
+			tl->t_max = t;
+		if (sample_mhz(s, &mean, &low)) {
+			tl->has_mhz = true;
+			tl->mhz_max = mean > tl->mhz_max ? mean : tl->mhz_max;
+		}
+		if (jpath_double(s, "temp_mc", &mc)) {
+			tl->has_temp = true;
+			tl->temp_min = mc / 1000 < tl->temp_min ? mc / 1000 : tl->temp_min;
+			tl->temp_max = mc / 1000 > tl->temp_max ? mc / 1000 : tl->temp_max;
+		}
+		double pct;
+		if (sample_busy(s, &pct))
+			tl->has_pct = true;
+		if (jpath_double(s, "others_pct", &pct) && pct > tl->pct_max)
+			tl->pct_max = pct;
+	}
+	tl->pct_max = tl->pct_max > 100 ? ceil(tl->pct_max / 50) * 50 : 100;
+	tl->t_max = tl->t_max > 0 ? tl->t_max : 1;
+	tl->mhz_max = ceil(tl->mhz_max * 1.1 / nice_step(tl->mhz_max * 1.1, 4)) * nice_step(tl->mhz_max * 1.1, 4);
+	if (tl->has_temp) {
+		tl->temp_min = floor(tl->temp_min / 10) * 10 - 10;
+		tl->temp_max = ceil(tl->temp_max / 10) * 10 + 10;
+	}
+}
+
+static double tl_x(const struct timeline *tl, double t)
+{
+	return TL_LEFT + t / tl->t_max * (WIDTH - TL_LEFT - TL_RIGHT);
+}
+
+static double tl_y(double v, double lo, double hi)
+{
+	double h = TL_HEIGHT - TL_TOP - TL_BOTTOM;
+	return TL_TOP + h - (v - lo) / (hi - lo) * h;
+}
+
+/* Shaded bands: one per stretch of readings under the same test and copy count. */
+static void timeline_bands(FILE *out, json_object *samples, const struct timeline *tl)
+{
+	size_t start = 0, band = 0;
+	for (size_t i = 1; i <= jarr_len(samples); i++) {
+		json_object *a = at(samples, start), *b = at(samples, i);
+		const char *ta = jpath_str(a, "test"), *tb = b ? jpath_str(b, "test") : NULL;
+		int64_t ca = 0, cb = 0;
+		jpath_int(a, "copies", &ca);
+		jpath_int(b, "copies", &cb);
+		if (b && streq_ptr(ta, tb) && ca == cb)
+			continue;
+		double t0 = 0, t1 = 0;
+		jpath_double(a, "t", &t0);
+		jpath_double(at(samples, i - 1), "t", &t1);
+		if (ta) {
+			double x0 = tl_x(tl, t0 - 0.5 < 0 ? 0 : t0 - 0.5), x1 = tl_x(tl, t1 + 0.5 > tl->t_max ? tl->t_max : t1 + 0.5);
+			char tip[160];
+			snprintf(tip, sizeof(tip), "%s, %lld cop%s, %.0f-%.0f s", ta, (long long)ca, ca == 1 ? "y" : "ies", t0, t1);
+			fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">", x0, TL_TOP,
+				x1 - x0, TL_HEIGHT - TL_TOP - TL_BOTTOM, band++ % 2 ? "#eef3f9" : "#f6f6f6");
+			xml_element(out, "title", NULL, tip);
+			fputs("</rect>\n", out);
+			if (x1 - x0 >= 42)
+				svg_text(out, (x0 + x1) / 2, TL_TOP + 12, "middle", "font-size=\"9\" fill=\"#555555\"", ta);
+		}
+		start = i;
+	}
+}
+
+/* The value of a line in a reading, on its axis. */
+static bool line_y(json_object *s, const struct timeline *tl, enum line which, double *y)
+{
+	double mean, low, v;
+	switch (which) {
+	case LINE_MHZ_MEAN:
+	case LINE_MHZ_LOW:
+		if (!sample_mhz(s, &mean, &low))
+			return false;
+		*y = tl_y(which == LINE_MHZ_MEAN ? mean : low, 0, tl->mhz_max);
+		return true;
+	case LINE_TEMP:
+		if (!jpath_double(s, "temp_mc", &v))
+			return false;
+		*y = tl_y(v / 1000, tl->temp_min, tl->temp_max);
+		return true;
+	case LINE_BUSY:
+		if (!sample_busy(s, &v))
+			return false;
+		break;
+	case LINE_OTHERS:
+		if (!jpath_double(s, "others_pct", &v))
+			return false;
+		break;
+	case LINE_STEAL:
+		if (!jpath_double(s, "steal_pct", &v))
+			return false;
+		break;
+	}
+	*y = tl_y(v, 0, tl->pct_max);
+	return true;
+}
+
+static void polyline(FILE *out, json_object *samples, const struct timeline *tl, enum line which, const char *stroke,
+		     const char *extra)
+{
+	struct buf pts = {0};
+	for (size_t i = 0; i < jarr_len(samples); i++) {
+		json_object *s = at(samples, i);
+		double t, y;
+		if (!jpath_double(s, "t", &t) || !line_y(s, tl, which, &y))
+			continue;
+		buf_printf(&pts, "%.1f,%.1f ", tl_x(tl, t), y);
+	}
+	if (pts.len)
+		fprintf(out, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n", pts.s, stroke,
+			extra ? extra : "");
+	buf_free(&pts);
+}
+
+static void timeline_axes(FILE *out, const struct timeline *tl)
+{
+	double bottom = TL_HEIGHT - TL_BOTTOM;
+	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#333333\"/>\n", TL_LEFT, bottom,
+		WIDTH - TL_RIGHT, bottom);
+	double step = nice_step(tl->t_max, 8);
+	char label[32];
+	for (double t = 0; t <= tl->t_max + step / 1000; t += step) {
+		tick_label(t, step, label, sizeof(label));
+		svg_text(out, tl_x(tl, t), bottom + 14, "middle", "font-size=\"10\"", label);
+	}
+	svg_text(out, (TL_LEFT + WIDTH - TL_RIGHT) / 2.0, bottom + 52, "middle", "font-size=\"10\"",
+		 "seconds since the first reading (triangles: events)");
+	if (tl->has_mhz) {
+		double s = nice_step(tl->mhz_max, 4);
+		for (double v = 0; v <= tl->mhz_max + s / 1000; v += s) {
+			tick_label(v, s, label, sizeof(label));
+			svg_text(out, TL_LEFT - 6, tl_y(v, 0, tl->mhz_max) + 3, "end", "font-size=\"10\" fill=\"#0072B2\"", label);
+		}
+		svg_text(out, TL_LEFT - 6, TL_TOP - 8, "end", "font-size=\"10\" fill=\"#0072B2\"", "MHz");
+	} else if (tl->has_pct) {
+		double s = tl->pct_max > 100 ? 50 : 25;
+		for (double v = 0; v <= tl->pct_max + 0.01; v += s) {
+			tick_label(v, s, label, sizeof(label));
+			svg_text(out, TL_LEFT - 6, tl_y(v, 0, tl->pct_max) + 3, "end", "font-size=\"10\" fill=\"#555555\"", label);
+		}
+		svg_text(out, TL_LEFT - 6, TL_TOP - 8, "end", "font-size=\"10\" fill=\"#555555\"", "%");
+	}
+	if (tl->has_temp) {
+		for (double v = tl->temp_min; v <= tl->temp_max + 0.01; v += 10) {
+			snprintf(label, sizeof(label), "%.0f", v);
+			svg_text(out, WIDTH - TL_RIGHT + 6, tl_y(v, tl->temp_min, tl->temp_max) + 3, "start",
+				 "font-size=\"10\" fill=\"#D55E00\"", label);
+		}
+		svg_text(out, WIDTH - TL_RIGHT + 6, TL_TOP - 8, "start", "font-size=\"10\" fill=\"#D55E00\"", "\xc2\xb0" "C");
+	}
+}
+
+/* Red ticks where an hwmon alarm was raised; triangles for the events. */
+static void timeline_marks(FILE *out, json_object *rec, json_object *samples, const struct timeline *tl)
+{
+	double bottom = TL_HEIGHT - TL_BOTTOM;
+	for (size_t i = 0; i < jarr_len(samples); i++) {
+		json_object *s = at(samples, i), *alarms = jpath(s, "alarms");
+		double t;
+		if (!jarr_len(alarms) || !jpath_double(s, "t", &t))
+			continue;
+		char tip[160];
+		snprintf(tip, sizeof(tip), "alarm at %.0f s: %s", t, json_object_get_string(at(alarms, 0)) ?: "?");
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cc0000\" stroke-width=\"2\">",
+			tl_x(tl, t), TL_TOP, tl_x(tl, t), bottom);
+		xml_element(out, "title", NULL, tip);
+		fputs("</line>\n", out);
+	}
+	json_object *events = jpath(rec, "events");
+	for (size_t i = 0; i < jarr_len(events); i++) {
+		json_object *e = at(events, i);
+		double t;
+		if (!jpath_double(e, "offset_s", &t))
+			continue;
+		double x = tl_x(tl, t > tl->t_max ? tl->t_max : t);
+		fprintf(out, "<path d=\"M %.1f %.1f l -5 9 l 10 0 z\" fill=\"#cc0000\">", x, bottom + 22);
+		xml_element(out, "title", NULL, jpath_str(e, "message") ?: jpath_str(e, "kind") ?: "event");
+		fputs("</path>\n", out);
+	}
+}
+
+static void timeline_legend(FILE *out, const struct timeline *tl, bool alarms, bool events)
+{
+	double x = TL_LEFT;
+	bool load = !tl->has_mhz && tl->has_pct;
+	struct {
+		bool show;
+		const char *colour, *text;
+	} items[] = {
+		{ tl->has_mhz, "#0072B2", "CPU clock, mean of the CPUs" },
+		{ tl->has_mhz, "#56B4E9", "CPU clock, lowest CPU" },
+		{ load, "#0072B2", "CPUs busy, mean %" },
+		{ load, "#CC79A7", "other processes, % of a CPU" },
+		{ load, "#009E73", "steal %" },
+		{ tl->has_temp, "#D55E00", "hottest thermal zone" },
+		{ alarms, "#cc0000", "hwmon alarm raised" },
+		{ events, "#cc0000", "event (triangle)" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(items); i++) {
+		if (!items[i].show)
+			continue;
+		fprintf(out, "<rect x=\"%.1f\" y=\"12\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", x, items[i].colour);
+		svg_text(out, x + 18, 18, "start", "font-size=\"10\"", items[i].text);
+		x += 28 + 6.0 * (double)strlen(items[i].text);
+	}
+}
+
+bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out)
+{
+	json_object *samples = jpath(rec, "samples");
+	if (!jarr_len(samples))
+		return false;
+	struct timeline tl;
+	timeline_ranges(samples, &tl);
+	bool alarms = false;
+	for (size_t i = 0; i < jarr_len(samples); i++)
+		alarms = alarms || jarr_len(jpath(at(samples, i), "alarms"));
+	bool events = jarr_len(jpath(rec, "events")) > 0;
+	_cleanup_free_ char *desc = xasprintf("%zu readings over %.0f s: CPU clock%s, temperature%s, alarms and events, "
+					      "on bands naming the test that ran.",
+					      jarr_len(samples), tl.t_max, tl.has_mhz ? "" : " (not available)",
+					      tl.has_temp ? "" : " (not available)");
+	svg_open(out, mode, WIDTH, TL_HEIGHT, "Clock, temperature and alarms during the run", desc);
+	timeline_bands(out, samples, &tl);
+	if (tl.has_mhz) {
+		polyline(out, samples, &tl, LINE_MHZ_LOW, "#56B4E9", " stroke-dasharray=\"3 2\"");
+		polyline(out, samples, &tl, LINE_MHZ_MEAN, "#0072B2", NULL);
+	} else if (tl.has_pct) {
+		polyline(out, samples, &tl, LINE_BUSY, "#0072B2", NULL);
+		polyline(out, samples, &tl, LINE_OTHERS, "#CC79A7", NULL);
+		polyline(out, samples, &tl, LINE_STEAL, "#009E73", " stroke-dasharray=\"3 2\"");
+	}
+	if (tl.has_temp)
+		polyline(out, samples, &tl, LINE_TEMP, "#D55E00", NULL);
+	timeline_marks(out, rec, samples, &tl);
+	timeline_axes(out, &tl);
+	timeline_legend(out, &tl, alarms, events);
+	if (!tl.has_mhz && !tl.has_temp)
+		svg_text(out, WIDTH / 2.0, TL_HEIGHT - TL_BOTTOM - 8, "middle", "font-size=\"10\" fill=\"#777777\"",
+			 "no clock or temperature readings on this machine (no cpufreq, no thermal zone): load shown instead");
+	fputs("</svg>\n", out);
+	return true;
+}

@@ -1,0 +1,874 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The comparison record: which runs face each other, the changes and their
+ * significance, the environment facts that differ. */
+#include "analysis/compare.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+#include "analysis/stats.h"
+#include "analysis/ubparse.h"
+#include "bench/score.h"
+#include "lib/util.h"
+
+/* ---- the records ---- */
+
+static json_object *runs_of(json_object *rec)
+{
+	return jpath(rec, "runs");
+}
+
+static unsigned run_copies(json_object *run)
+{
+	int64_t c;
+	return jpath_int(run, "copies", &c) && c > 0 && c <= UINT32_MAX ? (unsigned)c : 0;
+}
+
+static json_object *run_test(json_object *run, const char *id)
+{
+	json_object *tests = jpath(run, "tests");
+	for (size_t i = 0; i < jarr_len(tests); i++) {
+		json_object *t = json_object_array_get_idx(tests, i);
+		const char *tid = jpath_str(t, "id");
+		if (tid && streq(tid, id))
+			return t;
+	}
+	return NULL;
+}
+
+static void label_of(size_t i, char *b, size_t n)
+{
+	if (i < 26)
+		snprintf(b, n, "%c", (char)('A' + i));
+	else
+		snprintf(b, n, "R%zu", i + 1);
+}
+
+static char *describe(json_object *rec)
+{
+	const char *suite = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
+	bool imported = false, quick = false, incomplete = false;
+	jpath_bool(rec, "imported", &imported);
+	jpath_bool(rec, "quick", &quick);
+	jpath_bool(rec, "incomplete", &incomplete);
+	struct buf b = {0};
+	buf_puts(&b, jpath_str(rec, "host") ?: "unknown host");
+	if (suite && streq(suite, "native"))
+		buf_printf(&b, ", ubtune %s workloads", version ?: "?");
+	else
+		buf_printf(&b, ", UnixBench %s", version ?: "(version unknown)");
+	if (imported)
+		buf_puts(&b, ", imported");
+	if (quick)
+		buf_puts(&b, ", quick");
+	if (incomplete)
+		buf_puts(&b, ", incomplete");
+	const char *when = jpath_str(rec, "started_at");
+	bool undated = false;
+	jpath_bool(rec, "import.dated_by_import", &undated);
+	if (when && strlen(when) >= 16 && !undated)
+		buf_printf(&b, ", %.10s %.5s", when, when + 11);
+	return buf_steal(&b);
+}
+
+/* ---- which runs face each other ---- */
+
+struct plan {
+	size_t n;                     /* results */
+	size_t nsections;
+	json_object *runs[COMPARE_SECTIONS_MAX][COMPARE_MAX]; /* NULL: the result has none */
+};
+
+static bool same_run_count(const struct compare_input *in, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (jarr_len(runs_of(in[i].rec)) != jarr_len(runs_of(in[0].rec)))
+			return false;
+	return true;
+}
+
+static json_object *run_with_copies(json_object *rec, unsigned copies)
+{
+	json_object *runs = runs_of(rec);
+	for (size_t k = 0; k < jarr_len(runs); k++)
+		if (run_copies(json_object_array_get_idx(runs, k)) == copies)
+			return json_object_array_get_idx(runs, k);
+	return NULL;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Results with as many runs face each other run by run: the same copy
+ * counts, or 1 and "all CPUs" of two machines. Otherwise each copy count
+ * is a section of its own.
+ */
+static void make_plan(const struct compare_input *in, size_t n, const struct compare_opts *o, struct plan *p)
+{
+	*p = (struct plan){ .n = n };
+	if (o->copies) {
+		p->nsections = 1;
+		for (size_t i = 0; i < n; i++)
+			p->runs[0][i] = run_with_copies(in[i].rec, o->copies);
+		return;
+	}
+	if (same_run_count(in, n)) {
+		size_t len = jarr_len(runs_of(in[0].rec));
+		p->nsections = len < COMPARE_SECTIONS_MAX ? len : COMPARE_SECTIONS_MAX;
+		for (size_t s = 0; s < p->nsections; s++)
+			for (size_t i = 0; i < n; i++)
+				p->runs[s][i] = json_object_array_get_idx(runs_of(in[i].rec), s);
+		return;
+	}
+	unsigned all[COMPARE_SECTIONS_MAX];
+	size_t nall = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_object *runs = runs_of(in[i].rec);
+		for (size_t k = 0; k < jarr_len(runs); k++) {
+			unsigned c = run_copies(json_object_array_get_idx(runs, k));
+			bool seen = false;
+			for (size_t j = 0; j < nall; j++)
+				seen = seen || all[j] == c;
+			if (!seen && nall < COMPARE_SECTIONS_MAX)
+				all[nall++] = c;
+		}
+	}
+	qsort(all, nall, sizeof(*all), cmp_unsigned);
+	p->nsections = nall;
+	for (size_t s = 0; s < nall; s++)
+		for (size_t i = 0; i < n; i++)
+			p->runs[s][i] = run_with_copies(in[i].rec, all[s]);
+}
+
+/* ---- values ---- */
+
+struct value {
+	json_object *test;
+	double result, index;
+	bool has_result, has_index;
+	double *kept; /* rates of the passes UnixBench kept */
+	size_t nkept, npasses;
+};
+
+static void value_load(json_object *run, const char *id, struct value *v)
+{
+	*v = (struct value){0};
+	v->test = run ? run_test(run, id) : NULL;
+	if (!v->test)
+		return;
+	v->has_result = jpath_double(v->test, "result", &v->result);
+	v->has_index = jpath_double(v->test, "index", &v->index);
+	json_object *passes = jpath(v->test, "passes");
+	v->npasses = jarr_len(passes);
+	v->kept = xcalloc(v->npasses ? v->npasses : 1, sizeof(*v->kept));
+	for (size_t i = 0; i < v->npasses; i++) {
+		json_object *p = json_object_array_get_idx(passes, i);
+		bool dropped = false;
+		double rate;
+		jpath_bool(p, "dropped", &dropped);
+		if (!dropped && jpath_double(p, "rate", &rate) && isfinite(rate))
+			v->kept[v->nkept++] = rate;
+	}
+}
+
+static json_object *value_json(const struct value *v)
+{
+	if (!v->test)
+		return NULL;
+	json_object *o = json_object_new_object();
+	jset(o, "result", json_object_get(jpath(v->test, "result")));
+	jset(o, "index", json_object_get(jpath(v->test, "index")));
+	jset(o, "samples", json_object_get(jpath(v->test, "samples")));
+	jset_int(o, "passes", (int64_t)v->npasses);
+	jset(o, "cv_pct", json_object_get(jpath(v->test, "dispersion.cv_pct")));
+	jset(o, "min", json_object_get(jpath(v->test, "dispersion.min")));
+	jset(o, "max", json_object_get(jpath(v->test, "dispersion.max")));
+	jset(o, "ci95", json_object_get(jpath(v->test, "ci95")));
+	return o;
+}
+
+static double round_to(double v, double step)
+{
+	return round(v / step) * step;
+}
+
+/* Whether b's result lies inside a's kept passes. */
+static bool within_spread(const struct value *a, double x)
+{
+	struct dispersion s;
+	score_dispersion(a->kept, a->nkept, &s);
+	return x >= s.min && x <= s.max;
+}
+
+static json_object *change_json(const struct value *a, const struct value *b, const char *la, const char *lb)
+{
+	if (!a->test || !b->test)
+		return NULL;
+	const char *basis = NULL;
+	double va = 0, vb = 0;
+	if (a->has_index && b->has_index)
+		basis = "index", va = a->index, vb = b->index;
+	else if (a->has_result && b->has_result)
+		basis = "result", va = a->result, vb = b->result;
+	if (!basis || !(va > 0))
+		return NULL;
+	json_object *c = json_object_new_object();
+	jset_double(c, "pct", round_to((vb / va - 1) * 100, 0.01));
+	jset_str(c, "basis", basis);
+	struct welch w;
+	if (a->nkept >= 2 && b->nkept >= 2 && stats_welch(a->kept, a->nkept, b->kept, b->nkept, &w) == 0) {
+		jset_str(c, "test", "welch");
+		jset_double(c, "p", w.p < 1e-4 ? 1e-4 : round_to(w.p, 1e-4));
+		jset_bool(c, "significant", w.p < COMPARE_ALPHA);
+		jset_null(c, "note");
+	} else if ((a->nkept >= 2 || b->nkept >= 2) && a->has_result && b->has_result) {
+		/* one side has a spread: is the other side's result inside it? */
+		bool a_spread = a->nkept >= 2;
+		bool inside = a_spread ? within_spread(a, b->result) : within_spread(b, a->result);
+		jset_str(c, "test", "spread");
+		jset_null(c, "p");
+		jset(c, "significant", inside ? json_object_new_boolean(false) : NULL);
+		_cleanup_free_ char *note = xasprintf("%s's result is %s the range of %s's kept passes; %s has %s",
+						      a_spread ? lb : la, inside ? "inside" : "outside", a_spread ? la : lb,
+						      a_spread ? lb : la, "no per-pass spread to test against");
+		jset_str(c, "note", note);
+	} else {
+		jset_str(c, "test", "none");
+		jset_null(c, "p");
+		jset_null(c, "significant");
+		jset_str(c, "note", "no per-pass values on both sides");
+	}
+	jset_bool(c, "highlight", false);
+	return c;
+}
+
+/* ---- sections ---- */
+
+static int cmp_abs_pct(const void *a, const void *b)
+{
+	double x = fabs(*(const double *)a), y = fabs(*(const double *)b);
+	return (x < y) - (x > y);
+}
+
+/* Marks the biggest changes against the first result, per result: those
+ * not shown to be noise, at least COMPARE_HIGHLIGHT_MIN_PCT. */
+static void highlight(json_object *tests, size_t col)
+{
+	double pcts[UB_TESTS_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < jarr_len(tests) && n < UB_TESTS_MAX; i++) {
+		json_object *c = json_object_array_get_idx(jpath(json_object_array_get_idx(tests, i), "changes"), col);
+		bool sig = true;
+		double pct;
+		if (!c || !jpath_double(c, "pct", &pct) || (jpath_bool(c, "significant", &sig) && !sig) ||
+		    fabs(pct) < COMPARE_HIGHLIGHT_MIN_PCT)
+			continue;
+		pcts[n++] = pct;
+	}
+	qsort(pcts, n, sizeof(*pcts), cmp_abs_pct);
+	double limit = n ? fabs(pcts[n < COMPARE_HIGHLIGHTS ? n - 1 : COMPARE_HIGHLIGHTS - 1]) : INFINITY;
+	size_t marked = 0;
+	for (size_t i = 0; i < jarr_len(tests) && marked < COMPARE_HIGHLIGHTS; i++) {
+		json_object *c = json_object_array_get_idx(jpath(json_object_array_get_idx(tests, i), "changes"), col);
+		bool sig = true;
+		double pct;
+		if (!c || !jpath_double(c, "pct", &pct) || (jpath_bool(c, "significant", &sig) && !sig) ||
+		    fabs(pct) < COMPARE_HIGHLIGHT_MIN_PCT || fabs(pct) < limit)
+			continue;
+		jset_bool(c, "highlight", true);
+		marked++;
+	}
+}
+
+/* Test ids of a section in UnixBench's report order, then any others. */
+static void section_ids(json_object *const *runs, size_t n, struct strv *ids)
+{
+	for (size_t k = 0; ub_test_at(k); k++)
+		for (size_t i = 0; i < n; i++)
+			if (runs[i] && run_test(runs[i], ub_test_at(k)->id) && !strv_contains(ids, ub_test_at(k)->id))
+				strv_push(ids, ub_test_at(k)->id);
+	for (size_t i = 0; i < n; i++) {
+		json_object *tests = runs[i] ? jpath(runs[i], "tests") : NULL;
+		for (size_t k = 0; k < jarr_len(tests); k++) {
+			const char *id = jpath_str(json_object_array_get_idx(tests, k), "id");
+			if (id && !strv_contains(ids, id))
+				strv_push(ids, id);
+		}
+	}
+}
+
+static json_object *test_row(json_object *const *runs, size_t n, const char *id, char labels[][8])
+{
+	struct value v[COMPARE_MAX];
+	json_object *row = json_object_new_object(), *values = json_object_new_array();
+	json_object *changes = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		value_load(runs[i], id, &v[i]);
+	json_object *any = NULL;
+	for (size_t i = 0; i < n && !any; i++)
+		any = v[i].test;
+	jset_str(row, "id", id);
+	jset_str(row, "name", jpath_str(any, "name"));
+	jset_str(row, "unit", jpath_str(any, "unit"));
+	for (size_t i = 0; i < n; i++) {
+		json_object_array_add(values, value_json(&v[i]));
+		json_object_array_add(changes, i ? change_json(&v[0], &v[i], labels[0], labels[i]) : NULL);
+	}
+	jset(row, "values", values);
+	jset(row, "changes", changes);
+	for (size_t i = 0; i < n; i++)
+		free(v[i].kept);
+	return row;
+}
+
+static bool interval(json_object *run, double *lo, double *hi)
+{
+	json_object *ci = jpath(run, "index.ci95");
+	if (jarr_len(ci) != 2)
+		return false;
+	*lo = json_object_get_double(json_object_array_get_idx(ci, 0));
+	*hi = json_object_get_double(json_object_array_get_idx(ci, 1));
+	/* one pass per test gives no width: nothing to judge a change by */
+	return *lo < *hi;
+}
+
+static json_object *score_change(json_object *a, json_object *b, const char *la, const char *lb)
+{
+	double sa, sb, alo, ahi, blo, bhi;
+	if (!a || !b || !jpath_double(a, "index.score", &sa) || !jpath_double(b, "index.score", &sb) || !(sa > 0))
+		return NULL;
+	json_object *c = json_object_new_object();
+	jset_double(c, "pct", round_to((sb / sa - 1) * 100, 0.01));
+	jset_str(c, "basis", "score");
+	jset_null(c, "p");
+	bool ia = interval(a, &alo, &ahi), ib = interval(b, &blo, &bhi);
+	if (ia && ib) {
+		bool overlap = alo <= bhi && blo <= ahi;
+		jset_str(c, "test", "ci95");
+		jset_bool(c, "significant", !overlap);
+		jset_str(c, "note", overlap ? "the 95 % intervals overlap" : "the 95 % intervals do not overlap");
+	} else if (ia || ib) {
+		bool inside = ia ? sb >= alo && sb <= ahi : sa >= blo && sa <= bhi;
+		jset_str(c, "test", "ci95");
+		jset(c, "significant", inside ? json_object_new_boolean(false) : NULL);
+		_cleanup_free_ char *note = xasprintf("%s's score is %s %s's 95 %% interval", ia ? lb : la,
+						      inside ? "inside" : "outside", ia ? la : lb);
+		jset_str(c, "note", note);
+	} else {
+		jset_str(c, "test", "none");
+		jset_null(c, "significant");
+		jset_str(c, "note", "no interval on either side");
+	}
+	jset_bool(c, "highlight", false);
+	return c;
+}
+
+static json_object *score_json(json_object *run)
+{
+	if (!run)
+		return NULL;
+	json_object *o = json_object_new_object();
+	jset(o, "score", json_object_get(jpath(run, "index.score")));
+	jset(o, "partial", json_object_get(jpath(run, "index.partial")));
+	jset(o, "tests_indexed", json_object_get(jpath(run, "index.tests_indexed")));
+	jset(o, "ci95", json_object_get(jpath(run, "index.ci95")));
+	return o;
+}
+
+static json_object *section_json(json_object *const *runs, size_t n, char labels[][8])
+{
+	json_object *s = json_object_new_object(), *copies = json_object_new_array();
+	unsigned first = 0;
+	bool same = true;
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = runs[i] ? run_copies(runs[i]) : 0;
+		json_object_array_add(copies, c ? json_object_new_int((int)c) : NULL);
+		if (c && !first)
+			first = c;
+		same = same && (!c || c == first);
+	}
+	jset(s, "copies", copies);
+	struct buf title = {0};
+	if (same && first) {
+		buf_printf(&title, "%u cop%s", first, first == 1 ? "y" : "ies");
+		for (size_t i = 0; i < n; i++)
+			if (runs[i] && !run_copies(runs[i]))
+				buf_printf(&title, " (%s: copies not said)", labels[i]);
+	} else
+		for (size_t i = 0; i < n; i++) {
+			unsigned c = runs[i] ? run_copies(runs[i]) : 0;
+			buf_printf(&title, "%s%s %s", i ? ", " : "copies: ", labels[i], runs[i] ? (c ? "" : "?") : "-");
+			if (c)
+				buf_printf(&title, "%u", c);
+		}
+	jset_str(s, "title", title.s);
+	buf_free(&title);
+
+	struct strv ids = {0};
+	section_ids(runs, n, &ids);
+	json_object *tests = json_object_new_array();
+	for (size_t k = 0; k < ids.n; k++)
+		json_object_array_add(tests, test_row(runs, n, ids.v[k], labels));
+	strv_free(&ids);
+	for (size_t i = 1; i < n; i++)
+		highlight(tests, i);
+	jset(s, "tests", tests);
+
+	json_object *score = json_object_new_object(), *values = json_object_new_array();
+	json_object *changes = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object_array_add(values, score_json(runs[i]));
+		json_object_array_add(changes, i ? score_change(runs[0], runs[i], labels[0], labels[i]) : NULL);
+	}
+	jset(score, "values", values);
+	jset(score, "changes", changes);
+	jset(s, "score", score);
+	return s;
+}
+
+/* ---- the environment ---- */
+
+static char *str_or_null(const char *s)
+{
+	return s && *s ? xstrdup(s) : NULL;
+}
+
+static char *env_str(json_object *rec, const char *path)
+{
+	json_object *env = jpath(rec, "environment.before");
+	return str_or_null(jpath_str(env, path));
+}
+
+static char *fact_suite(json_object *rec)
+{
+	const char *name = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
+	if (!name || !version)
+		return NULL;
+	if (streq(name, "native"))
+		return xasprintf("ubtune %s workloads", version);
+	return xasprintf("UnixBench %s", version);
+}
+
+static char *fact_engine(json_object *rec)
+{
+	return str_or_null(jpath_str(rec, "engine.kind"));
+}
+
+static char *fact_flags(json_object *rec)
+{
+	bool imported = false;
+	jpath_bool(rec, "imported", &imported);
+	const char *flags = jpath_str(rec, "build.cflags");
+	if (flags)
+		return xstrdup(flags);
+	if (imported)
+		return NULL;
+	/* a prebuilt program or a tree as built there: its flags are not ours to know */
+	return jpath(rec, "build") ? xstrdup("(default flags)") : NULL;
+}
+
+/* The compiler that built the programs, as `cc --version` names it without
+ * the name it was called by ("cc" and "gcc" are one compiler). */
+static char *fact_compiler(json_object *rec)
+{
+	const char *v = jpath_str(rec, "build.cc_version");
+	const char *rest = v ? strchr(v, ' ') : NULL;
+	return rest && rest[1] ? xstrdup(rest + 1) : str_or_null(v);
+}
+
+static char *fact_copies(json_object *rec)
+{
+	json_object *runs = runs_of(rec);
+	struct buf b = {0};
+	for (size_t i = 0; i < jarr_len(runs); i++) {
+		unsigned c = run_copies(json_object_array_get_idx(runs, i));
+		if (!c) {
+			/* an imported table that does not say */
+			buf_free(&b);
+			return NULL;
+		}
+		buf_printf(&b, "%s%u", i ? ", " : "", c);
+	}
+	if (!b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_steal(&b);
+}
+
+static char *fact_int(json_object *rec, const char *path)
+{
+	int64_t v;
+	return jpath_int(rec, path, &v) ? xasprintf("%" PRId64, v) : NULL;
+}
+
+static char *fact_cpus(json_object *rec)
+{
+	return fact_int(rec, "online_cpus");
+}
+
+static char *fact_host(json_object *rec)
+{
+	return str_or_null(jpath_str(rec, "host"));
+}
+
+static char *fact_kernel(json_object *rec)
+{
+	return env_str(rec, "host.kernel_release");
+}
+
+static char *fact_os(json_object *rec)
+{
+	return env_str(rec, "host.os");
+}
+
+static char *fact_arch(json_object *rec)
+{
+	return env_str(rec, "host.arch");
+}
+
+static char *fact_cpu(json_object *rec)
+{
+	return env_str(rec, "cpu.model");
+}
+
+static char *fact_bogomips(json_object *rec)
+{
+	double v;
+	return jpath_double(jpath(rec, "environment.before"), "cpu.bogomips", &v) ? xasprintf("%.1f", v) : NULL;
+}
+
+static char *fact_governor(json_object *rec)
+{
+	return env_str(rec, "cpu.freq.governor");
+}
+
+static char *fact_max_clock(json_object *rec)
+{
+	int64_t khz;
+	return jpath_int(jpath(rec, "environment.before"), "cpu.freq.max_khz", &khz) ? xasprintf("%" PRId64 " MHz", khz / 1000)
+										      : NULL;
+}
+
+static char *fact_boost(json_object *rec)
+{
+	bool b;
+	return jpath_bool(jpath(rec, "environment.before"), "cpu.freq.boost", &b) ? xstrdup(b ? "on" : "off") : NULL;
+}
+
+static char *fact_virt(json_object *rec)
+{
+	const char *role = jpath_str(jpath(rec, "environment.before"), "virt.role");
+	const char *hv = jpath_str(jpath(rec, "environment.before"), "virt.hypervisor");
+	const char *ct = jpath_str(jpath(rec, "environment.before"), "virt.container");
+	if (!role)
+		return NULL;
+	struct buf b = {0};
+	buf_puts(&b, streq(role, "none") ? "bare metal" : role);
+	if (hv)
+		buf_printf(&b, " (%s)", hv);
+	if (ct)
+		buf_printf(&b, ", container %s", ct);
+	return buf_steal(&b);
+}
+
+static char *fact_medium(json_object *rec)
+{
+	json_object *env = jpath(rec, "environment.before");
+	const char *kind = jpath_str(env, "storage.device.kind"), *fs = jpath_str(env, "storage.mount.fstype");
+	if (!kind && !fs)
+		return NULL;
+	if (kind && fs && !streq(kind, fs))
+		return xasprintf("%s (%s)", kind, fs);
+	return xstrdup(kind ? kind : fs);
+}
+
+static char *fact_scheduler(json_object *rec)
+{
+	return env_str(rec, "storage.device.scheduler");
+}
+
+static char *fact_memory(json_object *rec)
+{
+	int64_t kib;
+	return jpath_int(jpath(rec, "environment.before"), "memory.total_kib", &kib)
+		       ? xasprintf("%.1f GiB", (double)kib / (1024.0 * 1024.0))
+		       : NULL;
+}
+
+static char *fact_thp(json_object *rec)
+{
+	return env_str(rec, "memory.thp");
+}
+
+static char *fact_services(json_object *rec)
+{
+	json_object *env = jpath(rec, "environment.before");
+	json_object *noisy = jpath(env, "services.noisy");
+	if (!jpath(env, "services.available"))
+		return NULL;
+	struct buf b = {0};
+	for (size_t i = 0; i < jarr_len(noisy); i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", jpath_str(json_object_array_get_idx(noisy, i), "unit") ?: "?");
+	return b.len ? buf_steal(&b) : (buf_free(&b), xstrdup("none"));
+}
+
+static char *fact_libc(json_object *rec)
+{
+	return env_str(rec, "toolchain.libc_version");
+}
+
+static char *fact_charmap(json_object *rec)
+{
+	return env_str(rec, "unixbench.charmap");
+}
+
+static char *fact_kind(json_object *rec)
+{
+	bool quick = false, incomplete = false;
+	jpath_bool(rec, "quick", &quick);
+	jpath_bool(rec, "incomplete", &incomplete);
+	return xasprintf("%s%s", quick ? "quick" : "full", incomplete ? ", incomplete" : "");
+}
+
+static char *fact_profile(json_object *rec)
+{
+	bool imported = false;
+	jpath_bool(rec, "imported", &imported);
+	json_object *profiles = jpath(rec, "profile.profiles");
+	if (!jarr_len(profiles))
+		return imported ? NULL : xstrdup("none");
+	struct buf b = {0};
+	for (size_t i = 0; i < jarr_len(profiles); i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(profiles, i)));
+	return buf_steal(&b);
+}
+
+/* "undervoltage, low-clock x3" */
+static char *fact_events(json_object *rec)
+{
+	bool imported = false;
+	jpath_bool(rec, "imported", &imported);
+	json_object *events = jpath(rec, "events");
+	if (imported && !jarr_len(events))
+		return NULL;
+	struct strv kinds = {0};
+	size_t counts[64] = {0};
+	for (size_t i = 0; i < jarr_len(events); i++) {
+		const char *k = jpath_str(json_object_array_get_idx(events, i), "kind") ?: "?";
+		size_t j = 0;
+		while (j < kinds.n && !streq(kinds.v[j], k))
+			j++;
+		if (j == kinds.n && kinds.n < ARRAY_SIZE(counts))
+			strv_push(&kinds, k);
+		if (j < ARRAY_SIZE(counts))
+			counts[j]++;
+	}
+	struct buf b = {0};
+	for (size_t j = 0; j < kinds.n; j++) {
+		buf_printf(&b, "%s%s", j ? ", " : "", kinds.v[j]);
+		if (counts[j] > 1)
+			buf_printf(&b, " x%zu", counts[j]);
+	}
+	strv_free(&kinds);
+	return b.len ? buf_steal(&b) : (buf_free(&b), xstrdup("none"));
+}
+
+static const struct fact {
+	const char *name;
+	char *(*get)(json_object *rec);
+} facts[] = {
+	{ "suite", fact_suite },
+	{ "engine", fact_engine },
+	{ "compiler flags", fact_flags },
+	{ "compiler", fact_compiler },
+	{ "run", fact_kind },
+	{ "copies", fact_copies },
+	{ "online CPUs", fact_cpus },
+	{ "host", fact_host },
+	{ "kernel", fact_kernel },
+	{ "OS", fact_os },
+	{ "arch", fact_arch },
+	{ "CPU", fact_cpu },
+	{ "BogoMIPS", fact_bogomips },
+	{ "governor", fact_governor },
+	{ "max clock", fact_max_clock },
+	{ "boost", fact_boost },
+	{ "virtualisation", fact_virt },
+	{ "workdir medium", fact_medium },
+	{ "IO scheduler", fact_scheduler },
+	{ "memory", fact_memory },
+	{ "THP", fact_thp },
+	{ "noisy services", fact_services },
+	{ "C library", fact_libc },
+	{ "locale charmap", fact_charmap },
+	{ "profile", fact_profile },
+	{ "events during the run", fact_events },
+};
+
+static json_object *environment_json(const struct compare_input *in, size_t n)
+{
+	json_object *env = json_object_new_object();
+	json_object *differs = json_object_new_array(), *unknown = json_object_new_array();
+	json_object *same = json_object_new_array();
+	for (size_t f = 0; f < ARRAY_SIZE(facts); f++) {
+		char *v[COMPARE_MAX];
+		size_t known = 0;
+		bool differ = false;
+		const char *first = NULL;
+		for (size_t i = 0; i < n; i++) {
+			v[i] = facts[f].get(in[i].rec);
+			if (!v[i])
+				continue;
+			known++;
+			if (!first)
+				first = v[i];
+			else if (!streq(first, v[i]))
+				differ = true;
+		}
+		json_object *values = json_object_new_array();
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(values, v[i] ? json_object_new_string(v[i]) : NULL);
+		json_object *o = json_object_new_object();
+		jset_str(o, "fact", facts[f].name);
+		jset(o, "values", values);
+		if (differ)
+			json_object_array_add(differs, o);
+		else if (known && known < n)
+			json_object_array_add(unknown, o);
+		else if (known)
+			json_object_array_add(same, o);
+		else
+			json_object_put(o);
+		for (size_t i = 0; i < n; i++)
+			free(v[i]);
+	}
+	jset(env, "differs", differs);
+	jset(env, "unknown", unknown);
+	jset(env, "same", same);
+	return env;
+}
+
+/* ---- notes ---- */
+
+/* The most passes any test of the record kept. */
+static size_t max_passes(json_object *rec)
+{
+	size_t most = 0;
+	json_object *runs = runs_of(rec);
+	for (size_t i = 0; i < jarr_len(runs); i++) {
+		json_object *tests = jpath(json_object_array_get_idx(runs, i), "tests");
+		for (size_t k = 0; k < jarr_len(tests); k++) {
+			size_t n = jarr_len(jpath(json_object_array_get_idx(tests, k), "passes"));
+			most = n > most ? n : most;
+		}
+	}
+	return most;
+}
+
+/* "A", "A and C", "A, B and C" of the results that pass the check. */
+static char *labels_where(const struct compare_input *in, size_t n, char labels[][8],
+			  bool (*check)(json_object *rec), size_t *count)
+{
+	struct buf b = {0};
+	size_t total = 0, done = 0;
+	for (size_t i = 0; i < n; i++)
+		total += check(in[i].rec);
+	for (size_t i = 0; i < n; i++) {
+		if (!check(in[i].rec))
+			continue;
+		done++;
+		buf_printf(&b, "%s%s", done == 1 ? "" : done == total ? " and " : ", ", labels[i]);
+	}
+	*count = total;
+	return buf_steal(&b);
+}
+
+static bool no_passes(json_object *rec)
+{
+	return max_passes(rec) == 0;
+}
+
+static bool one_pass(json_object *rec)
+{
+	return max_passes(rec) == 1;
+}
+
+static bool is_quick(json_object *rec)
+{
+	bool quick = false;
+	return jpath_bool(rec, "quick", &quick) && quick;
+}
+
+static void note_where(json_object *notes, const struct compare_input *in, size_t n, char labels[][8],
+		       bool (*check)(json_object *rec), const char *one, const char *many, const char *rest)
+{
+	size_t count;
+	_cleanup_free_ char *who = labels_where(in, n, labels, check, &count);
+	if (!count)
+		return;
+	_cleanup_free_ char *s = xasprintf("%s %s %s", who, count == 1 ? one : many, rest);
+	jarr_add_str(notes, s);
+}
+
+static json_object *notes_json(const struct compare_input *in, size_t n, char labels[][8])
+{
+	json_object *notes = json_object_new_array();
+	note_where(notes, in, n, labels, no_passes, "has", "have",
+		   "no per-pass values (a UnixBench report alone has none; its .log beside it has them), so changes "
+		   "against it cannot be tested for significance");
+	note_where(notes, in, n, labels, one_pass, "ran", "ran",
+		   "one pass per test: there is no spread to test changes against");
+	note_where(notes, in, n, labels, is_quick, "is a quick run", "are quick runs",
+		   "(shorter tests, fewer passes): not comparable with full runs");
+	_cleanup_free_ char *s0 = fact_suite(in[0].rec);
+	for (size_t i = 1; i < n; i++) {
+		_cleanup_free_ char *si = fact_suite(in[i].rec);
+		if (s0 && si && !streq(s0, si)) {
+			_cleanup_free_ char *s = xasprintf("%s ran %s and %s ran %s: the programs and their build differ "
+							   "too, not only the machine",
+							   labels[0], s0, labels[i], si);
+			jarr_add_str(notes, s);
+		}
+	}
+	return notes;
+}
+
+json_object *compare_build(const struct compare_input *in, size_t n, const struct compare_opts *o)
+{
+	if (n > COMPARE_MAX)
+		n = COMPARE_MAX;
+	char labels[COMPARE_MAX][8];
+	json_object *cmp = json_object_new_object();
+	jset_str(cmp, "schema", COMPARE_SCHEMA);
+	json_object *results = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		label_of(i, labels[i], sizeof(labels[i]));
+		json_object *r = json_object_new_object();
+		_cleanup_free_ char *name = describe(in[i].rec);
+		jset_str(r, "label", labels[i]);
+		jset_str(r, "name", name);
+		jset_str(r, "source", in[i].source);
+		jset(r, "id", in[i].id ? json_object_new_int64(in[i].id) : NULL);
+		jset_str(r, "run_id", jpath_str(in[i].rec, "run_id"));
+		jset_str(r, "host", jpath_str(in[i].rec, "host"));
+		jset_str(r, "started_at", jpath_str(in[i].rec, "started_at"));
+		jset(r, "imported", json_object_get(jpath(in[i].rec, "imported")));
+		jset_int(r, "max_passes", (int64_t)max_passes(in[i].rec));
+		json_object_array_add(results, r);
+	}
+	jset(cmp, "results", results);
+	struct plan p;
+	make_plan(in, n, o, &p);
+	json_object *sections = json_object_new_array();
+	for (size_t s = 0; s < p.nsections; s++)
+		json_object_array_add(sections, section_json(p.runs[s], n, labels));
+	jset(cmp, "sections", sections);
+	jset(cmp, "environment", environment_json(in, n));
+	jset(cmp, "notes", notes_json(in, n, labels));
+	return cmp;
+}

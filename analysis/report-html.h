@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdio.h>
+
+#include "analysis/compare.h"
+
+/*
+ * One self-contained HTML page for a result or a comparison of several:
+ * the scores, the environment (what differs first), the probe's findings
+ * and the sampler's events, every test with its dispersion, the charts
+ * and the clock/temperature timeline as inline SVG. No script, no network
+ * asset; the markup is well-formed XML (XHTML served as HTML).
+ */
+void report_html(const struct compare_input *in, size_t n, FILE *out);

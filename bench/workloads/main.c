@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ubtune-workloads NAME ARGS...: runs one workload. The names and arguments
+ * are those of UnixBench's programs (pgms/NAME), so a harness can drive
+ * either with the same command lines.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads.h"
+
+static const struct workload {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *args;
+} workloads[] = {
+	{ "dhry2reg", dhry2reg_main, "SECONDS" },
+	{ "whetstone-double", whetstone_main, "[-t TARGET_SECONDS]" },
+	{ "execl", execl_main, "SECONDS" },
+	{ "fstime", fstime_main, "[-c|-r|-w] -t SECONDS -d DIR -b BUFSIZE -m MAXBLOCKS" },
+	{ "pipe", pipe_main, "SECONDS" },
+	{ "context1", context1_main, "SECONDS" },
+	{ "spawn", spawn_main, "SECONDS" },
+	{ "syscall", syscall_main, "SECONDS [mix|close|getpid|exec]" },
+	{ "looper", looper_main, "SECONDS COMMAND [ARGS...]" },
+	{ "shell-input", shell_input_main, "[FILE]" },
+};
+
+static noreturn void usage_all(void)
+{
+	fprintf(stderr, "Usage: ubtune-workloads NAME ARGS...\n");
+	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
+		fprintf(stderr, "  %s %s\n", workloads[i].name, workloads[i].args);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	wl_program = argv[0];
+	if (argc < 2)
+		usage_all();
+	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++) {
+		if (strcmp(argv[1], workloads[i].name) != 0)
+			continue;
+		wl_name = workloads[i].name;
+		wl_args = workloads[i].args;
+		return workloads[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "ubtune-workloads: unknown workload '%s'\n", argv[1]);
+	usage_all();
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * spawn SECONDS: Process Creation. fork(); the child exits at once with
+ * status 0; the parent waits for it and checks the status. COUNT = children.
+ */
+#include <unistd.h>
+
+#include "workloads.h"
+
+int spawn_main(int argc, char **argv)
+{
+	if (argc != 2)
+		wl_usage("expected one argument");
+	double seconds = wl_parse_seconds(argv[1]);
+
+	unsigned long children = 0;
+	wl_start_timer(seconds);
+	while (!wl_stop) {
+		pid_t pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0)
+			wl_fail_errno("fork failed after %lu children", children);
+		wl_reap(pid, "a child", children);
+		children++;
+	}
+	wl_report_count(children, 1, "lps");
+	return 0;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "analysis/load.h"
+#include "analysis/ubimport.h"
+#include "bench/suite.h"
+#include "command.h"
+#include "lib/store.h"
+
+#define COPIES_LIST_MAX 16
+#define PROBLEMS_SHOWN 10
+
+static const struct option options[] = {
+	{ "copies", required_argument, NULL, 'c' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "no-store", no_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+struct args {
+	unsigned copies[COPIES_LIST_MAX];
+	size_t ncopies;
+	bool json, no_store;
+};
+
+/* "1" or "1,8": copy counts for tables that do not say. */
+static int parse_copies(const char *s, struct args *a)
+{
+	_cleanup_free_ char *copy = xstrdup(s);
+	a->ncopies = 0;
+	for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		uint64_t u;
+		if (a->ncopies == COPIES_LIST_MAX || parse_u64(w, &u) < 0 || u < 1 || u > BENCH_MAX_COPIES)
+			return -EINVAL;
+		a->copies[a->ncopies++] = (unsigned)u;
+	}
+	return a->ncopies ? 0 : -EINVAL;
+}
+
+static int parse_args(int argc, char **argv, struct args *a, int *code)
+{
+	int opt;
+	while ((opt = command_getopt(&cmd_import, argc, argv, "+h", code)) != -1) {
+		switch (opt) {
+		case 'c':
+			if (parse_copies(optarg, a) < 0)
+				return *code = command_usage_error(&cmd_import, "--copies takes up to %d numbers from 1 to %d, "
+										"separated by commas, not '%s'",
+								   COPIES_LIST_MAX, BENCH_MAX_COPIES, optarg);
+			break;
+		case 'j':
+			a->json = true;
+			break;
+		case 'n':
+			a->no_store = true;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind >= argc)
+		return *code = command_usage_error(&cmd_import, "which file? (a UnixBench report, log or .html, or - "
+								"for standard input)");
+	return 0;
+}
+
+/* What the parser repaired and what it could not read, as warnings. */
+static void tell_problems(const char *name, const struct ub_doc *doc)
+{
+	_cleanup_free_ char *repairs = ub_import_repairs(doc);
+	if (repairs)
+		log_info("%s: repaired %s", name, repairs);
+	for (size_t i = 0; i < doc->nproblems && i < PROBLEMS_SHOWN; i++) {
+		_cleanup_free_ char *p = ub_import_problem_text(&doc->problems[i]);
+		log_warning("%s: skipped %s", name, p);
+	}
+	size_t more = doc->nproblems > PROBLEMS_SHOWN ? doc->nproblems - PROBLEMS_SHOWN : 0;
+	more += doc->problems_dropped;
+	if (more)
+		log_warning("%s: %zu more lines could not be read", name, more);
+}
+
+/* "UnixBench 6.0.0, 1 and 2 copies, 12 tests, score 1084.8 / 1109.4" */
+static char *describe(json_object *rec)
+{
+	struct buf b = {0};
+	json_object *runs = jpath(rec, "runs");
+	size_t n = jarr_len(runs), tests = 0;
+	int64_t last = 0;
+	buf_printf(&b, "UnixBench %s", jpath_str(rec, "suite.version") ?: "(version unknown)");
+	for (size_t i = 0; i < n; i++) {
+		json_object *run = json_object_array_get_idx(runs, i);
+		jpath_int(run, "copies", &last);
+		buf_printf(&b, "%s%" PRId64, i == 0 ? ", " : i + 1 == n ? " and " : ", ", last);
+		if (jarr_len(jpath(run, "tests")) > tests)
+			tests = jarr_len(jpath(run, "tests"));
+	}
+	buf_printf(&b, " cop%s, %zu test%s", n == 1 && last == 1 ? "y" : "ies", tests, tests == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		double score;
+		if (jpath_double(json_object_array_get_idx(runs, i), "index.score", &score))
+			buf_printf(&b, "%s%.1f", i ? " / " : ", score ", score);
+	}
+	return buf_steal(&b);
+}
+
+/* The store, opened on first use. */
+struct sink {
+	const struct args *a;
+	struct store *store;
+	json_object *out; /* --json: every record */
+};
+
+static int store_record(struct sink *k, const char *name, json_object *rec)
+{
+	_cleanup_free_ char *why = NULL;
+	if (result_check(rec, &why) < 0) {
+		log_error("%s: cannot keep this run: %s", name, why);
+		return -EBADMSG;
+	}
+	if (k->a->json)
+		json_object_array_add(k->out, json_object_get(rec));
+	if (k->a->no_store)
+		return 0;
+	if (!k->store && store_open_state(&k->store, &why) < 0) {
+		log_error("%s", why);
+		return -EIO;
+	}
+	int64_t id;
+	int r = store_add(k->store, rec, &id);
+	_cleanup_free_ char *what = describe(rec);
+	if (r == -EEXIST)
+		printf("%s: already stored as result %" PRId64 " (%s)\n", name, id, what);
+	else if (r < 0)
+		return log_error_errno(r, "Failed to store %s: %m", name);
+	else
+		printf("%s: stored as result %" PRId64 " (%s)\n", name, id, what);
+	return 0;
+}
+
+static int import_unixbench(struct sink *k, const char *path)
+{
+	const char *name = streq(path, "-") ? "standard input" : path;
+	struct ub_import_opts o = { .source = path, .copies = k->a->copies, .ncopies = k->a->ncopies };
+	json_object *recs = NULL;
+	struct ub_doc doc = {0};
+	_cleanup_free_ char *error = NULL;
+	if (ub_import_file(path, &o, &recs, &doc, &error) < 0) {
+		log_error("%s", error);
+		return -EINVAL;
+	}
+	tell_problems(name, &doc);
+	int r = 0;
+	for (size_t i = 0; i < jarr_len(recs); i++) {
+		json_object *rec = json_object_array_get_idx(recs, i);
+		if (!ub_import_copies_known(rec)) {
+			log_error("%s: a table does not say how many copies ran (no 'running N parallel copies' line); "
+				  "give them with --copies N (or --copies 1,8 for several tables)",
+				  name);
+			r = -EINVAL;
+			continue;
+		}
+		if (store_record(k, name, rec) < 0)
+			r = -EIO;
+	}
+	json_object_put(recs);
+	ub_doc_free(&doc);
+	return r;
+}
+
+/* A result file written by `ubtune export` or `bench --json`. */
+static int import_result_file(struct sink *k, const char *path)
+{
+	if (k->a->json || k->a->no_store) {
+		struct loaded_list list = {0};
+		_cleanup_free_ char *error = NULL;
+		int r = load_results(path, NULL, &list, &error);
+		if (r < 0)
+			log_error("%s", error);
+		for (size_t i = 0; r == 0 && i < list.n; i++)
+			r = store_record(k, path, list.v[i].rec);
+		loaded_list_free(&list);
+		return r;
+	}
+	if (!k->store) {
+		_cleanup_free_ char *why = NULL;
+		if (store_open_state(&k->store, &why) < 0) {
+			log_error("%s", why);
+			return -EIO;
+		}
+	}
+	int64_t id;
+	_cleanup_free_ char *why = NULL;
+	int r = store_import_json(k->store, path, &id, &why);
+	if (r == -EEXIST) {
+		printf("%s\n", why);
+		return 0;
+	}
+	if (r < 0) {
+		log_error("%s", why);
+		return r;
+	}
+	printf("%s: stored as result %" PRId64 "\n", path, id);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct args a = {0};
+	int code = EXIT_OK;
+	if (parse_args(argc, argv, &a, &code) < 0 || code != EXIT_OK)
+		return code;
+	struct sink k = { .a = &a, .out = a.json ? json_object_new_array() : NULL };
+	int failed = 0;
+	for (int i = optind; i < argc; i++) {
+		bool json = !streq(argv[i], "-") && load_looks_like_json(argv[i]);
+		if ((json ? import_result_file(&k, argv[i]) : import_unixbench(&k, argv[i])) < 0)
+			failed++;
+	}
+	if (a.json)
+		printf("%s\n", jdump(k.out, true));
+	json_object_put(k.out);
+	if (k.store)
+		store_close(k.store);
+	if (fflush(stdout) != 0) {
+		log_error_errno(-errno, "Failed to write the output: %m");
+		return EXIT_FAIL;
+	}
+	return failed ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct command cmd_import = {
+	.name = "import",
+	.run = run,
+	.args = "[--copies LIST] [--json] [--no-store] FILE|-...",
+	.summary = "Store UnixBench output (report, Run's output, .log, .html, pasted text) as results",
+	.help = "FILE is UnixBench output as people have it: the text report Run writes to results/,\n"
+		"Run's output (nohup ./Run > run.log), the .log, .html or .csv of results/, or text\n"
+		"pasted from a web page or a mail (non-breaking spaces, CR LF, typographic dashes,\n"
+		"lines glued together or wrapped, '>' quotes, index tables alone). '-' reads standard\n"
+		"input. Each run of Run in the file becomes one result, marked imported, with the\n"
+		"header as a partial environment record; a report's .log beside it adds every pass,\n"
+		"so its changes can be tested for significance. A result file of `ubtune export`\n"
+		"is stored as it is. A run already stored is not added twice.\n\n"
+		"Options:\n"
+		"  --copies LIST    copy counts for tables that do not say how many copies ran,\n"
+		"                   in the order of the tables (1, or 1,8)\n"
+		"  --json           print the result records (a JSON list)\n"
+		"  --no-store       do not add them to the results store\n"
+		"  -h, --help       show this help\n\n"
+		"Lines that look like a test but cannot be read are listed and left out; the rest\n"
+		"is imported. Exit status: 0 imported, 1 a file could not be imported, 2 usage error.\n",
+	.options = options,
+};

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Reading UnixBench output: real output of every layout of 5.1.3 and 6.0.0
+ * (tests/fixtures/unixbench-logs) and the mangled ways people paste it. */
+#include <errno.h>
+#include <math.h>
+
+#include "analysis/ubimport.h"
+#include "analysis/ubparse.h"
+#include "analysis/ubtext.h"
+#include "testlib.h"
+
+#define LOGS SRCDIR "/tests/fixtures/unixbench-logs/"
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	struct buf b = {0};
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	*len = b.len;
+	return buf_steal(&b);
+}
+
+static void parse_fixture(const char *name, struct ub_doc *doc)
+{
+	size_t len;
+	_cleanup_free_ char *path = xasprintf("%s%s", LOGS, name);
+	_cleanup_free_ char *data = slurp(path, &len);
+	int r = ub_parse(data, len, doc);
+	if (r < 0)
+		fail_msg("%s: ub_parse returned %d", name, r);
+}
+
+static int parse_text(const char *text, struct ub_doc *doc)
+{
+	return ub_parse(text, strlen(text), doc);
+}
+
+static const struct ub_test *find_test(const struct ub_block *b, const char *id)
+{
+	for (size_t i = 0; i < b->ntests; i++)
+		if (b->tests[i].info && streq(b->tests[i].info->id, id))
+			return &b->tests[i];
+	fail_msg("no test %s in the block", id);
+	return NULL;
+}
+
+#define assert_near(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-6 * (fabs((double)(b)) + 1))
+
+/* The 1-copy run of v6-full, as every variant of it must read. */
+static void check_v6_full(const struct ub_block *b, bool with_times)
+{
+	static const struct {
+		const char *id;
+		double result, index;
+	} expect[] = {
+		{ "dhry2reg", 41920798.1, 3592.2 }, { "whetstone-double", 8470.5, 1540.1 }, { "execl", 1794.1, 417.2 },
+		{ "fstime", 748942.0, 1891.3 },     { "fsbuffer", 204710.0, 1236.9 },       { "fsdisk", 1873393.0, 3230.0 },
+		{ "pipe", 1430147.1, 1149.6 },      { "context1", 31423.3, 78.6 },          { "spawn", 5512.0, 437.5 },
+		{ "shell1", 7654.9, 1805.4 },       { "shell8", 1608.9, 2681.5 },           { "syscall", 1194640.8, 796.4 },
+	};
+	assert_int_equal(b->ntests, 12);
+	for (size_t i = 0; i < ARRAY_SIZE(expect); i++) {
+		const struct ub_test *t = find_test(b, expect[i].id);
+		assert_true(t->has_result && t->has_index);
+		assert_near(t->result, expect[i].result);
+		assert_near(t->index, expect[i].index);
+		if (with_times) {
+			assert_true(t->has_time && t->has_samples);
+			assert_int_equal(t->samples, 1);
+		}
+	}
+	assert_true(b->has_score);
+	assert_near(b->score, 1084.8);
+	assert_false(b->partial);
+}
+
+/* ---- real output of every layout ---- */
+
+static void text_report_v6(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v6-full/vm-2026-11-29-01", &d);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.manglings, 0);
+	assert_int_equal(d.formats, UB_FMT_REPORT);
+	const struct ub_result *r = &d.results[0];
+	assert_true(r->has_header);
+	assert_string_equal(r->h.version, "6.0.0");
+	assert_string_equal(r->h.hostname, "vm");
+	assert_string_equal(r->h.system, "GNU/Linux");
+	assert_string_equal(r->h.os_release, "6.18.44-fc-v669");
+	assert_string_equal(r->h.os_version, "#1 SMP PREEMPT_DYNAMIC @0");
+	assert_string_equal(r->h.machine, "x86_64");
+	assert_string_equal(r->h.platform, "unknown");
+	assert_string_equal(r->h.runlevel, "");
+	assert_int_equal(r->h.ncpus, 2);
+	assert_string_equal(r->h.cpus[1].model, "AMD EPYC");
+	assert_near(r->h.cpus[1].bogomips, 5192.3);
+	assert_non_null(strstr(r->h.cpus[0].flags, "SYSCALL/SYSRET"));
+	assert_int_equal(r->nblocks, 1);
+	const struct ub_block *b = &r->blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_int_equal(b->cpus, 2);
+	assert_string_equal(b->date, "2026-11-29");
+	assert_string_equal(b->start, "22:36:13");
+	assert_string_equal(b->end, "22:42:58");
+	check_v6_full(b, true);
+	const struct ub_test *w = find_test(b, "whetstone-double");
+	assert_string_equal(w->unit, "MWIPS");
+	assert_near(w->time_s, 10.1);
+	assert_near(w->baseline, 55.0);
+	ub_doc_free(&d);
+}
+
+static void text_report_v5(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v5-full/vm-2026-11-29-01", &d);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.version, "5.1.3");
+	assert_string_equal(r->h.runlevel, "unknown");
+	const struct ub_block *b = &r->blocks[0];
+	assert_int_equal(b->ntests, 12);
+	assert_near(find_test(b, "dhry2reg")->result, 55342632.2);
+	assert_near(find_test(b, "shell8")->time_s, 60.1);
+	assert_near(b->score, 1089.9);
+	ub_doc_free(&d);
+}
+
+static void text_report_multi(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v6-multi/vm-2026-11-29-02", &d);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_result *r = &d.results[0];
+	assert_int_equal(r->nblocks, 2);
+	assert_int_equal(r->blocks[0].copies, 1);
+	assert_int_equal(r->blocks[1].copies, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(r->blocks[i].ntests, 3);
+		assert_true(r->blocks[i].partial);
+	}
+	assert_near(r->blocks[0].score, 737.5);
+	assert_near(r->blocks[1].score, 1109.4);
+	assert_near(find_test(&r->blocks[1], "spawn")->index, 702.5);
+	ub_doc_free(&d);
+}
+
+/* 6.0.0's -b: no CPU lines */
+static void text_report_brief(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v6-brief-i3/vm-2026-11-29-01", &d);
+	const struct ub_result *r = &d.results[0];
+	assert_int_equal(r->h.ncpus, 0);
+	assert_non_null(r->h.uptime);
+	assert_int_equal(r->nblocks, 2);
+	assert_int_equal(find_test(&r->blocks[0], "pipe")->samples, 2);
+	ub_doc_free(&d);
+}
+
+static void html_reports(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v6-multi/vm-2026-11-29-02.html", &d);
+	assert_int_equal(d.formats, UB_FMT_HTML);
+	assert_int_equal(d.nproblems, 0);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.version, "6.0.0");
+	assert_string_equal(r->h.hostname, "vm");
+	assert_string_equal(r->h.machine, "x86_64");
+	assert_string_equal(r->h.platform, "unknown");
+	assert_int_equal(r->h.ncpus, 2);
+	assert_non_null(r->h.cpus[1].flags);
+	assert_int_equal(r->nblocks, 2);
+	assert_int_equal(r->blocks[1].copies, 2);
+	assert_int_equal(r->blocks[1].cpus, 2);
+	assert_string_equal(r->blocks[1].date, "2026-11-29");
+	assert_string_equal(r->blocks[1].start, "22:43:57");
+	assert_string_equal(r->blocks[1].end, "22:44:56");
+	const struct ub_test *t = find_test(&r->blocks[1], "pipe");
+	assert_near(t->result, 2701063.8);
+	assert_near(t->baseline, 12440.0);
+	assert_near(t->index, 2171.3);
+	assert_near(t->time_s, 10.0);
+	assert_int_equal(t->samples, 1);
+	assert_near(r->blocks[1].score, 1109.4);
+	assert_true(r->blocks[1].partial);
+	ub_doc_free(&d);
+
+	parse_fixture("v6-full/vm-2026-11-29-01.html", &d);
+	check_v6_full(&d.results[0].blocks[0], true);
+	ub_doc_free(&d);
+	parse_fixture("v5-full/vm-2026-11-29-01.html", &d);
+	assert_string_equal(d.results[0].h.runlevel, "unknown");
+	assert_near(d.results[0].blocks[0].score, 1089.9);
+	ub_doc_free(&d);
+}
+
+static void logs(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v6-brief-i3/vm-2026-11-29-01.log", &d);
+	assert_int_equal(d.formats, UB_FMT_LOG);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_result *r = &d.results[0];
+	assert_false(r->has_header);
+	assert_int_equal(r->nblocks, 2);
+	assert_int_equal(r->blocks[0].copies, 1);
+	assert_int_equal(r->blocks[1].copies, 2);
+	const struct ub_test *t = find_test(&r->blocks[1], "pipe");
+	assert_int_equal(t->npasses, 3);
+	assert_int_equal(t->passes[0].ncopies, 2);
+	assert_near(t->result, 1304835.84);
+	assert_int_equal(t->samples, 2);
+	assert_string_equal(t->unit, "lps");
+	assert_non_null(strstr(t->command, "pgms/pipe"));
+	double count, time, timebase;
+	ub_pass_value(&t->passes[0], &count, &time, &timebase);
+	assert_near(timebase, 1);
+	assert_true(count > 0 && time > 9.9 && time < 10.2);
+	ub_doc_free(&d);
+
+	/* Whetstone's table and fstime's lines are the programs' output, not tests */
+	parse_fixture("v6-full/vm-2026-11-29-01.log", &d);
+	assert_int_equal(d.nproblems, 0);
+	const struct ub_test *w = find_test(&d.results[0].blocks[0], "whetstone-double");
+	assert_int_equal(w->npasses, 1);
+	assert_true(w->passes[0].copies[0].has_time);
+	assert_near(w->passes[0].copies[0].time, 10.082);
+	assert_near(w->result, 8470.498);
+	ub_doc_free(&d);
+}
+
+static void csv(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("v6-brief-i3/vm-2026-11-29-01.csv", &d);
+	assert_true(d.formats & UB_FMT_CSV);
+	const struct ub_result *r = &d.results[0];
+	assert_int_equal(r->nblocks, 2);
+	assert_int_equal(r->blocks[1].copies, 2);
+	assert_near(find_test(&r->blocks[1], "syscall")->result, 930059.5);
+	ub_doc_free(&d);
+}
+
+static void run_output(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("run-output/ub6-full-c1.out", &d);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.formats, UB_FMT_REPORT | UB_FMT_RUN_OUTPUT);
+	assert_string_equal(d.results[0].h.tmpdir, "/work/ub-6.0.0/tmp");
+	assert_string_equal(d.results[0].h.resultdir, "/work/ub-6.0.0/results");
+	check_v6_full(&d.results[0].blocks[0], true);
+	ub_doc_free(&d);
+
+	parse_fixture("run-output/ub5-multi-i3.out", &d);
+	assert_int_equal(d.nresults, 1);
+	assert_string_equal(d.results[0].h.version, "5.1.3");
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_near(d.results[0].blocks[1].score, 573.6);
+	ub_doc_free(&d);
+
+	static const char *const others[] = { "run-output/ub6-multi.out", "run-output/ub5-full-c1.out",
+					      "run-output/ub6-brief-i3.out" };
+	for (size_t i = 0; i < ARRAY_SIZE(others); i++) {
+		parse_fixture(others[i], &d);
+		assert_int_equal(d.nresults, 1);
+		assert_int_equal(d.nproblems, 0);
+		ub_doc_free(&d);
+	}
+}
+
+/* The .log beside a report gives its tests their passes. */
+static void report_with_log(void **state)
+{
+	struct ub_doc rep, log;
+	parse_fixture("v5-multi-i3/vm-2026-11-29-01", &rep);
+	parse_fixture("v5-multi-i3/vm-2026-11-29-01.log", &log);
+	assert_int_equal(ub_attach_log(&rep, &log), 4);
+	const struct ub_test *t = find_test(&rep.results[0].blocks[1], "syscall");
+	assert_int_equal(t->npasses, 3);
+	assert_int_equal(t->passes[2].ncopies, 2);
+	ub_doc_free(&log);
+	/* a log of another run attaches nothing */
+	parse_fixture("v6-brief-i3/vm-2026-11-29-01.log", &log);
+	struct ub_doc other;
+	parse_fixture("v6-multi/vm-2026-11-29-02", &other);
+	assert_int_equal(ub_attach_log(&other, &log), 0);
+	ub_doc_free(&other);
+	ub_doc_free(&log);
+	ub_doc_free(&rep);
+}
+
+/* ---- mangled ---- */
+
+static void mangled_like_v6(void **state)
+{
+	static const struct {
+		const char *file;
+		unsigned mangling;
+	} cases[] = {
+		{ "mangled/crlf.txt", UB_MANGLE_CRLF },
+		{ "mangled/nbsp.txt", UB_MANGLE_NBSP },
+		{ "mangled/glued.txt", UB_MANGLE_GLUED },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ub_doc d;
+		parse_fixture(cases[i].file, &d);
+		if (d.nproblems)
+			fail_msg("%s: %s", cases[i].file, d.problems[0].why);
+		assert_int_equal(d.manglings, cases[i].mangling);
+		assert_int_equal(d.nresults, 1);
+		assert_string_equal(d.results[0].h.version, "6.0.0");
+		assert_int_equal(d.results[0].h.ncpus, 2);
+		assert_int_equal(d.results[0].blocks[0].copies, 1);
+		check_v6_full(&d.results[0].blocks[0], true);
+		ub_doc_free(&d);
+	}
+}
+
+static void mangled_quoted_typographic(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("mangled/quoted.txt", &d);
+	assert_int_equal(d.manglings, UB_MANGLE_QUOTED);
+	assert_int_equal(d.nproblems, 0);
+	assert_string_equal(d.results[0].h.version, "5.1.3");
+	assert_int_equal(d.results[0].blocks[0].ntests, 12);
+	assert_near(d.results[0].blocks[0].score, 1089.9);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/typographic.txt", &d);
+	assert_true(d.manglings & UB_MANGLE_TYPOGRAPHIC);
+	assert_int_equal(d.nproblems, 0);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.os, "GNU/Linux");
+	assert_string_equal(r->h.os_release, "6.18.44-fc-v669");
+	assert_non_null(strstr(r->h.language, "charmap=\"ANSI_X3.4-1968\""));
+	assert_int_equal(r->blocks[0].ntests, 12);
+	assert_near(find_test(&r->blocks[0], "fstime")->result, 716023.0);
+	ub_doc_free(&d);
+}
+
+static void mangled_wrapped(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("mangled/wrapped.txt", &d);
+	assert_true(d.manglings & UB_MANGLE_WRAPPED);
+	assert_int_equal(d.nproblems, 0);
+	const struct ub_result *r = &d.results[0];
+	assert_non_null(strstr(r->h.uptime, "0.97"));
+	assert_int_equal(r->nblocks, 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(r->blocks[i].ntests, 3);
+		assert_true(r->blocks[i].has_score);
+	}
+	const struct ub_test *t = find_test(&r->blocks[0], "pipe");
+	assert_near(t->result, 1315224.4);
+	assert_near(t->time_s, 10.0);
+	assert_near(t->baseline, 12440.0);
+	assert_near(t->index, 1057.3);
+	assert_near(r->blocks[1].score, 1109.4);
+	ub_doc_free(&d);
+}
+
+static void index_tables(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("mangled/index-only.txt", &d);
+	assert_int_equal(d.formats, UB_FMT_TABLE);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 0);
+	check_v6_full(b, false);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/index-column.txt", &d);
+	assert_int_equal(d.nproblems, 0);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->ntests, 12);
+	const struct ub_test *t = find_test(b, "context1");
+	assert_false(t->has_result);
+	assert_near(t->index, 78.6);
+	assert_near(b->score, 1084.8);
+	ub_doc_free(&d);
+
+	/* a lone number with neither header nor score: result or index? */
+	assert_int_equal(parse_text("Pipe Throughput   1149.6\nProcess Creation  437.5\n", &d), -ENOMSG);
+	assert_int_equal(d.nproblems, 2);
+	assert_non_null(strstr(d.problems[0].why, "lone number"));
+	ub_doc_free(&d);
+}
+
+static void several_runs_and_no_header(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("mangled/several-runs.txt", &d);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.nproblems, 0);
+	assert_string_equal(d.results[0].h.version, "6.0.0");
+	assert_string_equal(d.results[1].h.version, "5.1.3");
+	check_v6_full(&d.results[0].blocks[0], true);
+	assert_near(d.results[1].blocks[0].score, 1089.9);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/no-header.txt", &d);
+	assert_int_equal(d.nresults, 1);
+	assert_false(d.results[0].has_header);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[0].blocks[1].copies, 2);
+	ub_doc_free(&d);
+
+	/* two headerless 1-copy runs are two runs, not one */
+	_cleanup_free_ char *twice = NULL;
+	size_t len;
+	_cleanup_free_ char *tables = slurp(LOGS "mangled/no-header.txt", &len);
+	twice = xasprintf("%s\n%s", tables, tables);
+	assert_int_equal(parse_text(twice, &d), 0);
+	assert_int_equal(d.nresults, 2);
+	ub_doc_free(&d);
+}
+
+/* Headers of other machines: arm64 CPU lines (6.0.0), a release file's
+ * system name, graphics, uptimes of days and hours; the partial
+ * environment record made of them. */
+static void header_variants(void **state)
+{
+	static const char text[] =
+		"   BYTE UNIX Benchmarks (Version 6.0.0)\n\n"
+		"   System: rpi4: openSUSE Leap 15.5\n"
+		"   OS: GNU/Linux -- 6.1.21-v8+ -- #1642 SMP PREEMPT Mon Apr  3 17:24:16 BST 2023\n"
+		"   Machine: aarch64 (unknown)\n"
+		"   Language: en_US.utf8 (charmap=\"UTF-8\", collate=\"UTF-8\")\n"
+		"   CPU 0: ARM Cortex-A72 (108.0 bogomips)\n"
+		"          CPU Features: fp asimd evtstrm crc32 cpuid\n"
+		"   CPU 1: ARM Cortex-A72 (108.0 bogomips)\n"
+		"          CPU Features: fp asimd evtstrm crc32 cpuid\n"
+		"   Graphics: Error: unable to open display\n"
+		"   10:02:33 up 5 days,  2:03,  2 users,  load average: 0.51, 0.32, 0.10; runlevel 5\n\n"
+		"------------------------------------------------------------------------\n"
+		"Benchmark Run: Mon Apr 10 2023 10:02:33 - 10:31:01\n"
+		"4 CPUs in system; running 4 parallel copies of tests\n\n"
+		"Dhrystone 2 using register variables       48192288.6 lps   (10.0 s, 7 samples)\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(text, &d), 0);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.system, "openSUSE Leap 15.5");
+	assert_string_equal(r->h.machine, "aarch64");
+	assert_string_equal(r->h.graphics, "Error: unable to open display");
+	assert_string_equal(r->h.runlevel, "5");
+	assert_int_equal(r->h.ncpus, 2);
+	assert_string_equal(r->h.cpus[0].model, "ARM Cortex-A72");
+	assert_string_equal(r->h.cpus[0].flags, "CPU Features: fp asimd evtstrm crc32 cpuid");
+	assert_int_equal(r->blocks[0].copies, 4);
+	assert_int_equal(r->blocks[0].cpus, 4);
+
+	struct ub_import_opts o = { .source = "pasted" };
+	_cleanup_json_ json_object *recs = ub_import_records(&d, &o);
+	json_object *env = jpath(json_object_array_get_idx(recs, 0), "environment.before");
+	assert_jstr(env, "host.os", "openSUSE Leap 15.5");
+	assert_jstr(env, "host.arch", "aarch64");
+	assert_jstr(env, "cpu.model", "ARM Cortex-A72");
+	assert_int_equal(jint(env, "host.uptime_s"), 5 * 86400 + 2 * 3600 + 3 * 60);
+	assert_jstr(env, "unixbench.charmap", "UTF-8");
+	assert_int_equal(jint(env, "cpu.threads"), 2);
+	json_object *rec = json_object_array_get_idx(recs, 0);
+	assert_jstr(rec, "started_at", "2023-04-10T10:02:33");
+	/* one test, no index line: the index and the score computed, marked so */
+	json_object *run = json_object_array_get_idx(jpath(rec, "runs"), 0);
+	json_object *t = json_object_array_get_idx(jpath(run, "tests"), 0);
+	assert_jstr(t, "source.index", "computed");
+	double index;
+	assert_true(jpath_double(t, "index", &index));
+	assert_true(fabs(index - 10 * 48192288.6 / 116700) < 1e-6);
+	assert_jstr(run, "index.score_source", "computed");
+	bool partial;
+	assert_true(jpath_bool(run, "index.partial", &partial) && partial);
+	ub_doc_free(&d);
+}
+
+/* A broken table imports what it can and lists the rest. */
+static void broken_table(void **state)
+{
+	struct ub_doc d;
+	parse_fixture("mangled/broken.txt", &d);
+	assert_int_equal(d.nproblems, 2);
+	assert_int_equal(d.problems[0].line, 19);
+	assert_non_null(strstr(d.problems[0].why, "Execl Throughput"));
+	assert_non_null(strstr(d.problems[0].text, "17#4.1"));
+	assert_int_equal(d.problems[1].line, 39);
+	assert_non_null(strstr(d.problems[1].why, "Process Creation"));
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->ntests, 12);
+	/* Execl from its index line, Process Creation from its results line */
+	const struct ub_test *e = find_test(b, "execl");
+	assert_near(e->result, 1794.1);
+	assert_near(e->index, 417.2);
+	const struct ub_test *s = find_test(b, "spawn");
+	assert_near(s->result, 5512.0);
+	assert_false(s->has_index);
+	ub_doc_free(&d);
+}
+
+static void not_unixbench(void **state)
+{
+	struct ub_doc d;
+	size_t len;
+	_cleanup_free_ char *data = slurp(LOGS "mangled/not-unixbench.txt", &len);
+	assert_int_equal(ub_parse(data, len, &d), -ENOMSG);
+	ub_doc_free(&d);
+	assert_int_equal(parse_text("", &d), -ENOMSG);
+	ub_doc_free(&d);
+	assert_int_equal(ub_parse("Pipe\0Throughput", 15, &d), -EBADMSG);
+	ub_doc_free(&d);
+	assert_int_equal(ub_parse("x", (size_t)UB_INPUT_MAX + 1, &d), -EFBIG);
+	ub_doc_free(&d);
+}
+
+static void clean_characters(void **state)
+{
+	unsigned m = 0;
+	/* NBSP, narrow NBSP, zero-width space, en dash, curly quotes, Latin-1 NBSP, a bad byte */
+	const char in[] = "a\xc2\xa0" "b\xe2\x80\xaf" "c\xe2\x80\x8b" "d\xe2\x80\x93" "e\xe2\x80\x9cq\xe2\x80\x9d\xa0\xff";
+	_cleanup_free_ char *out = ub_clean(in, strlen(in), &m);
+	assert_string_equal(out, "a b cd-e\"q\" ?");
+	assert_int_equal(m, UB_MANGLE_NBSP | UB_MANGLE_TYPOGRAPHIC | UB_MANGLE_CONTROL);
+}
+
+/* Random damage to real output: the parser must never crash or read past
+ * its input, whatever comes back. */
+static void fuzz(void **state)
+{
+	static const char *const seeds[] = { "v6-full/vm-2026-11-29-01", "v6-multi/vm-2026-11-29-02.html",
+					     "v6-brief-i3/vm-2026-11-29-01.log", "mangled/glued.txt",
+					     "v6-brief-i3/vm-2026-11-29-01.csv" };
+	unsigned seed = 12345;
+	for (size_t s = 0; s < ARRAY_SIZE(seeds); s++) {
+		size_t len;
+		_cleanup_free_ char *path = xasprintf("%s%s", LOGS, seeds[s]);
+		_cleanup_free_ char *orig = slurp(path, &len);
+		for (int round = 0; round < 150; round++) {
+			char *copy = xmalloc(len + 1);
+			memcpy(copy, orig, len);
+			size_t n = len;
+			for (int k = 0; k < 1 + round % 20; k++) {
+				seed = seed * 1103515245 + 12345;
+				size_t at = (seed >> 8) % n;
+				static const char noise[] = { '\n', '\r', ' ', '(', ')', '-', '=', '>', '<', '&', ';', '9',
+							      '.', ':', '#', (char)0xc2, (char)0xa0, (char)0xe2 };
+				copy[at] = noise[(seed >> 20) % sizeof(noise)];
+			}
+			seed = seed * 1103515245 + 12345;
+			if (round % 7 == 0)
+				n = (seed >> 8) % n + 1; /* truncated */
+			struct ub_doc d;
+			int r = ub_parse(copy, n, &d);
+			assert_true(r == 0 || r == -ENOMSG || r == -EBADMSG);
+			for (size_t i = 0; i < d.nresults; i++)
+				assert_true(d.results[i].nblocks > 0);
+			ub_doc_free(&d);
+			free(copy);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(text_report_v6),
+		cmocka_unit_test(text_report_v5),
+		cmocka_unit_test(text_report_multi),
+		cmocka_unit_test(text_report_brief),
+		cmocka_unit_test(html_reports),
+		cmocka_unit_test(logs),
+		cmocka_unit_test(csv),
+		cmocka_unit_test(run_output),
+		cmocka_unit_test(report_with_log),
+		cmocka_unit_test(mangled_like_v6),
+		cmocka_unit_test(mangled_quoted_typographic),
+		cmocka_unit_test(mangled_wrapped),
+		cmocka_unit_test(index_tables),
+		cmocka_unit_test(several_runs_and_no_header),
+		cmocka_unit_test(header_variants),
+		cmocka_unit_test(broken_table),
+		cmocka_unit_test(not_unixbench),
+		cmocka_unit_test(clean_characters),
+		cmocka_unit_test(fuzz),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
