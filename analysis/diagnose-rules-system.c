@@ -28,6 +28,7 @@
  * 0.17-0.66 (kvmtool 0.16), multi-copy 0.26-0.73; the Kunpeng guests with
  * 16 vCPUs on 8 host CPUs 0.07-0.10 at 16 copies. */
 #define CTX_LOW_SINGLE 0.2
+#define CTX_COLLAPSE_SINGLE 0.1 /* half the lowest published 1-copy run */
 #define CTX_COLLAPSE_MULTI 0.15
 #define CTX_HEALTHY_MULTI 0.26
 /* Shell Scripts (1 concurrent) over the Execl/Process Creation mean,
@@ -117,7 +118,8 @@ static void check_storage(const struct diag_case *c, struct diagnosis *d)
 					   "file system",
 					q);
 		else if (memory < 0)
-			diag_set_unchecked(d, "File Copy: no 1-copy run, no reference with a known workdir");
+			diag_set_unchecked(d, "File Copy: %s, and no reference with a known workdir",
+					   !one ? "no 1-copy run" : "not run at 1 copy");
 		return;
 	}
 	enum diag_confidence conf = shape == 2 && ref == 2 ? DC_HIGH : level == 2 ? DC_MEDIUM : DC_LOW;
@@ -272,7 +274,7 @@ static void check_context(const struct diag_case *c, struct diagnosis *d)
 			diag_set_normal(d, "Pipe-based Context Switching %.2f× Pipe Throughput (1 copy)", q1);
 		return;
 	}
-	enum diag_confidence conf = lown ? DC_MEDIUM : DC_LOW;
+	enum diag_confidence conf = lown || q1 < CTX_COLLAPSE_SINGLE ? DC_MEDIUM : DC_LOW;
 	json_object *gov = diag_finding(c, "cpu.governor");
 	if (low1 && gov)
 		conf = diag_raise(conf);

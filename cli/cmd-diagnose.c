@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <sys/stat.h>
 
 #include "analysis/diagnose.h"
+#include "analysis/load.h"
 #include "command.h"
 #include "lib/paths.h"
 #include "lib/store.h"
@@ -19,67 +18,31 @@ static const struct option options[] = {
 	{ 0 },
 };
 
-/* "12", "last", "last~2": a result in the store rather than a file. */
-static bool store_reference(const char *arg)
+/* The store of this user, when it exists: the history it holds. */
+static struct store *store_if_any(void)
 {
-	const char *rest = startswith(arg, "last");
-	if (rest && (!*rest || (rest[0] == '~' && rest[1] && strspn(rest + 1, "0123456789") == strlen(rest + 1))))
-		return true;
-	return *arg && strspn(arg, "0123456789") == strlen(arg);
-}
-
-/* Reads a result file; EXIT_OK or the exit code after saying what is wrong. */
-static int load_file(const char *path, json_object **rec)
-{
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return log_error_errno(-errno, "Failed to read %s: %m", path), EXIT_FAIL;
-	if (!S_ISREG(st.st_mode) || st.st_size > RESULT_FILE_MAX) {
-		log_error("%s: not a result file (%s)", path, S_ISREG(st.st_mode) ? "larger than 64 MiB" : "not a file");
-		return EXIT_USAGE;
-	}
-	int r = jload_file(path, rec);
-	if (r == -EBADMSG) {
-		log_error("%s: not JSON", path);
-		return EXIT_USAGE;
-	}
-	if (r < 0)
-		return log_error_errno(r, "Failed to read %s: %m", path), EXIT_FAIL;
-	const char *schema = jpath_str(*rec, "schema");
-	if (!streq_ptr(schema, RESULT_SCHEMA)) {
-		log_error("%s: not a ubtune result (schema %s, expected %s)", path, schema ?: "missing", RESULT_SCHEMA);
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
-}
-
-/* The store of this user, when it exists: diagnosing a file creates none. */
-static struct store *store_if_any(char **error)
-{
-	_cleanup_free_ char *dir = state_dir(), *path = store_path(dir);
+	_cleanup_free_ char *dir = state_dir(), *path = store_path(dir), *error = NULL;
 	struct store *s = NULL;
-	if (access(path, F_OK) < 0) {
-		*error = xasprintf("no results store (%s): run `ubtune bench`, or give a result file", path);
-		return NULL;
-	}
-	if (store_open_state(&s, error) < 0)
-		return NULL;
+	if (access(path, F_OK) == 0 && store_open_state(&s, &error) < 0)
+		log_warning("%s; comparing with none of your results", error);
 	return s;
 }
 
-static int load_result(const char *arg, struct store *s, const char *store_error, json_object **rec)
+/* The one result arg names (a stored id, a result file, UnixBench output). */
+static int load_one(const char *arg, struct loaded_list *list)
 {
-	if (!store_reference(arg))
-		return load_file(arg, rec);
+	static const struct ub_import_opts import = {0};
 	_cleanup_free_ char *error = NULL;
-	int64_t id;
-	if (!s) {
-		log_error("%s", store_error);
-		return EXIT_FAIL;
-	}
-	if (store_lookup(s, arg, &id, rec, &error) < 0) {
+	int r = load_results(arg, &import, list, &error);
+	if (r < 0) {
 		log_error("%s", error);
-		return EXIT_FAIL;
+		/* what could not be read or found fails; what was read but is no result is bad input */
+		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -EIO ? EXIT_FAIL : EXIT_USAGE;
+	}
+	if (list->n != 1) {
+		log_error("%s holds %zu results: store them with `ubtune import %s` and give the id of one", arg, list->n,
+			  arg);
+		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
@@ -158,30 +121,30 @@ static int run(int argc, char **argv)
 		return command_usage_error(&cmd_diagnose, "unexpected argument '%s'", argv[optind + 1]);
 	const char *arg = optind < argc ? argv[optind] : "last";
 
-	_cleanup_free_ char *store_error = NULL;
-	_cleanup_store_ struct store *s = store_if_any(&store_error);
-	_cleanup_json_ json_object *rec = NULL;
-	code = load_result(arg, s, store_error, &rec);
-	if (code != EXIT_OK)
-		return code;
+	struct loaded_list list = {0};
+	code = load_one(arg, &list);
 	struct diag_refs refs = {0};
-	code = load_references(reference, &refs);
+	if (code == EXIT_OK)
+		code = load_references(reference, &refs);
 	if (code == EXIT_OK) {
-		add_history(s, rec, &refs);
-		code = report(arg, rec, &refs, json);
+		_cleanup_store_ struct store *s = store_if_any();
+		add_history(s, list.v[0].rec, &refs);
+		code = report(list.v[0].source, list.v[0].rec, &refs, json);
 	}
 	diag_refs_free(&refs);
+	loaded_list_free(&list);
 	return code;
 }
 
 const struct command cmd_diagnose = {
 	.name = "diagnose",
 	.run = run,
-	.args = "[--json] [--reference FILE] [ID | RESULT.json]",
+	.args = "[--json] [--reference FILE] [ID | FILE]",
 	.summary = "Explain a low score: ranked causes with evidence, fix and expected gain",
-	.help = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'; RESULT.json a\n"
+	.help = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'. FILE is a\n"
 		"result record (schema ubtune.result/1) as `ubtune bench --json` or `ubtune export`\n"
-		"write it. Results imported from UnixBench logs work too.\n\n"
+		"write it, or UnixBench output of one run (imported on the fly, as `ubtune import`\n"
+		"reads it).\n\n"
 		"Options:\n"
 		"  --json            print the report (schema ubtune.diagnosis/1) as JSON\n"
 		"  --reference FILE  published runs to compare with (schema ubtune.reference/1;\n"

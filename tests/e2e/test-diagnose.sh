@@ -42,24 +42,33 @@ expect_exit 1 "$UBTUNE" diagnose "$T/missing.json"
 grep -q "$T/missing.json" "$T/stderr" || fail "no file name in: $(cat "$T/stderr")"
 echo '{"schema": "ubtune.result/1", "runs": [' >"$T/broken.json"
 expect_exit 2 "$UBTUNE" diagnose "$T/broken.json"
-grep -q "broken.json: not JSON" "$T/stderr" || fail "broken JSON: $(cat "$T/stderr")"
+grep -q "broken.json: not valid JSON" "$T/stderr" || fail "broken JSON: $(cat "$T/stderr")"
 echo '{"schema": "ubtune.probe/1"}' >"$T/probe.json"
 expect_exit 2 "$UBTUNE" diagnose "$T/probe.json"
-grep -q "not a ubtune result (schema ubtune.probe/1" "$T/stderr" || fail "wrong schema: $(cat "$T/stderr")"
+grep -q "probe.json: not a ubtune result (schema 'ubtune.probe/1'" "$T/stderr" || fail "wrong schema: $(cat "$T/stderr")"
 echo '{"schema": "ubtune.result/1", "runs": [{"copies": 1, "tests": []}]}' >"$T/empty.json"
 expect_exit 2 "$UBTUNE" diagnose "$T/empty.json"
 grep -q "empty.json: the result has no scored test" "$T/stderr" || fail "no tests: $(cat "$T/stderr")"
-expect_exit 2 "$UBTUNE" diagnose "$T"
+"$UBTUNE" diagnose "$T" 2>"$T/err" >/dev/null && fail "a directory was diagnosed"
+[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one line for a directory: $(cat "$T/err")"
 expect_exit 2 "$UBTUNE" diagnose "$RESULT" "$RESULT"
-# no store yet: the default (the last result) says how to get one, and none is created
+# nothing stored yet: the default (the last result) is not there
 expect_exit 1 "$UBTUNE" diagnose
-grep -q "no results store ($T/state/[a-z.]*): run \`ubtune bench\`, or give a result file" "$T/stderr" ||
-	fail "no store: $(cat "$T/stderr")"
-[ -e "$T/state" ] && fail "diagnose created a store"
+grep -q "there is no result 'last'" "$T/stderr" || fail "no stored result: $(cat "$T/stderr")"
 echo '{"schema": "ubtune.reference/1", "runs": [{"id": "x"}]}' >"$T/ref.json"
 expect_exit 2 "$UBTUNE" diagnose --reference "$T/ref.json" "$RESULT"
 grep -q "ref.json: run x: env and tests must be objects" "$T/stderr" || fail "bad reference: $(cat "$T/stderr")"
 [ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "more than one line for a bad reference"
+
+# UnixBench output, imported on the fly: no environment, so the checks that need one say so
+LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
+"$UBTUNE" diagnose --json "$LOGS/v6-full/vm-2026-11-29-01" >"$T/ub" 2>"$T/err" || fail "UnixBench report: $(cat "$T/err")"
+[ "$(json_get "$T/ub" "d['result']['imported'], d['result']['environment']")" = "(True, False)" ] ||
+	fail "an imported report: $(json_get "$T/ub" "d['result']")"
+json_get "$T/ub" "' '.join(n['id'] for n in d['not_checked'])" | grep -q diag.governor || fail "governor checked on a log"
+expect_exit 2 "$UBTUNE" diagnose "$LOGS/mangled/several-runs.txt"
+grep -q "several-runs.txt holds 2 results: store them with \`ubtune import" "$T/stderr" || fail "two runs: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" diagnose "$LOGS/mangled/not-unixbench.txt"
 
 # without the installed reference runs: a warning, and a report without references
 UBTUNE_DATADIR="$T/nodata" "$UBTUNE" diagnose --json "$RESULT" >"$T/noref" 2>"$T/err" || fail "failed without references"

@@ -89,6 +89,20 @@ static void emulation(void **state)
 	expect_rule("diag.software-emulation", bare, DC_NONE, "bare metal");
 	_cleanup_json_ json_object *fine = shaped(healthy1, NULL, 4, NULL);
 	expect_rule("diag.software-emulation", fine, DC_NONE, "real hardware speed");
+	/* partial runs: what ran decides */
+	double kernel_only[DIAG_NTESTS] = { 0 };
+	kernel_only[DT_PIPE] = 3.5;
+	kernel_only[DT_SYSCALL] = 3.4;
+	_cleanup_json_ json_object *slow_kernel = shaped(kernel_only, NULL, 4, NULL);
+	expect_rule("diag.software-emulation", slow_kernel, DC_MEDIUM, NULL);
+	evidence_has("diag.software-emulation", slow_kernel, "the pipe and system-call tests 3.4 per copy");
+	kernel_only[DT_PIPE] = 394.3;
+	kernel_only[DT_SYSCALL] = 497.3;
+	_cleanup_json_ json_object *fast_kernel = shaped(kernel_only, NULL, 4, NULL);
+	expect_rule("diag.software-emulation", fast_kernel, DC_NONE, "the pipe and system-call tests 442.8 per copy");
+	double spawn_only[DIAG_NTESTS] = { [DT_SPAWN] = 178.3 };
+	_cleanup_json_ json_object *neither = shaped(spawn_only, NULL, 4, NULL);
+	expect_rule("diag.software-emulation", neither, DC_NONE, "neither Dhrystone nor");
 }
 
 static void storage(void **state)
@@ -201,6 +215,11 @@ static void scaling(void **state)
 	expect_rule("diag.poor-scaling", one, DC_NONE, "only 1 copy was run");
 	_cleanup_json_ json_object *many = shaped(NULL, healthy4, 4, NULL);
 	expect_rule("diag.poor-scaling", many, DC_NONE, "no 1-copy run");
+	double no_cpu1[DIAG_NTESTS], no_cpu4[DIAG_NTESTS];
+	scaled(no_cpu1, healthy1, DT_CPU, 0);
+	scaled(no_cpu4, healthy4, DT_CPU, 0);
+	_cleanup_json_ json_object *partial = shaped(no_cpu1, no_cpu4, 4, NULL);
+	expect_rule("diag.poor-scaling", partial, DC_NONE, "did not run at both copy counts");
 }
 
 static void copies(void **state)
@@ -377,6 +396,11 @@ static void context_switch(void **state)
 	expect_rule("diag.context-switch", alone, DC_LOW, "crosses CPUs");
 	_cleanup_json_ json_object *gov = shaped(slow, NULL, 4, "{\"findings\": [{\"id\": \"cpu.governor.ondemand\"}]}");
 	expect_rule("diag.context-switch", gov, DC_MEDIUM, NULL);
+	/* far below every published run (a KVM guest's wake-ups on a shared host: 0.068×) */
+	double collapsed1[DIAG_NTESTS];
+	scaled(collapsed1, healthy1, DT(DT_CTX), 0.3);
+	_cleanup_json_ json_object *far = shaped(collapsed1, NULL, 4, NULL);
+	expect_rule("diag.context-switch", far, DC_MEDIUM, NULL);
 	double collapsed[DIAG_NTESTS];
 	scaled(collapsed, healthy4, DT(DT_CTX), 0.25);
 	_cleanup_json_ json_object *multi = shaped(healthy1, collapsed, 4, NULL);
