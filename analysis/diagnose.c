@@ -402,6 +402,13 @@ static char *summary(const struct diag_case *c)
 		else if (ref > 0)
 			buf_printf(&b, ", published runs of this CPU %.2f×", ref);
 	}
+	bool quick = false, incomplete = false;
+	jpath_bool(c->rec, "quick", &quick);
+	jpath_bool(c->rec, "incomplete", &incomplete);
+	if (quick)
+		buf_puts(&b, "; a quick run: short passes, noisier than the published ones");
+	if (incomplete)
+		buf_printf(&b, "; stopped by %s before the end", jpath_str(c->rec, "interrupted_by") ?: "a signal");
 	return buf_steal(&b);
 }
 

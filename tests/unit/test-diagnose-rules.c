@@ -587,6 +587,14 @@ static void bad_results(void **state)
 	assert_float_equal(c.runs[0].index[DT_PIPE], 1000, 1e-9);
 	_cleanup_json_ json_object *report = diagnose(&c);
 	assert_jstr(report, "summary", "Score 1000.0 (1 copy, partial)");
+	/* how the run was made is said once, in the summary */
+	jset_bool(raw, "quick", true);
+	jset_bool(raw, "incomplete", true);
+	jset_str(raw, "interrupted_by", "SIGINT");
+	assert_int_equal(diag_case_init(&c, raw, NULL, NULL, &error), 0);
+	_cleanup_json_ json_object *quick = diagnose(&c);
+	assert_jstr(quick, "summary", "Score 1000.0 (1 copy, partial); a quick run: short passes, noisier than the "
+				      "published ones; stopped by SIGINT before the end");
 }
 
 /* ---- hostile records ---- */
