@@ -42,7 +42,6 @@ const struct command *const commands[] = {
 	&cmd_history,
 	&cmd_show,
 	&cmd_export,
-	&cmd_import_result,
 	&cmd_import,
 	&cmd_compare,
 	&cmd_report,

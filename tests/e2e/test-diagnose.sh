@@ -96,8 +96,8 @@ rec["events"] = []
 rec["sampler"]["sources"]["hwmon_alarms"] = 1
 json.dump(rec, open(sys.argv[3], "w"))
 PYEOF
-"$UBTUNE" import-result "$T/good.json" >/dev/null || fail "import-result of the history run failed"
-"$UBTUNE" import-result "$RESULT" >/dev/null || fail "import-result failed"
+"$UBTUNE" import "$T/good.json" >/dev/null || fail "import of the history run failed"
+"$UBTUNE" import "$RESULT" >/dev/null || fail "import failed"
 "$UBTUNE" diagnose --json >"$T/last" 2>"$T/err" || fail "diagnose of the last result failed: $(cat "$T/err")"
 "$UBTUNE" diagnose --json 2 >"$T/two" || fail "diagnose 2 failed"
 cmp -s "$T/last" "$T/two" || fail "'last' and '2' differ"
