@@ -51,9 +51,11 @@ static void render_title(json_object *rec, FILE *out)
 {
 	const char *name = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
 	const char *tool = jpath_str(rec, "tool.version");
+	bool imported = false;
+	jpath_bool(rec, "imported", &imported);
 	if (name && streq(name, "unixbench"))
-		fprintf(out, "   BYTE UNIX Benchmarks (Version %s)%s%s\n", version ?: "unknown", tool ? ", run by ubtune " : "",
-			tool ?: "");
+		fprintf(out, "   BYTE UNIX Benchmarks (Version %s)%s%s\n", version ?: "unknown",
+			!tool ? "" : imported ? ", imported by ubtune " : ", run by ubtune ", tool ?: "");
 	else
 		fprintf(out, "   ubtune %s native workloads (the %s index tests)\n", version ?: "?",
 			jpath_str(rec, "suite.compatible_with") ?: "UnixBench 6.0.0");
@@ -75,10 +77,14 @@ static void render_header(json_object *rec, FILE *out)
 	json_object *env = jpath(rec, "environment.before");
 	render_title(rec, out);
 	const char *host = jpath_str(rec, "host") ?: jpath_str(env, "host.hostname");
-	_cleanup_free_ char *system = host ? xasprintf("%s: %s", host, jpath_str(env, "host.os") ?: "unknown") : NULL;
+	/* an imported header keeps what UnixBench printed: uname -o, or the release file */
+	const char *sys = jpath_str(env, "host.os") ?: jpath_str(env, "unixbench.system");
+	_cleanup_free_ char *system = host ? xasprintf("%s: %s", host, sys ?: "unknown") : NULL;
 	header_line(out, "System", system);
 	const char *rel = jpath_str(env, "host.kernel_release"), *ver = jpath_str(env, "host.kernel_version");
-	_cleanup_free_ char *os = rel ? xasprintf("GNU/Linux -- %s -- %s", rel, ver ?: "?") : NULL;
+	_cleanup_free_ char *os = rel ? xasprintf("%s -- %s -- %s", jpath_str(env, "unixbench.os") ?: "GNU/Linux", rel,
+						  ver ?: "?")
+				      : NULL;
 	header_line(out, "OS", os);
 	header_line(out, "Machine", jpath_str(env, "host.arch"));
 	const char *locale = jpath_str(rec, "options.locale");

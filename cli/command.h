@@ -31,9 +31,10 @@ int command_getopt(const struct command *c, int argc, char **argv, const char *s
 
 extern const struct command cmd_probe, cmd_gather;
 extern const struct command cmd_apply, cmd_revert, cmd_status;
-extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export, cmd_import_result;
+extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export;
 /* For commands on one stored result: exactly one ID ("12", "last",
  * "last~1") after the options, looked up in the results store. EXIT_OK
  * with *rec set, or the exit code after saying what is wrong. */
 int command_result_arg(const struct command *c, int argc, char **argv, json_object **rec);
 extern const struct command cmd_import, cmd_compare, cmd_report;
+extern const struct command cmd_diagnose;

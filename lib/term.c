@@ -48,3 +48,29 @@ const char *term_esc(FILE *f, const char *esc)
 {
 	return term_color(f) ? esc : "";
 }
+
+void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
+{
+	size_t col = indent;
+	const char *p = text;
+	while (*p) {
+		size_t w = strcspn(p, " \n");
+		if (col > indent && col + 1 + w > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, w, out);
+		col += w;
+		p += w;
+		if (*p == '\n') {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		while (*p == ' ' || *p == '\n')
+			p++;
+	}
+	fputc('\n', out);
+}

@@ -22,3 +22,7 @@ bool term_is_tty(FILE *f);
 
 /* The escape when colour is on for f, "" otherwise. */
 const char *term_esc(FILE *f, const char *esc);
+
+/* Prints text wrapped at width columns (bytes), continuation lines indented
+ * by indent; the first line continues the current one at column indent. */
+void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width);

@@ -137,33 +137,6 @@ bool findings_at_least(json_object *rec, enum severity min)
 	return false;
 }
 
-/* Prints text wrapped at width columns, continuation lines indented. */
-static void print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
-{
-	size_t col = indent;
-	const char *p = text;
-	while (*p) {
-		size_t w = strcspn(p, " \n");
-		if (col > indent && col + 1 + w > width) {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', out);
-			col++;
-		}
-		fwrite(p, 1, w, out);
-		col += w;
-		p += w;
-		if (*p == '\n') {
-			fprintf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		}
-		while (*p == ' ' || *p == '\n')
-			p++;
-	}
-	fputc('\n', out);
-}
-
 void findings_render(json_object *rec, FILE *out)
 {
 	size_t n = jpath_len(rec, "findings");
@@ -183,14 +156,14 @@ void findings_render(json_object *rec, FILE *out)
 							     : ANSI_DIM;
 		fprintf(out, "  %s%-4s%s %-30s ", term_esc(out, color), sev, term_esc(out, ANSI_RESET),
 			jpath_str(f, "id"));
-		print_wrapped(out, jpath_str(f, "message") ? jpath_str(f, "message") : "", 38, 100);
+		term_print_wrapped(out, jpath_str(f, "message") ? jpath_str(f, "message") : "", 38, 100);
 		if (jpath_str(f, "evidence")) {
 			fprintf(out, "%*sevidence ", 38, "");
-			print_wrapped(out, jpath_str(f, "evidence"), 47, 100);
+			term_print_wrapped(out, jpath_str(f, "evidence"), 47, 100);
 		}
 		if (jpath_str(f, "fix")) {
 			fprintf(out, "%*sfix      ", 38, "");
-			print_wrapped(out, jpath_str(f, "fix"), 47, 100);
+			term_print_wrapped(out, jpath_str(f, "fix"), 47, 100);
 		}
 	}
 }

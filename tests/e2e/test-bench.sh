@@ -1,6 +1,6 @@
 #!/bin/bash
 # A whole quick bench run end to end: the result record, the report, the
-# store (history, show, export, import-result), usage errors and the
+# store (history, show, export, import), usage errors and the
 # busy-machine check.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bench-lib.sh"
@@ -58,12 +58,12 @@ done
 "$UBTUNE" export 1 -o "$T/exported.json" || fail "export failed"
 cmp -s "$T/shown.json" "$T/exported.json" || fail "export and show --json differ"
 
-UBTUNE_STATE_DIR="$T/state2" "$UBTUNE" import-result "$T/exported.json" >"$T/imp" || fail "import-result failed"
-grep -q "stored as result 1" "$T/imp" || fail "import-result said: $(cat "$T/imp")"
+UBTUNE_STATE_DIR="$T/state2" "$UBTUNE" import "$T/exported.json" >"$T/imp" || fail "import failed"
+grep -q "stored as result 1" "$T/imp" || fail "import said: $(cat "$T/imp")"
 UBTUNE_STATE_DIR="$T/state2" "$UBTUNE" export last >"$T/again.json" || fail "export from the second store failed"
 cmp -s "$T/exported.json" "$T/again.json" || fail "the imported record differs from the exported one"
-expect_exit 1 "$UBTUNE" import-result "$T/exported.json"
-grep -q "already stored as result 1" "$T/stderr" || fail "a second import was not refused"
+expect_exit 0 "$UBTUNE" import "$T/exported.json"
+grep -q "already stored as result 1" "$T/stdout" || fail "a second import stored the run again: $(cat "$T/stdout")"
 
 # usage and input errors: one line naming the value
 expect_exit 2 "$UBTUNE" bench --tests pipe,nosuch "${ENGINE[@]}"
@@ -74,7 +74,7 @@ expect_exit 2 "$UBTUNE" show
 expect_exit 1 "$UBTUNE" show 99
 grep -q "no result '99'" "$T/stderr" || fail "show 99: $(cat "$T/stderr")"
 echo '{"schema": "other"}' >"$T/bad.json"
-expect_exit 1 "$UBTUNE" import-result "$T/bad.json"
+expect_exit 1 "$UBTUNE" import "$T/bad.json"
 grep -q "$T/bad.json: not a ubtune result" "$T/stderr" || fail "bad import: $(cat "$T/stderr")"
 expect_exit 1 "$UBTUNE" bench --unixbench "$T/run"
 grep -q "is not a UnixBench tree" "$T/stderr" || fail "bad tree: $(cat "$T/stderr")"

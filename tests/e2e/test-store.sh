@@ -1,6 +1,6 @@
 #!/bin/bash
 # The results store through the commands, with or without SQLite (a minimal
-# build keeps one JSON file per result): import-result, history, show,
+# build keeps one JSON file per result): import, history, show,
 # export and references behave the same. Needs no workloads: the results
 # are records imported from files.
 . "$(dirname "$0")/lib.sh"
@@ -21,11 +21,13 @@ result "$T/b.json" fedcba9876543210fedcba9876543210 2.5
 
 expect_exit 0 "$UBTUNE" history
 grep -q "No results yet" "$T/stdout" || fail "empty history: $(cat "$T/stdout")"
-expect_exit 0 "$UBTUNE" import-result "$T/a.json" "$T/b.json"
+expect_exit 0 "$UBTUNE" import "$T/a.json" "$T/b.json"
 grep -q "stored as result 1" "$T/stdout" && grep -q "stored as result 2" "$T/stdout" ||
-	fail "import-result said: $(cat "$T/stdout")"
-expect_exit 1 "$UBTUNE" import-result "$T/b.json"
-grep -q "already stored as result 2" "$T/stderr" || fail "a second import was not refused: $(cat "$T/stderr")"
+	fail "import said: $(cat "$T/stdout")"
+expect_exit 0 "$UBTUNE" import "$T/b.json"
+grep -q "already stored as result 2" "$T/stdout" || fail "a second import stored the run again: $(cat "$T/stdout")"
+[ "$("$UBTUNE" history --json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2 ] ||
+	fail "a second import changed the history"
 
 expect_exit 0 "$UBTUNE" history --json
 [ "$(json_get "$T/stdout" '[(e["id"], e["run_id"][:4], e["copies"], e["scores"], e["flags"]) for e in d]')" = \
@@ -50,7 +52,7 @@ grep -q "'first' is not a result id" "$T/stderr" || fail "bad reference: $(cat "
 
 # a file that is not a result names itself and stores nothing
 echo '{"schema": "ubtune.result/1"}' >"$T/bad.json"
-expect_exit 1 "$UBTUNE" import-result "$T/bad.json"
+expect_exit 1 "$UBTUNE" import "$T/bad.json"
 grep -q "$T/bad.json: not a ubtune result" "$T/stderr" || fail "bad import: $(cat "$T/stderr")"
 [ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "error is not one line: $(cat "$T/stderr")"
 expect_exit 0 "$UBTUNE" history --json

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Reference runs: published results (reference/published-results.json) and the person's own. */
+#include <ctype.h>
+#include <errno.h>
+
+#include "diagnose.h"
+
+#define REFERENCE_SCHEMA "ubtune.reference/1"
+
+/* ---- CPU names ---- */
+
+/* Words that name a vendor or say "CPU": "Intel(R) Xeon(R) CPU X5650" is a Xeon X5650. */
+static const char *const filler_words[] = {
+	"arm", "intel", "amd", "hisilicon", "phytium", "rockchip", "broadcom", "cpu", "processor",
+};
+/* A core's name and its chip's, as the probe and write-ups give them. */
+static const char *const aliases[][2] = {
+	{ "tsv110", "kunpeng 920" },
+	{ "ftc662", "ft-2000+/64" },
+};
+
+#define CPU_NAME_MAX 96
+
+/* Lower case, filler words dropped, spaces squeezed, aliases resolved. */
+static void cpu_name_clean(const char *in, size_t len, char out[CPU_NAME_MAX])
+{
+	char buf[CPU_NAME_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 1 < sizeof(buf); i++)
+		buf[n++] = (char)tolower((unsigned char)in[i]);
+	buf[n] = '\0';
+	out[0] = '\0';
+	size_t o = 0;
+	for (char *save = NULL, *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		bool filler = false;
+		for (size_t k = 0; k < ARRAY_SIZE(filler_words); k++)
+			filler |= streq(w, filler_words[k]);
+		if (filler)
+			continue;
+		int r = snprintf(out + o, CPU_NAME_MAX - o, "%s%s", o ? " " : "", w);
+		if (r < 0 || (size_t)r >= CPU_NAME_MAX - o)
+			break;
+		o += (size_t)r;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(aliases); k++)
+		if (streq(out, aliases[k][0]))
+			snprintf(out, CPU_NAME_MAX, "%s", aliases[k][1]);
+}
+
+/*
+ * The names a model goes by: the model without notes, and a note in
+ * brackets that holds a digit ("TSV110 (Kunpeng 920)"; "(emulated)" is no
+ * name). "(R)", "(TM)" and the clock after " @" go.
+ */
+static size_t cpu_names(const char *model, char names[2][CPU_NAME_MAX])
+{
+	char main[CPU_NAME_MAX * 2];
+	size_t m = 0, count = 1;
+	names[1][0] = '\0';
+	for (const char *p = model; *p && m + 1 < sizeof(main);) {
+		if (*p == '@')
+			break;
+		if (*p != '(') {
+			main[m++] = *p++;
+			continue;
+		}
+		const char *end = strchr(p, ')');
+		if (!end)
+			break;
+		if (strpbrk(p, "0123456789") && strpbrk(p, "0123456789") < end && count == 1) {
+			cpu_name_clean(p + 1, (size_t)(end - p - 1), names[1]);
+			count = 2;
+		}
+		main[m++] = ' ';
+		p = end + 1;
+	}
+	main[m] = '\0';
+	cpu_name_clean(main, m, names[0]);
+	return count;
+}
+
+bool diag_same_cpu(const char *a, const char *b)
+{
+	if (!a || !b)
+		return false;
+	char na[2][CPU_NAME_MAX], nb[2][CPU_NAME_MAX];
+	size_t ca = cpu_names(a, na), cb = cpu_names(b, nb);
+	for (size_t i = 0; i < ca; i++)
+		for (size_t k = 0; k < cb; k++)
+			if (*na[i] && streq(na[i], nb[k]))
+				return true;
+	return false;
+}
+
+/* ---- conditions of a reference run ---- */
+
+bool diag_ref_overcommitted(const struct diag_ref *r)
+{
+	return r->virt == DV_GUEST && r->host_cpus && r->cpus > r->host_cpus;
+}
+
+bool diag_ref_clean(const struct diag_ref *r, enum diag_test t)
+{
+	if (r->undervoltage || diag_ref_overcommitted(r))
+		return false;
+	/* File Copy only from runs known to have used a memory file system */
+	if (DT(t) & DT_FILECOPY)
+		return r->workdir_memory == 1;
+	return true;
+}
+
+static enum diag_virt published_virt(const char *v, char **vmm)
+{
+	*vmm = NULL;
+	if (!v)
+		return DV_UNKNOWN;
+	if (streq(v, "none"))
+		return DV_NONE;
+	if (strstr(v, "tcg"))
+		return DV_EMULATED;
+	const char *open = strchr(v, '('), *close = open ? strchr(open, ')') : NULL;
+	if (close)
+		*vmm = xstrndup(open + 1, (size_t)(close - open - 1));
+	return DV_GUEST;
+}
+
+static int published_workdir(const char *w)
+{
+	if (!w)
+		return -1;
+	return strstr(w, "tmpfs") || strstr(w, "shm") ? 1 : 0;
+}
+
+/* "rk3568-native-tmpfs-c4" belongs to "rk3568-native-tmpfs". */
+static char *group_of(const char *id)
+{
+	const char *dash = strrchr(id, '-');
+	if (dash && dash[1] == 'c' && dash[2] && strspn(dash + 2, "0123456789") == strlen(dash + 2))
+		return xstrndup(id, (size_t)(dash - id));
+	return xstrdup(id);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void ref_free(struct diag_ref *r)
+{
+	free(r->id);
+	free(r->group);
+	free(r->description);
+	free(r->source);
+	free(r->cpu);
+	free(r->arch);
+	free(r->kernel);
+	free(r->host);
+	free(r->vmm);
+}
+
+void diag_refs_free(struct diag_refs *refs)
+{
+	for (size_t i = 0; i < refs->n; i++)
+		ref_free(&refs->v[i]);
+	free(refs->v);
+	*refs = (struct diag_refs){0};
+}
+
+static struct diag_ref *refs_append(struct diag_refs *refs)
+{
+	refs->v = xrealloc(refs->v, (refs->n + 1) * sizeof(*refs->v));
+	struct diag_ref *r = &refs->v[refs->n++];
+	*r = (struct diag_ref){ .workdir_memory = -1 };
+	for (int t = 0; t < DIAG_NTESTS; t++)
+		r->run.index[t] = NAN;
+	return r;
+}
+
+static int count_field(json_object *o, const char *key, unsigned *out)
+{
+	json_object *v = jpath(o, key);
+	int64_t n;
+	if (!v) {
+		*out = 0;
+		return 0;
+	}
+	if (!jpath_int(o, key, &n) || n <= 0 || n > 1000000)
+		return -EINVAL;
+	*out = (unsigned)n;
+	return 0;
+}
+
+/* The tests of a published run: an index, or a raw result and the baseline. */
+static int published_tests(json_object *tests, json_object *baselines, struct diag_ref *r, char **error)
+{
+	json_object_object_foreach(tests, name, t) {
+		int k = diag_test_lookup(name);
+		if (k < 0) {
+			*error = xasprintf("run %s: unknown test '%s'", r->id, name);
+			return -EINVAL;
+		}
+		double index, result, baseline;
+		if (jpath_double(t, "index", &index) && index > 0)
+			r->run.index[k] = index;
+		else if (jpath_double(t, "result", &result) && result > 0 && jpath_double(baselines, name, &baseline) &&
+			 baseline > 0)
+			r->run.index[k] = 10 * result / baseline;
+		else {
+			*error = xasprintf("run %s: test '%s' has neither an index nor a result and a baseline", r->id,
+					   name);
+			return -EINVAL;
+		}
+	}
+	diag_run_score(&r->run);
+	return 0;
+}
+
+static int published_run(json_object *o, json_object *baselines, struct diag_refs *refs, size_t i, char **error)
+{
+	const char *id = jpath_str(o, "id");
+	json_object *env = jpath(o, "env"), *tests = jpath(o, "tests");
+	unsigned copies;
+	if (!id || !*id) {
+		*error = xasprintf("run %zu has no id", i);
+		return -EINVAL;
+	}
+	if (!json_object_is_type(env, json_type_object) || !json_object_is_type(tests, json_type_object)) {
+		*error = xasprintf("run %s: env and tests must be objects", id);
+		return -EINVAL;
+	}
+	struct diag_ref *r = refs_append(refs);
+	r->id = xstrdup(id);
+	r->group = group_of(id);
+	r->description = dup_or_null(jpath_str(o, "description"));
+	r->source = dup_or_null(jpath_str(o, "source"));
+	r->cpu = dup_or_null(jpath_str(env, "cpu"));
+	r->arch = dup_or_null(jpath_str(env, "arch"));
+	r->kernel = dup_or_null(jpath_str(env, "kernel"));
+	r->virt = published_virt(jpath_str(env, "virt"), &r->vmm);
+	r->workdir_memory = published_workdir(jpath_str(env, "workdir"));
+	r->undervoltage = streq_ptr(jpath_str(env, "power"), "undervoltage");
+	if (count_field(o, "copies", &copies) < 0 || copies == 0 || count_field(env, "cores", &r->cpus) < 0 ||
+	    count_field(env, "host_cpus", &r->host_cpus) < 0) {
+		*error = xasprintf("run %s: copies, env.cores and env.host_cpus must be positive whole numbers", id);
+		return -EINVAL;
+	}
+	r->run.copies = copies;
+	return published_tests(tests, baselines, r, error);
+}
+
+int diag_refs_parse(json_object *doc, struct diag_refs *refs, char **error)
+{
+	*error = NULL;
+	if (!streq_ptr(jpath_str(doc, "schema"), REFERENCE_SCHEMA)) {
+		*error = xasprintf("schema is not %s", REFERENCE_SCHEMA);
+		return -EINVAL;
+	}
+	json_object *runs = jpath(doc, "runs"), *baselines = jpath(doc, "baselines");
+	if (!json_object_is_type(runs, json_type_array)) {
+		*error = xstrdup("runs is not a list");
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < json_object_array_length(runs); i++) {
+		int r = published_run(json_object_array_get_idx(runs, i), baselines, refs, i, error);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
+{
+	_cleanup_json_ json_object *doc = NULL;
+	_cleanup_free_ char *why = NULL;
+	*error = NULL;
+	int r = jload_file(path, &doc);
+	if (r < 0) {
+		*error = xasprintf("cannot read %s: %s", path, r == -EBADMSG ? "not JSON" : strerror(-r));
+		return r;
+	}
+	r = diag_refs_parse(doc, refs, &why);
+	if (r < 0)
+		*error = xasprintf("%s: %s", path, why);
+	return r;
+}
+
+/* ---- the person's own results ---- */
+
+void diag_refs_add_result(struct diag_refs *refs, json_object *result, const char *label)
+{
+	json_object *env = jpath(result, "environment.before");
+	const char *hypervisor, *started = jpath_str(result, "started_at");
+	json_object *runs = jpath(result, "runs");
+	for (size_t i = 0; i < jpath_len(result, "runs"); i++) {
+		struct diag_run run;
+		diag_read_run(json_object_array_get_idx(runs, i), &run);
+		if (!run.copies || !run.ntests)
+			continue;
+		struct diag_ref *r = refs_append(refs);
+		r->id = xasprintf("%s-c%u", label, run.copies);
+		r->group = xstrdup(label);
+		r->description = xasprintf("your %s%s%s", label, started ? " of " : "", started ?: "");
+		r->cpu = dup_or_null(jpath_str(env, "cpu.model"));
+		r->arch = dup_or_null(jpath_str(env, "cpu.arch"));
+		r->kernel = dup_or_null(jpath_str(env, "host.kernel_release"));
+		r->host = dup_or_null(jpath_str(result, "host"));
+		r->cpus = diag_env_cpus(result, env);
+		r->virt = diag_env_virt(env, &hypervisor);
+		r->vmm = dup_or_null(hypervisor);
+		r->workdir_memory = diag_env_workdir_memory(env);
+		r->undervoltage = diag_env_undervoltage(result, env);
+		r->history = true;
+		r->run = run;
+	}
+}

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Causes in what the tests exercise of the system: the workdir's storage,
+ * process creation in a VM, preempted vCPUs, cross-CPU wake-ups, the shell.
+ *
+ * Each reads the shape of the scores (a test group against the tests that
+ * share nothing with its cause) and the same ratio against the closest
+ * reference runs. Thresholds come from reference/published-results.json.
+ */
+#include "diagnose.h"
+
+/* File Copy over the pipe and system-call tests, 1 copy: published runs
+ * 1.5-4.7 (tmpfs, or a workdir not published), the RK3568 from a SATA
+ * disk 0.58. */
+#define FILECOPY_LOW 0.9
+#define FILECOPY_WEAK 1.2
+#define FILECOPY_HEALTHY 1.5
+/* A test group against the references, relative to the unaffected tests. */
+#define REL_CLEAR 0.6
+#define REL_MILD 0.8
+/* Process Creation over the pipe and system-call tests, 1 copy: published
+ * runs 0.23-1.74 (qemu/KVM guests are the lowest), kvmtool 0.045. */
+#define SPAWN_COLLAPSE 0.12
+#define SPAWN_WEAK 0.18
+#define SPAWN_HEALTHY 0.23
+#define SPAWN_REL_COLLAPSE 0.35
+/* Pipe-based Context Switching over Pipe Throughput: published 1-copy runs
+ * 0.17-0.66 (kvmtool 0.16), multi-copy 0.26-0.73; the Kunpeng guests with
+ * 16 vCPUs on 8 host CPUs 0.07-0.10 at 16 copies. */
+#define CTX_LOW_SINGLE 0.2
+#define CTX_COLLAPSE_SINGLE 0.1 /* half the lowest published 1-copy run */
+#define CTX_COLLAPSE_MULTI 0.15
+#define CTX_HEALTHY_MULTI 0.26
+/* Shell Scripts (1 concurrent) over the Execl/Process Creation mean,
+ * 1 copy: published runs 1.37-4.1 (kvmtool, whose Process Creation
+ * collapsed, 5.7). */
+#define SHELL_LOW 0.8
+#define SHELL_WEAK 1.1
+#define SHELL_HEALTHY 1.37
+
+static const char *copies_word(unsigned n)
+{
+	return n == 1 ? "copy" : "copies";
+}
+
+/* 2: clear, 1: mild, 0: no sign. */
+static int level_below(double v, double clear, double mild)
+{
+	return v < clear ? 2 : v < mild ? 1 : 0;
+}
+
+/* The run a reference comparison is made on: 1 copy, else the widest. */
+static const struct diag_run *compared_run(const struct diag_case *c)
+{
+	return diag_single(c) ?: diag_multi(c);
+}
+
+/* Tests of mask against the references, relative to the tests of control. */
+static double relative(const struct diag_case *c, const struct diag_run *r, unsigned mask, unsigned control)
+{
+	return r && diag_comparable(c, r) ? diag_vs_ref(c, r, mask) / diag_vs_ref(c, r, control) : NAN;
+}
+
+static void ref_evidence(struct diagnosis *d, const struct diag_case *c, const struct diag_run *r, unsigned mask,
+			 unsigned control, const char *what)
+{
+	const struct diag_match *m = diag_match_of(c, r);
+	double a = diag_vs_ref(c, r, mask), b = diag_vs_ref(c, r, control);
+	if (a > 0 && b > 0)
+		diag_evidence(d, "%u %s: %s at %.0f %% of the published runs of this CPU (%s), the other tests at %.0f %%",
+			      r->copies, copies_word(r->copies), what, a * 100, m->refs[0]->id, b * 100);
+}
+
+/* ---- the workdir's storage ---- */
+
+static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
+{
+	const char *dir = diag_env_str(c, "storage.workdir"), *fs = diag_env_str(c, "storage.mount.fstype"),
+		   *src = diag_env_str(c, "storage.mount.source"), *kind = diag_env_str(c, "storage.device.kind"),
+		   *dev = diag_env_str(c, "storage.device.name");
+	if (dir || fs)
+		diag_evidence(d, "workdir %s: %s on %s%s%s%s", dir ?: "?", fs ?: "?", src ?: dev ?: "?",
+			      kind ? " (" : "", kind ?: "", kind ? ")" : "");
+}
+
+/* "SD card", "eMMC", "hdd", "ext4": what the workdir is on, in a word. */
+static const char *medium_name(const struct diag_case *c)
+{
+	const char *mmc = diag_env_str(c, "storage.device.mmc_type");
+	if (streq_ptr(mmc, "sd"))
+		return "SD card";
+	if (streq_ptr(mmc, "emmc"))
+		return "eMMC";
+	return diag_env_str(c, "storage.device.kind") ?: diag_env_str(c, "storage.mount.fstype") ?: "a disk";
+}
+
+static void check_storage(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_run *one = diag_single(c), *r = compared_run(c);
+	int memory = diag_env_workdir_memory(c->before ?: c->after);
+	double q = one ? diag_gm(one, DT_FILECOPY) / diag_gm(one, DT_KERNEL) : NAN;
+	double rel = relative(c, r, DT_FILECOPY, DT_KERNEL | DT_CPU);
+	int shape = level_below(q, FILECOPY_LOW, FILECOPY_WEAK), ref = level_below(rel, REL_CLEAR, REL_MILD);
+	int level = shape > ref ? shape : ref;
+
+	if (memory == 1) {
+		diag_set_normal(d, "workdir on %s: File Copy measures memory, not a disk",
+				diag_env_str(c, "storage.mount.fstype") ?: "memory");
+		return;
+	}
+	if (level == 0) {
+		if (q > 0 && memory == 0)
+			diag_set_normal(d, "File Copy %.2f× the pipe and system-call tests (1 copy): the workdir's "
+					   "medium (%s) did not hold it back",
+					q, medium_name(c));
+		else if (q > 0)
+			diag_set_normal(d, "File Copy %.2f× the pipe and system-call tests (1 copy), as from a fast "
+					   "file system",
+					q);
+		else if (memory < 0)
+			diag_set_unchecked(d, "File Copy: %s, and no reference with a known workdir",
+					   !one ? "no 1-copy run" : "not run at 1 copy");
+		return;
+	}
+	enum diag_confidence conf = shape == 2 && ref == 2 ? DC_HIGH : level == 2 ? DC_MEDIUM : DC_LOW;
+	if (memory == 0)
+		conf = level == 2 ? DC_HIGH : DC_MEDIUM;
+	diag_fire(d, conf, DT_FILECOPY | DT_SHELL,
+		  "File Copy is low while the CPU and kernel tests are normal: the benchmark directory is on a "
+		  "disk or card, and File Copy measures that medium");
+	workdir_evidence(d, c);
+	json_object *f = diag_finding(c, "storage.slow-medium");
+	if (f)
+		diag_evidence_finding(d, f);
+	if ((f = diag_finding(c, "storage.scheduler")))
+		diag_evidence_finding(d, f);
+	if (shape)
+		diag_evidence(d, "1 copy: File Copy %.1f / %.1f / %.1f, %.2f× the pipe and system-call tests "
+				 "(published runs not from a disk: 1.5-4.7×)",
+			      one->index[DT_FC1K], one->index[DT_FC256], one->index[DT_FC4K], q);
+	if (ref)
+		ref_evidence(d, c, r, DT_FILECOPY, DT_KERNEL | DT_CPU, "File Copy");
+	if (!diag_gain_from_refs(d, c, DT_FILECOPY, DT_KERNEL | DT_CPU) && one) {
+		for (int t = 0; t < DIAG_NTESTS; t++)
+			if (DT(t) & DT_FILECOPY)
+				diag_gain(d, one, (enum diag_test)t, one->index[t] * FILECOPY_HEALTHY / q);
+		d->expect = xstrdup("File Copy at least 1.5× the pipe and system-call tests, the lowest share of "
+				    "published runs not from a disk");
+	}
+}
+
+/* ---- process creation in a VM ---- */
+
+static void check_vmm(const struct diag_case *c, struct diagnosis *d)
+{
+	if (c->virt == DV_NONE || c->virt == DV_EMULATED) {
+		if (c->virt == DV_NONE)
+			diag_set_normal(d, "bare metal: no VMM between the guest and its memory");
+		return;
+	}
+	const struct diag_run *one = diag_single(c), *r = compared_run(c);
+	double p = one ? one->index[DT_SPAWN] / diag_gm(one, DT_KERNEL) : NAN;
+	double rel = relative(c, r, DT(DT_SPAWN), DT_KERNEL | DT_CPU);
+	int shape = level_below(p, SPAWN_COLLAPSE, SPAWN_WEAK), ref = level_below(rel, SPAWN_REL_COLLAPSE, REL_CLEAR);
+	int level = shape > ref ? shape : ref;
+	if (level == 0) {
+		if (p > 0)
+			diag_set_normal(d, "Process Creation %.2f× the pipe and system-call tests (1 copy)", p);
+		return;
+	}
+	enum diag_confidence conf = level == 2 ? DC_MEDIUM : DC_LOW;
+	if (c->virt == DV_GUEST)
+		conf = diag_raise(conf);
+	diag_fire(d, conf, DT_PROCESS | DT_SHELL,
+		  "Process Creation collapses while the CPU and kernel tests are normal: setting up each new "
+		  "address space is slow, as under a VMM that maps guest memory expensively (kvmtool vs qemu)");
+	if (c->virt == DV_GUEST)
+		diag_evidence(d, "a guest of %s", diag_hypervisor_name(c));
+	if (shape)
+		diag_evidence(d, "1 copy: Process Creation %.1f, %.3f× the pipe and system-call tests (published runs: "
+				 "0.23-1.74×); Execl %.1f",
+			      one->index[DT_SPAWN], p, one->index[DT_EXECL]);
+	if (ref)
+		ref_evidence(d, c, r, DT(DT_SPAWN), DT_KERNEL | DT_CPU, "Process Creation");
+	if (!diag_gain_from_refs(d, c, DT_PROCESS, DT_KERNEL | DT_CPU) && one) {
+		diag_gain(d, one, DT_SPAWN, SPAWN_HEALTHY * diag_gm(one, DT_KERNEL));
+		d->expect = xstrdup("Process Creation at least 0.23× the pipe and system-call tests, the lowest "
+				    "share of published runs (a qemu/KVM guest)");
+	}
+}
+
+/* ---- preempted vCPUs ---- */
+
+static double ctx_ratio(const struct diag_run *r)
+{
+	return r ? r->index[DT_CTX] / r->index[DT_PIPE] : NAN;
+}
+
+/* A published run of the same CPU and copies, a guest with more vCPUs than
+ * host CPUs, with the same collapse. */
+static const struct diag_ref *overcommitted_peer(const struct diag_case *c, const struct diag_run *r)
+{
+	const struct diag_match *m = diag_match_of(c, r);
+	for (size_t i = 0; m && i < m->n; i++)
+		if (diag_ref_overcommitted(m->refs[i]) && ctx_ratio(&m->refs[i]->run) < CTX_COLLAPSE_MULTI)
+			return m->refs[i];
+	return NULL;
+}
+
+static void check_overcommit(const struct diag_case *c, struct diagnosis *d)
+{
+	if (c->virt == DV_NONE) {
+		diag_set_normal(d, "bare metal: no vCPUs to be preempted");
+		return;
+	}
+	if (c->virt == DV_EMULATED)
+		return;
+	const struct diag_run *many = diag_multi(c);
+	json_object *steal = diag_finding(c, "virt.steal");
+	size_t events = diag_events(c, "steal", NULL);
+	double q = ctx_ratio(many), eff = diag_scaling(c, DT_DHRY);
+	bool shape = q < CTX_COLLAPSE_MULTI;
+	const struct diag_ref *peer = many ? overcommitted_peer(c, many) : NULL;
+
+	enum diag_confidence conf = DC_NONE;
+	if (events)
+		conf = DC_HIGH;
+	else if (shape)
+		conf = steal || peer || c->virt == DV_GUEST ? DC_HIGH : DC_MEDIUM;
+	else if (steal)
+		conf = DC_LOW;
+	if (conf == DC_NONE) {
+		if (c->virt == DV_GUEST && c->events)
+			diag_set_normal(d, "no steal time during the run");
+		else if (q > 0)
+			diag_set_normal(d, "%u copies: Pipe-based Context Switching %.2f× Pipe Throughput", many->copies,
+					q);
+		return;
+	}
+	diag_fire(d, conf, DT(DT_CTX) | DT_FILECOPY | DT_PROCESS | DT_SHELL,
+		  "the guest's vCPUs are preempted by the host (more vCPUs than free host CPUs): processes that wait "
+		  "for each other, or for a lock, wait for a vCPU that is not running");
+	diag_evidence_events(d, c, "steal", 3);
+	if (steal)
+		diag_evidence_finding(d, steal);
+	if (shape)
+		diag_evidence(d, "%u copies: Pipe-based Context Switching %.1f = %.3f× Pipe Throughput %.1f (published "
+				 "multi-copy runs: 0.26-0.73×)",
+			      many->copies, many->index[DT_CTX], q, many->index[DT_PIPE]);
+	if (eff < DIAG_SCALING_POOR)
+		diag_evidence(d, "%u copies: Dhrystone 2 at %.0f %% per copy of the 1-copy run", many->copies, eff * 100);
+	if (peer)
+		diag_evidence(d, "the published run %s (%s) has the same collapse: %.3f×; it ran %u vCPUs on %u host "
+				 "CPUs",
+			      peer->id, peer->cpu, ctx_ratio(&peer->run), peer->cpus, peer->host_cpus);
+	if (many && !diag_gain_from_refs(d, c, DT(DT_CTX), DT_KERNEL)) {
+		diag_gain(d, many, DT_CTX, CTX_HEALTHY_MULTI * many->index[DT_PIPE]);
+		d->expect = xstrdup("Context Switching at least at the lowest share of Pipe Throughput of published "
+				    "multi-copy runs (0.26×); File Copy, Execl and Shell Scripts recover too (published "
+				    "Kunpeng 920 guests gained 5 to 6.5× in File Copy with a kernel that knows preempted "
+				    "vCPUs)");
+	}
+}
+
+/* ---- context switching ---- */
+
+static void check_context(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
+	double q1 = ctx_ratio(one), qn = ctx_ratio(many);
+	bool low1 = q1 < CTX_LOW_SINGLE, lown = qn < CTX_COLLAPSE_MULTI;
+	if (!low1 && !lown) {
+		if (q1 > 0)
+			diag_set_normal(d, "Pipe-based Context Switching %.2f× Pipe Throughput (1 copy)", q1);
+		return;
+	}
+	enum diag_confidence conf = lown || q1 < CTX_COLLAPSE_SINGLE ? DC_MEDIUM : DC_LOW;
+	json_object *gov = diag_finding(c, "cpu.governor");
+	if (low1 && gov)
+		conf = diag_raise(conf);
+	diag_fire(d, conf, DT(DT_CTX),
+		  "Pipe-based Context Switching is low against Pipe Throughput: each wake-up crosses CPUs, comes out "
+		  "of a deep idle state, or waits for a preempted vCPU");
+	if (low1)
+		diag_evidence(d, "1 copy: Pipe-based Context Switching %.1f = %.3f× Pipe Throughput %.1f (published "
+				 "1-copy runs: 0.17-0.66×)",
+			      one->index[DT_CTX], q1, one->index[DT_PIPE]);
+	if (lown)
+		diag_evidence(d, "%u copies: %.3f× Pipe Throughput (published multi-copy runs: 0.26-0.73×)",
+			      many->copies, qn);
+	if (gov)
+		diag_evidence_finding(d, gov);
+	if (!diag_gain_from_refs(d, c, DT(DT_CTX), DT_KERNEL))
+		d->expect = xstrdup("Pipe-based Context Switching when both processes of a pair share a CPU "
+				    "(`taskset -c 0`) shows what the wake-ups cost");
+}
+
+/* ---- shell scripts ---- */
+
+static void check_shell(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_run *one = diag_single(c), *r = compared_run(c);
+	double s = one ? one->index[DT_SH1] / diag_gm(one, DT_PROCESS) : NAN;
+	/* one script at a time: Shell Scripts (8) also measures all cores */
+	double rel = relative(c, r, DT(DT_SH1), DT_ALL & ~DT_SHELL);
+	/* "with everything else normal": storage, process creation, scaling */
+	bool others = !(diag_scaling(c, DT_DHRY) < DIAG_SCALING_POOR) &&
+		      (!one || (diag_gm(one, DT_FILECOPY) / diag_gm(one, DT_KERNEL) >= FILECOPY_LOW &&
+				one->index[DT_SPAWN] / diag_gm(one, DT_KERNEL) >= SPAWN_COLLAPSE));
+	int shape = level_below(s, SHELL_LOW, SHELL_WEAK), ref = level_below(rel, REL_CLEAR, REL_MILD);
+	int level = shape > ref ? shape : ref;
+	if (level == 0 || !others) {
+		if (s > 0 && others)
+			diag_set_normal(d, "Shell Scripts (1 concurrent) %.2f× the Execl/Process Creation mean (1 copy)", s);
+		return;
+	}
+	/* the references may differ in shell, libc and kernel: alone they
+	 * only hint */
+	diag_fire(d, shape == 2 ? DC_MEDIUM : DC_LOW, DT_SHELL,
+		  "the Shell Scripts tests are low while everything else is normal: a slow /bin/sh, missing or "
+		  "slow tools (sort, grep, od), or a slow workdir for the scripts");
+	if (shape)
+		diag_evidence(d, "1 copy: Shell Scripts (1 concurrent) %.1f, %.2f× the Execl/Process Creation mean "
+				 "(published runs: 1.37-4.1×)",
+			      one->index[DT_SH1], s);
+	if (ref)
+		ref_evidence(d, c, r, DT(DT_SH1), DT_ALL & ~DT_SHELL, "Shell Scripts (1 concurrent)");
+	if (!diag_gain_from_refs(d, c, DT_SHELL, DT_ALL & ~DT_SHELL) && one) {
+		diag_gain(d, one, DT_SH1, SHELL_HEALTHY * diag_gm(one, DT_PROCESS));
+		d->expect = xstrdup("Shell Scripts (1 concurrent) at least 1.37× the Execl/Process Creation mean, "
+				    "the lowest share of published runs");
+	}
+}
+
+const struct diag_rule diag_rules_system[] = {
+	{
+		.id = "diag.storage-bound-workdir",
+		.title = "Benchmark directory on a disk or card instead of tmpfs",
+		.fix = "a tmpfs workdir: `[workdir] type = tmpfs` in a profile and `ubtune apply`, or `ubtune bench "
+		       "--workdir DIR` on a tmpfs (UnixBench's Run: UB_TMPDIR=/dev/shm/ub)",
+		.experiment = "run once with the workdir on tmpfs, then `ubtune compare last~1 last`: File Copy should "
+			      "move, Dhrystone should not",
+		.check = check_storage,
+	},
+	{
+		.id = "diag.vmm-process-creation",
+		.title = "Process creation is slow in this VM",
+		.fix = "run the guest under QEMU/KVM (`-accel kvm -cpu host`) rather than kvmtool, with its memory on "
+		       "huge pages on the host (transparent huge pages, or -mem-path on hugetlbfs)",
+		.experiment = "boot the same guest image under another VMM (or with huge-page memory), run again, "
+			      "then `ubtune compare`",
+		.check = check_vmm,
+	},
+	{
+		.id = "diag.vcpu-overcommit",
+		.title = "Overcommitted vCPUs (preempted by the host)",
+		.fix = "no more vCPUs than free host CPUs, pinned 1:1 (`virsh vcpupin`, or fewer -smp CPUs); a guest "
+		       "kernel that knows preempted vCPUs (vcpu_is_preempted, arm64 since 5.x) suffers less",
+		.experiment = "run with half the vCPUs (or pinned 1:1) and the same copies per vCPU, then `ubtune "
+			      "compare`",
+		.check = check_overcommit,
+	},
+	{
+		.id = "diag.context-switch",
+		.title = "Slow wake-ups between processes",
+		.fix = "keep the performance governor and shallow idle states for the run (kernel parameter "
+		       "cpuidle.off=1 or processor.max_cstate=1); check with both processes on one CPU: "
+		       "`taskset -c 0 ubtune bench --tests context1 --copies 1`",
+		.experiment = "run Pipe-based Context Switching pinned to one CPU and unpinned, then `ubtune compare`",
+		.generic = true,
+		.check = check_context,
+	},
+	{
+		.id = "diag.shell-only",
+		.title = "Shell Scripts slow on their own",
+		.fix = "see what /bin/sh is (`readlink -f /bin/sh`): dash runs the scripts faster than bash; the "
+		       "scripts need sort, grep, od, wc and tr from the system (not busybox), and the en_US.utf8 locale",
+		.experiment = "run the shell tests with /bin/sh pointing at dash, then `ubtune compare`",
+		.check = check_shell,
+	},
+	{ 0 },
+};

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "lib/json.h"
+#include "lib/util.h"
+
+/*
+ * `ubtune diagnose`: why is a UnixBench score lower than expected?
+ *
+ * A case is one result (a run per copy count) with what is known about the
+ * machine it ran on: the environment recorded before and after the run, the
+ * sampler's events during it, the build of the programs, and the closest
+ * reference runs (published ones, the person's own history). Rules are data
+ * (stable id, title, fix, A/B experiment) plus one check over the case. The
+ * engine runs every rule, ranks what fired by confidence and by the gain its
+ * fix is expected to bring, and keeps what was checked and found normal and
+ * what could not be checked.
+ */
+
+/* The 12 index tests, in UnixBench's run order. */
+enum diag_test {
+	DT_DHRY, DT_WHET, DT_EXECL, DT_FC1K, DT_FC256, DT_FC4K,
+	DT_PIPE, DT_CTX, DT_SPAWN, DT_SYSCALL, DT_SH1, DT_SH8,
+	DIAG_NTESTS
+};
+#define DT(t) (1u << (t))
+/* Groups of tests that share what bounds them. */
+#define DT_CPU (DT(DT_DHRY) | DT(DT_WHET))                    /* the core and the compiler */
+#define DT_KERNEL (DT(DT_PIPE) | DT(DT_SYSCALL))              /* kernel entry, no storage, no fork */
+#define DT_FILECOPY (DT(DT_FC1K) | DT(DT_FC256) | DT(DT_FC4K)) /* the workdir's file system */
+#define DT_PROCESS (DT(DT_EXECL) | DT(DT_SPAWN))              /* fork, exec, address spaces */
+#define DT_SHELL (DT(DT_SH1) | DT(DT_SH8))
+#define DT_ALL ((1u << DIAG_NTESTS) - 1)
+
+struct diag_test_info {
+	const char *id;    /* UnixBench's: "dhry2reg" */
+	const char *name;  /* the report's: "Dhrystone 2 using register variables" */
+	const char *label; /* short, for tables: "Dhrystone 2" */
+};
+extern const struct diag_test_info diag_tests[DIAG_NTESTS];
+/* A test by UnixBench id or report name; -1 when it is none of the 12. */
+int diag_test_lookup(const char *id_or_name);
+
+#define DIAG_MAX_RUNS 16
+struct diag_run {
+	unsigned copies;
+	double index[DIAG_NTESTS]; /* NAN: no result */
+	double score;              /* geometric mean of the indexes; NAN without any */
+	unsigned ntests;           /* tests with an index */
+};
+/* Geometric mean of the indexes of the tests in mask that have one; NAN when none. */
+double diag_gm(const struct diag_run *r, unsigned mask);
+/* Fills score and ntests from index[]. */
+void diag_run_score(struct diag_run *r);
+
+/* Per-copy efficiency of Dhrystone/Whetstone at N copies against 1 copy:
+ * every published bare-metal and KVM run reaches 0.96-1.0 (TCG 0.87), the
+ * undervolted Raspberry Pi 4 0.35. */
+#define DIAG_SCALING_HEALTHY 0.95
+#define DIAG_SCALING_POOR 0.7
+
+enum diag_virt { DV_UNKNOWN, DV_NONE, DV_GUEST, DV_EMULATED };
+const char *diag_virt_name(enum diag_virt v);
+
+/* A run of a result record (runs[]): copies and each test's index. */
+void diag_read_run(json_object *run, struct diag_run *r);
+/* What an environment record (env; rec: the result around it) says. */
+unsigned diag_env_cpus(json_object *rec, json_object *env); /* online CPUs, 0: unknown */
+enum diag_virt diag_env_virt(json_object *env, const char **hypervisor);
+int diag_env_workdir_memory(json_object *env); /* 1: tmpfs, 0: block storage, -1: unknown */
+bool diag_env_undervoltage(json_object *rec, json_object *env);
+
+/* ---- reference runs ---- */
+
+struct diag_ref {
+	char *id, *group, *description, *source;
+	char *cpu;          /* CPU model as published */
+	char *arch, *kernel;
+	char *host;         /* history: the machine's host name */
+	unsigned cpus;      /* CPUs the run saw; 0: not published */
+	unsigned host_cpus; /* a guest's host; 0: not published */
+	enum diag_virt virt;
+	char *vmm;          /* "qemu", "kvmtool"; NULL: not published */
+	int workdir_memory; /* 1: tmpfs, 0: a disk, -1: not published */
+	bool undervoltage;
+	bool history;       /* the person's own result, not a published one */
+	struct diag_run run;
+};
+struct diag_refs {
+	struct diag_ref *v;
+	size_t n;
+};
+/* Reads a reference document (schema ubtune.reference/1). On failure
+ * *error names what is wrong in it. */
+int diag_refs_parse(json_object *doc, struct diag_refs *refs, char **error);
+int diag_refs_load(const char *path, struct diag_refs *refs, char **error);
+/* Adds the runs of a stored result as history, labelled (e.g. "result 12"). */
+void diag_refs_add_result(struct diag_refs *refs, json_object *result, const char *label);
+void diag_refs_free(struct diag_refs *refs);
+/* A guest given more vCPUs than its host has CPUs. */
+bool diag_ref_overcommitted(const struct diag_ref *r);
+/* Usable as the expectation for test t: no known fault of the run lowers t. */
+bool diag_ref_clean(const struct diag_ref *r, enum diag_test t);
+/* The same CPU model, however spelled: "HiSilicon Kunpeng 920" and the
+ * probe's "TSV110 (Kunpeng 920)", "Intel(R) Xeon(R) CPU X5650 @ 2.67GHz"
+ * and "Intel Xeon X5650". */
+bool diag_same_cpu(const char *a, const char *b);
+
+#define DIAG_MAX_MATCH 8
+/* The reference runs closest to one run of the case, and what they expect. */
+struct diag_match {
+	size_t n;
+	const struct diag_ref *refs[DIAG_MAX_MATCH];
+	bool has[DIAG_NTESTS];
+	double lo[DIAG_NTESTS], hi[DIAG_NTESTS], mid[DIAG_NTESTS]; /* over the clean ones */
+	char basis[128];   /* "same CPU and copies; bare metal; same kernel" */
+};
+
+/* ---- the case ---- */
+
+struct diag_case {
+	json_object *rec; /* the result record (borrowed) */
+	struct diag_run runs[DIAG_MAX_RUNS];
+	struct diag_match match[DIAG_MAX_RUNS];
+	size_t nruns;
+	/* the machine, from the environment record (an imported log's header
+	 * gives a partial one); NULL / 0 / DV_UNKNOWN when not known */
+	const char *cpu_model, *arch, *hypervisor;
+	unsigned cpus;
+	enum diag_virt virt;
+	json_object *before, *after; /* environment records */
+	bool probed;                 /* one of them is a whole probe record (with findings) */
+	json_object *events;         /* the sampler's; NULL when the run was not sampled */
+	json_object *build;          /* the compile record */
+	bool imported;
+	const struct diag_refs *refs;
+	const char *exclude_group; /* reference runs of this group are not compared with */
+};
+
+/*
+ * Reads what the rules need from a result record (schema ubtune.result/1;
+ * imported logs too) and finds the closest reference runs (refs may be
+ * NULL). -EINVAL with *error set when the record has no scored test.
+ */
+int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs *refs, const char *exclude_group,
+		   char **error);
+
+/* The 1-copy run, and the widest run with more copies; NULL when absent. */
+const struct diag_run *diag_single(const struct diag_case *c);
+const struct diag_run *diag_multi(const struct diag_case *c);
+const struct diag_match *diag_match_of(const struct diag_case *c, const struct diag_run *r);
+/* CPUs the copies of r could use: min(copies, online CPUs). */
+unsigned diag_parallel(const struct diag_case *c, const struct diag_run *r);
+/* Per-copy efficiency of the widest run against the 1-copy run for test t:
+ * multi / (single × parallel); NAN when either is missing. */
+double diag_scaling(const struct diag_case *c, enum diag_test t);
+/* How r compares with its references over the tests in mask: geometric
+ * mean of index / expected; NAN without expectations for those tests. */
+double diag_vs_ref(const struct diag_case *c, const struct diag_run *r, unsigned mask);
+/* r is within a few times of its references in every test: their ratios
+ * test by test mean something. */
+bool diag_comparable(const struct diag_case *c, const struct diag_run *r);
+/* Fewer than that: an ARM board of a few cores (where supply and heat cap clocks). */
+bool diag_small_board(const struct diag_case *c);
+
+/* "kvm", "qemu", or "a hypervisor not identified". */
+const char *diag_hypervisor_name(const struct diag_case *c);
+/* Why environment facts are missing: "not in an imported log", ... */
+const char *diag_env_missing(const struct diag_case *c);
+/* A finding of the environment record with this id, or an id under it
+ * ("cpu.governor" finds "cpu.governor.powersave"); before, else after. */
+json_object *diag_finding(const struct diag_case *c, const char *id);
+/* Sampler events of a kind (NULL: any); *first gets the first one. */
+size_t diag_events(const struct diag_case *c, const char *kind, json_object **first);
+/* A string fact of the environment before the run (else after). */
+const char *diag_env_str(const struct diag_case *c, const char *path);
+bool diag_env_double(const struct diag_case *c, const char *path, double *out);
+
+/* ---- rules ---- */
+
+enum diag_confidence { DC_NONE, DC_LOW, DC_MEDIUM, DC_HIGH };
+const char *diag_confidence_name(enum diag_confidence c);
+
+#define DIAG_MAX_GAINS 64
+struct diag_gain {
+	enum diag_test test;
+	unsigned copies;
+	double now, expected; /* indexes */
+};
+
+struct diag_rule;
+struct diagnosis {
+	const struct diag_rule *rule;
+	enum diag_confidence confidence; /* DC_NONE: the rule did not fire */
+	char *reason;                    /* one line */
+	struct strv evidence;            /* facts and numbers */
+	char *fix;                       /* NULL: the rule's */
+	char *expect;                    /* what the fix brings when not a number per test */
+	struct diag_gain gains[DIAG_MAX_GAINS];
+	size_t ngains;
+	unsigned affects; /* DT mask of the tests it lowers */
+	char *normal;     /* not fired: what was checked and found fine */
+	char *unchecked;  /* not fired: why it could not be checked */
+};
+
+struct diag_rule {
+	const char *id; /* stable: "diag.storage-bound-workdir" */
+	const char *title;
+	const char *fix;
+	const char *experiment;
+	/* A symptom with several causes: it ranks after a specific cause of
+	 * the same tests with at least its confidence. */
+	bool generic;
+	void (*check)(const struct diag_case *c, struct diagnosis *d);
+};
+
+/* Rule tables, each ended by an entry with id == NULL. */
+extern const struct diag_rule diag_rules_machine[], diag_rules_system[];
+void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data);
+const struct diag_rule *diag_rule_lookup(const char *id);
+/* Runs one rule on a case; the caller clears d. */
+void diag_rule_run(const struct diag_rule *r, const struct diag_case *c, struct diagnosis *d);
+void diagnosis_clear(struct diagnosis *d);
+
+/* For checks: fire with a confidence and a reason; add facts, gains. */
+void diag_fire(struct diagnosis *d, enum diag_confidence conf, unsigned affects, const char *fmt, ...) _printf_(4, 5);
+void diag_evidence(struct diagnosis *d, const char *fmt, ...) _printf_(2, 3);
+void diag_set_normal(struct diagnosis *d, const char *fmt, ...) _printf_(2, 3);
+void diag_set_unchecked(struct diagnosis *d, const char *fmt, ...) _printf_(2, 3);
+static inline enum diag_confidence diag_raise(enum diag_confidence c)
+{
+	return c >= DC_HIGH ? DC_HIGH : (enum diag_confidence)(c + 1);
+}
+/* An environment finding ("finding power.undervoltage: <its evidence>"). */
+void diag_evidence_finding(struct diagnosis *d, json_object *finding);
+/* The sampler's events of a kind, at most max of them, as evidence; the count. */
+size_t diag_evidence_events(struct diagnosis *d, const struct diag_case *c, const char *kind, size_t max);
+/* Records that the fix should bring test t of run r to about `expected`
+ * (ignored unless it is higher than now). */
+void diag_gain(struct diagnosis *d, const struct diag_run *r, enum diag_test t, double expected);
+/* Gains from the references: each test of mask in every run brought to
+ * what the references expect at this run's own speed on the tests of
+ * control (control 0: the references' speed). False when the references
+ * give nothing. */
+bool diag_gain_from_refs(struct diagnosis *d, const struct diag_case *c, unsigned mask, unsigned control);
+/* Gains of the widest run when its copies scale like the references'
+ * (else, for the CPU tests, like healthy machines: DIAG_SCALING_HEALTHY). */
+void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned mask);
+
+/* ---- the report ---- */
+
+/*
+ * Runs every rule and returns the report (schema ubtune.diagnosis/1):
+ * summary, causes ranked, normal, not checked, references, experiments.
+ */
+json_object *diagnose(const struct diag_case *c);
+/* The text form of a report. */
+void diagnose_render(json_object *report, FILE *out);

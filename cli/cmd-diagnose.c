@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "analysis/diagnose.h"
+#include "analysis/load.h"
+#include "command.h"
+#include "lib/paths.h"
+#include "lib/store.h"
+
+/* The person's own results compared with: the most recent ones. */
+#define HISTORY_MAX 20
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "reference", required_argument, NULL, 'r' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The store of this user, when it exists: the history it holds. */
+static struct store *store_if_any(void)
+{
+	_cleanup_free_ char *dir = state_dir(), *path = store_path(dir), *error = NULL;
+	struct store *s = NULL;
+	if (access(path, F_OK) == 0 && store_open_state(&s, &error) < 0)
+		log_warning("%s; comparing with none of your results", error);
+	return s;
+}
+
+/* The one result arg names (a stored id, a result file, UnixBench output). */
+static int load_one(const char *arg, struct loaded_list *list)
+{
+	static const struct ub_import_opts import = {0};
+	_cleanup_free_ char *error = NULL;
+	int r = load_results(arg, &import, list, &error);
+	if (r < 0) {
+		log_error("%s", error);
+		/* what could not be read or found fails; what was read but is no result is bad input */
+		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -EIO ? EXIT_FAIL : EXIT_USAGE;
+	}
+	if (list->n != 1) {
+		log_error("%s holds %zu results: store them with `ubtune import %s` and give the id of one", arg, list->n,
+			  arg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The most recent stored results other than rec, as references. */
+static void add_history(struct store *s, json_object *rec, struct diag_refs *refs)
+{
+	_cleanup_json_ json_object *list = NULL;
+	if (!s || store_list(s, &list) < 0)
+		return;
+	const char *self = jpath_str(rec, "run_id");
+	size_t n = json_object_array_length(list), added = 0;
+	for (size_t i = n; i-- > 0 && added < HISTORY_MAX;) {
+		json_object *sum = json_object_array_get_idx(list, i);
+		int64_t id;
+		_cleanup_json_ json_object *old = NULL;
+		if (streq_ptr(jpath_str(sum, "run_id"), self) || !jpath_int(sum, "id", &id) || store_get(s, id, &old) < 0)
+			continue;
+		_cleanup_free_ char *label = xasprintf("result %" PRId64, id);
+		diag_refs_add_result(refs, old, label);
+		added++;
+	}
+}
+
+static int load_references(const char *given, struct diag_refs *refs)
+{
+	_cleanup_free_ char *path = given ? xstrdup(given) : data_path("reference/published-results.json");
+	_cleanup_free_ char *error = NULL;
+	if (diag_refs_load(path, refs, &error) == 0)
+		return EXIT_OK;
+	diag_refs_free(refs);
+	if (given) {
+		log_error("%s", error);
+		return EXIT_USAGE;
+	}
+	log_warning("%s; comparing with no published run", error);
+	return EXIT_OK;
+}
+
+static int report(const char *what, json_object *rec, struct diag_refs *refs, bool json)
+{
+	struct diag_case c;
+	_cleanup_free_ char *error = NULL;
+	if (diag_case_init(&c, rec, refs, NULL, &error) < 0) {
+		log_error("%s: %s", what, error);
+		return EXIT_USAGE;
+	}
+	_cleanup_json_ json_object *out = diagnose(&c);
+	if (json)
+		printf("%s\n", jdump(out, true));
+	else
+		diagnose_render(out, stdout);
+	if (fflush(stdout) != 0)
+		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
+	return EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	bool json = false;
+	const char *reference = NULL;
+	int opt, code;
+	while ((opt = command_getopt(&cmd_diagnose, argc, argv, "+h", &code)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			reference = optarg;
+			break;
+		default:
+			return code;
+		}
+	}
+	if (optind + 1 < argc)
+		return command_usage_error(&cmd_diagnose, "unexpected argument '%s'", argv[optind + 1]);
+	const char *arg = optind < argc ? argv[optind] : "last";
+
+	struct loaded_list list = {0};
+	code = load_one(arg, &list);
+	struct diag_refs refs = {0};
+	if (code == EXIT_OK)
+		code = load_references(reference, &refs);
+	if (code == EXIT_OK) {
+		_cleanup_store_ struct store *s = store_if_any();
+		add_history(s, list.v[0].rec, &refs);
+		code = report(list.v[0].source, list.v[0].rec, &refs, json);
+	}
+	diag_refs_free(&refs);
+	loaded_list_free(&list);
+	return code;
+}
+
+const struct command cmd_diagnose = {
+	.name = "diagnose",
+	.run = run,
+	.args = "[--json] [--reference FILE] [ID | FILE]",
+	.summary = "Explain a low score: ranked causes with evidence, fix and expected gain",
+	.help = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'. FILE is a\n"
+		"result record (schema ubtune.result/1) as `ubtune bench --json` or `ubtune export`\n"
+		"write it, or UnixBench output of one run (imported on the fly, as `ubtune import`\n"
+		"reads it).\n\n"
+		"Options:\n"
+		"  --json            print the report (schema ubtune.diagnosis/1) as JSON\n"
+		"  --reference FILE  published runs to compare with (schema ubtune.reference/1;\n"
+		"                    default: the reference/published-results.json installed with ubtune)\n"
+		"  -h, --help        show this help\n\n"
+		"The report combines the environment recorded before, during and after the run, the\n"
+		"shape of the scores (each test against the others), the closest published runs of\n"
+		"the same CPU and your own stored results. Each cause has a confidence, the evidence,\n"
+		"a fix and the gain expected per test; then what looks normal, what could not be\n"
+		"checked (an imported log has no environment), and A/B experiments to confirm the\n"
+		"fix with `ubtune compare`.\n",
+	.options = options,
+};
