@@ -143,6 +143,8 @@ CASES = {
         "history": [("one stored result, the run's", stored_once)],
         "diagnose": [
             ("schema", "ubtune.diagnosis/1"),
+            ("the stored run is diagnosed",
+             lambda d, err, steps: get(d, "result.run_id") == get(steps["bench"], "run_id")),
             ("software emulation named first",
              lambda d: [c.get("id") for c in d.get("causes") or []][:1] == ["diag.software-emulation"]),
         ],
