@@ -144,15 +144,18 @@ endif
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM)
 
-run: deps
+# run needs only what builds ubtune
+run:
+	@tools/install-deps $(DEPS_BUILD)
 	@$(MAKE) --no-print-directory all
 	$(B)/ubtune probe
 
 # check also runs check-arm64 and check-vm where their tools are installed
-# (make deps installs them).
+# (make deps installs them). Expanded when check's recipe runs, after deps.
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
-CHECK_MORE := $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aarch64-static)),check-arm64)
-CHECK_MORE += $(if $(and $(CHECK_MORE),$(call have,qemu-system-aarch64),$(call have,qemu-system-x86_64)),check-vm)
+CHECK_ARM64 = $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aarch64-static)),check-arm64)
+CHECK_VM = $(if $(and $(CHECK_ARM64),$(call have,qemu-system-aarch64),$(call have,qemu-system-x86_64)),check-vm)
+CHECK_MORE = $(CHECK_ARM64) $(CHECK_VM)
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory check-unit check-e2e check-minimal $(CHECK_MORE)

@@ -252,7 +252,8 @@ static json_object *record_new(const struct bench_opts *o, const struct workdir 
 	jset_str(tool, "version", UBTUNE_VERSION);
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
-	jset_str(rec, "host", *host ? host : NULL);
+	/* "(none)" is the kernel's word for a hostname nobody set */
+	jset_str(rec, "host", *host && !streq(host, "(none)") ? host : NULL);
 	jset_str(rec, "started_at", when);
 	jset_null(rec, "ended_at");
 	json_object *suite = jchild(rec, "suite");
