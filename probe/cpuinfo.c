@@ -172,7 +172,7 @@ const struct cpuinfo_cpu *cpuinfo_find(const struct cpuinfo *ci, long n)
 int midr_parse_register(const char *s, struct midr *out)
 {
 	uint64_t v;
-	if (!startswith(s, "0x") || parse_u64(s, &v) < 0)
+	if (!startswith(s, "0x") || parse_u64_base(s, 16, &v) < 0)
 		return -EINVAL;
 	*out = (struct midr){
 		.implementer = (int)((v >> 24) & 0xff),

@@ -57,6 +57,15 @@ static void numbers_and_strings(void **state)
 	assert_int_equal(u, 42);
 	assert_int_equal(parse_u64("-1", &u), -EINVAL);
 	assert_int_equal(parse_u64("12abc", &u), -EINVAL);
+	/* decimal, as people write numbers: no octal, no hex */
+	assert_int_equal(parse_u64("010", &u), 0);
+	assert_int_equal(u, 10);
+	assert_int_equal(parse_u64("08", &u), 0);
+	assert_int_equal(u, 8);
+	assert_int_equal(parse_u64("0x10", &u), -EINVAL);
+	assert_int_equal(parse_u64("99999999999999999999", &u), -ERANGE);
+	assert_int_equal(parse_u64_base("0x410fd083", 16, &u), 0);
+	assert_int_equal(u, 0x410fd083);
 	assert_int_equal(parse_s64("-7", &s), 0);
 	assert_int_equal(s, -7);
 	assert_int_equal(parse_double("108.00", &d), 0);
