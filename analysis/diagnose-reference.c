@@ -273,7 +273,7 @@ int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
 	_cleanup_json_ json_object *doc = NULL;
 	_cleanup_free_ char *why = NULL;
 	*error = NULL;
-	int r = jload_file(path, &doc);
+	int r = jload_file(path, JSON_FILE_MAX, &doc);
 	if (r < 0) {
 		*error = xasprintf("cannot read %s: %s", path, r == -EBADMSG ? "not JSON" : strerror(-r));
 		return r;

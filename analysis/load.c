@@ -10,8 +10,6 @@
 #include "lib/store.h"
 #include "lib/util.h"
 
-#define RESULT_JSON_MAX (64u << 20)
-
 static void list_add(struct loaded_list *l, json_object *rec, char *source, int64_t id)
 {
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
@@ -42,31 +40,10 @@ bool load_looks_like_json(const char *path)
 /* A result file: one record of schema ubtune.result/1. */
 static int load_json(const char *path, struct loaded_list *list, char **error)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	int r = fd < 0 ? -errno : read_fd(fd, RESULT_JSON_MAX, &text, &len);
-	if (r == -EFBIG) {
-		*error = xasprintf("%s: larger than %u MiB, not a result file", path, RESULT_JSON_MAX >> 20);
-		return r;
-	}
-	if (r < 0) {
-		*error = xasprintf("cannot read %s: %s", path, strerror(-r));
-		return r;
-	}
 	json_object *rec = NULL;
-	if (strlen(text) != len || jload_string(text, &rec) < 0 || !json_object_is_type(rec, json_type_object)) {
-		json_object_put(rec);
-		*error = xasprintf("%s: not valid JSON (a result file as `ubtune export` writes it was expected)", path);
-		return -EBADMSG;
-	}
-	const char *schema = jpath_str(rec, "schema");
-	if (!schema || !streq(schema, "ubtune.result/1") || !json_object_is_type(jpath(rec, "runs"), json_type_array)) {
-		*error = xasprintf("%s: not a ubtune result (schema '%s', expected 'ubtune.result/1' with runs)", path,
-				   schema ? schema : "none");
-		json_object_put(rec);
-		return -EBADMSG;
-	}
+	int r = result_load_file(path, &rec, error);
+	if (r < 0)
+		return r;
 	list_add(list, rec, xstrdup(path), 0);
 	return 0;
 }

@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <sys/stat.h>
@@ -596,19 +595,7 @@ static int read_input(const char *path, char **data, size_t *len)
 {
 	if (streq(path, "-"))
 		return read_fd(STDIN_FILENO, UB_INPUT_MAX, data, len);
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return -EINVAL;
-	if (S_ISREG(st.st_mode) && st.st_size > UB_INPUT_MAX)
-		return -EFBIG;
-	return read_fd(fd, UB_INPUT_MAX, data, len);
+	return read_file(path, UB_INPUT_MAX, data, len);
 }
 
 static int parse_file(const char *path, struct ub_doc *doc, char **error)

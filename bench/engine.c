@@ -446,7 +446,7 @@ int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, 
 
 	_cleanup_free_ char *cached_bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
 	json_object *b = NULL;
-	if (is_executable(cached_bin) && jload_file(record, &b) == 0 && json_object_is_type(b, json_type_object)) {
+	if (is_executable(cached_bin) && jload_file(record, JSON_FILE_MAX, &b) == 0 && json_object_is_type(b, json_type_object)) {
 		jset_bool(b, "cached", true);
 		*build = b;
 		return 0;

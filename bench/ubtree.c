@@ -365,7 +365,7 @@ int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, co
 	_cleanup_free_ char *base = xasprintf("%s/unixbench", cachedir), *dir = xasprintf("%s/%s", base, key);
 	_cleanup_free_ char *record = xasprintf("%s/build.json", dir), *dhry = xasprintf("%s/pgms/dhry2reg", dir);
 	json_object *b = NULL;
-	if (is_executable(dhry) && jload_file(record, &b) == 0 && json_object_is_type(b, json_type_object)) {
+	if (is_executable(dhry) && jload_file(record, JSON_FILE_MAX, &b) == 0 && json_object_is_type(b, json_type_object)) {
 		jset_bool(b, "cached", true);
 		*build = b;
 		return 0;

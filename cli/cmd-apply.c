@@ -71,7 +71,7 @@ static int check(const char *name, const char *path)
 static int probe(const struct apply_opts *o, const char *workdir, json_object **rec)
 {
 	if (o->record) {
-		int r = jload_file(o->record, rec);
+		int r = jload_file(o->record, JSON_FILE_MAX, rec);
 		if (r < 0)
 			log_error("--record %s: %s", o->record, r == -EBADMSG ? "not JSON" : strerror(-r));
 		return r;

@@ -153,8 +153,11 @@ int jload_string(const char *s, json_object **out)
 	json_tokener *tok = json_tokener_new();
 	json_object *o = json_tokener_parse_ex(tok, s, (int)strlen(s));
 	enum json_tokener_error err = json_tokener_get_error(tok);
+	/* the tokener stops after the first value: what follows must be blank */
+	const char *rest = s + json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
-	if (err != json_tokener_success) {
+	rest += strspn(rest, " \t\r\n");
+	if (err != json_tokener_success || *rest) {
 		json_object_put(o);
 		return -EBADMSG;
 	}
@@ -162,23 +165,14 @@ int jload_string(const char *s, json_object **out)
 	return 0;
 }
 
-int jload_file(const char *path, json_object **out)
+int jload_file(const char *path, size_t max, json_object **out)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	struct buf b = {0};
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	bool err = ferror(f);
-	fclose(f);
-	if (err) {
-		buf_free(&b);
-		return -EIO;
-	}
-	int r = jload_string(b.s ? b.s : "", out);
-	buf_free(&b);
-	return r;
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r = read_file(path, max, &text, &len);
+	if (r < 0)
+		return r;
+	if (strlen(text) != len)
+		return -EBADMSG;
+	return jload_string(text, out);
 }

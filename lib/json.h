@@ -34,9 +34,12 @@ size_t jarr_len(json_object *a);
 
 /* Serialised form (pretty or compact), owned by the object. */
 const char *jdump(json_object *o, bool pretty);
-/* Parses a whole file; 0 or -errno (-EBADMSG when it is not JSON). */
-int jload_file(const char *path, json_object **out);
+/* Parses a whole file of at most max bytes; 0 or -errno as read_file()
+ * gives it, -EBADMSG when it is not JSON (or holds a NUL byte). */
+int jload_file(const char *path, size_t max, json_object **out);
 int jload_string(const char *s, json_object **out);
+/* The bound for JSON files ubtune writes itself (records, build records). */
+#define JSON_FILE_MAX (64u << 20)
 
 static inline void json_putp(json_object **o) { if (*o) json_object_put(*o); }
 #define _cleanup_json_ __attribute__((cleanup(json_putp)))

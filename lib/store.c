@@ -3,9 +3,7 @@
 #include "store.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <sys/stat.h>
 
 #include "lib/paths.h"
 #include "lib/util.h"
@@ -169,45 +167,36 @@ int store_resolve(struct store *s, const char *ref, int64_t *id)
 	return jpath_int(json_object_array_get_idx(list, n - 1 - back), "id", id) ? 0 : -EIO;
 }
 
-/* A regular file of bounded size, read whole. */
-static int read_bounded(const char *path, char **out, size_t *len)
+int result_load_file(const char *path, json_object **out, char **error)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	return read_fd(fd, RESULT_FILE_MAX, out, len);
+	_cleanup_json_ json_object *rec = NULL;
+	_cleanup_free_ char *why = NULL;
+	*error = NULL;
+	int r = jload_file(path, RESULT_FILE_MAX, &rec);
+	if (r == -EFBIG) {
+		*error = xasprintf("%s: larger than %u MiB, not a result file", path, RESULT_FILE_MAX >> 20);
+	} else if (r == -EISDIR || r == -EINVAL) {
+		*error = xasprintf("%s: not a regular file", path);
+		r = -EINVAL;
+	} else if (r == -EBADMSG) {
+		*error = xasprintf("%s: not valid JSON (a result file as `ubtune export` writes it was expected)", path);
+	} else if (r < 0) {
+		*error = xasprintf("cannot read %s: %s", path, strerror(-r));
+	} else if ((r = result_check(rec, &why)) < 0) {
+		*error = xasprintf("%s: not a ubtune result: %s", path, why);
+	}
+	if (r < 0)
+		return r;
+	*out = TAKE_PTR(rec);
+	return 0;
 }
 
 int store_import_json(struct store *s, const char *path, int64_t *id, char **error)
 {
-	_cleanup_free_ char *text = NULL;
 	_cleanup_json_ json_object *rec = NULL;
-	_cleanup_free_ char *why = NULL;
-	size_t len = 0;
-	*error = NULL;
-	int r = read_bounded(path, &text, &len);
-	if (r == -EFBIG)
-		*error = xasprintf("%s: larger than %u MiB, not a result file", path, RESULT_FILE_MAX >> 20);
-	else if (r == -EINVAL)
-		*error = xasprintf("%s: not a regular file", path);
-	else if (r < 0)
-		*error = xasprintf("cannot read %s: %s", path, strerror(-r));
+	int r = result_load_file(path, &rec, error);
 	if (r < 0)
 		return r;
-	if (strlen(text) != len || jload_string(text, &rec) < 0) {
-		*error = xasprintf("%s: not valid JSON", path);
-		return -EBADMSG;
-	}
-	r = result_check(rec, &why);
-	if (r < 0) {
-		*error = xasprintf("%s: not a ubtune result: %s", path, why);
-		return r;
-	}
 	r = store_add(s, rec, id);
 	if (r == -EEXIST)
 		*error = xasprintf("%s: this run is already stored as result %" PRId64, path, *id);

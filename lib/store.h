@@ -13,7 +13,7 @@
  * small summary (host, suite, copies, scores, flags) lists it.
  */
 #define RESULT_SCHEMA "ubtune.result/1"
-/* Largest result file accepted by import. */
+/* Largest result file read. */
 #define RESULT_FILE_MAX (64u << 20)
 
 struct store;
@@ -40,9 +40,12 @@ int store_list(struct store *s, json_object **out);
 int store_resolve(struct store *s, const char *ref, int64_t *id);
 
 /*
- * Reads a result JSON file (as `ubtune export` writes it), checks it and
- * adds it. On failure *error is a one-line message naming the file.
+ * Reads a result JSON file (as `ubtune export` or `bench --json` write
+ * it) and checks it (result_check()). On failure *error is a one-line
+ * message naming the file.
  */
+int result_load_file(const char *path, json_object **out, char **error);
+/* The same, and adds the record to the store. */
 int store_import_json(struct store *s, const char *path, int64_t *id, char **error);
 
 /* Opens the store in state_dir(); *error says why not. */

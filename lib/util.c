@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void oom(void)
@@ -337,6 +339,23 @@ int read_fd(int fd, size_t max, char **out, size_t *len)
 		*len = b.len;
 	*out = buf_steal(&b);
 	return 0;
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return -EINVAL;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+		return -EFBIG;
+	return read_fd(fd, max, out, len);
 }
 
 bool text_printable(const char *s)

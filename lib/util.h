@@ -99,6 +99,9 @@ uint64_t now_usec(void);
 char *iso8601_now(void);
 /* Reads fd from its current offset to the end, NUL-terminated; -EFBIG past max bytes. */
 int read_fd(int fd, size_t max, char **out, size_t *len);
+/* A whole regular file or pipe, NUL-terminated: -EISDIR for a directory,
+ * -EINVAL for another kind of file (a device), -EFBIG past max bytes. */
+int read_file(const char *path, size_t max, char **out, size_t *len);
 
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */

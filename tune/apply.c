@@ -56,7 +56,7 @@ void tune_env_close(struct tune_env *env)
 int applied_load(const char *dir, json_object **out)
 {
 	_cleanup_free_ char *path = xasprintf("%s/" APPLIED_FILE, dir);
-	return jload_file(path, out);
+	return jload_file(path, JSON_FILE_MAX, out);
 }
 
 static int applied_save(const char *dir, json_object *o)

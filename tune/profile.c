@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <ini.h>
@@ -718,19 +717,6 @@ static void check_section(struct loader *l, struct section *s)
 	}
 }
 
-static int read_bounded(const char *path, char **out, size_t *len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EISDIR;
-	return read_fd(fd, PROFILE_FILE_MAX, out, len);
-}
-
 static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -836,9 +822,10 @@ static int load_file(struct loader *l, const char *path, const char *from, unsig
 
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	int r = read_bounded(path, &text, &len);
+	int r = read_file(path, PROFILE_FILE_MAX, &text, &len);
 	if (r < 0) {
-		const char *why = r == -EFBIG ? "larger than 64 KiB, not a profile" : strerror(-r);
+		const char *why = r == -EFBIG ? "larger than 64 KiB, not a profile"
+				  : r == -EINVAL ? "not a regular file" : strerror(-r);
 		if (from)
 			add_error(l, from, from_line, "[profile] include: %s: %s", path, why);
 		else

@@ -187,6 +187,34 @@ static void rootfs_traces_reads(void **state)
 	rm_root(root);
 }
 
+static void files_and_json(void **state)
+{
+	char *root = make_root();
+	_cleanup_free_ char *num = xasprintf("%s/proc/num", root), *dir = xasprintf("%s/proc", root);
+	char *text = NULL;
+	size_t len = 0;
+	assert_int_equal(read_file(num, 64, &text, &len), 0);
+	assert_string_equal(text, "1234\n");
+	assert_int_equal(len, 5);
+	free(text);
+	assert_int_equal(read_file(num, 4, &text, &len), -EFBIG);
+	assert_int_equal(read_file(dir, 64, &text, &len), -EISDIR);
+	assert_int_equal(read_file("/dev/null", 64, &text, &len), -EINVAL);
+
+	json_object *o = NULL;
+	assert_int_equal(jload_string(" {\"a\": 1}\n", &o), 0);
+	json_object_put(o);
+	/* one value, nothing after it */
+	assert_int_equal(jload_string("{\"a\": 1} {\"b\": 2}", &o), -EBADMSG);
+	assert_int_equal(jload_string("1 x", &o), -EBADMSG);
+	assert_int_equal(jload_string("{\"a\": ", &o), -EBADMSG);
+	assert_int_equal(jload_file(num, JSON_FILE_MAX, &o), 0);
+	assert_int_equal(json_object_get_int(o), 1234);
+	json_object_put(o);
+	assert_int_equal(jload_file(num, 2, &o), -EFBIG);
+	rm_root(root);
+}
+
 static void rootfs_rejects_bad_roots(void **state)
 {
 	struct rootfs *rf;
@@ -198,6 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpuset_lists),
 		cmocka_unit_test(cpuset_masks),
+		cmocka_unit_test(files_and_json),
 		cmocka_unit_test(numbers_and_strings),
 		cmocka_unit_test(rootfs_resolves_inside),
 		cmocka_unit_test(rootfs_traces_reads),

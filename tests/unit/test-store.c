@@ -114,7 +114,7 @@ static void json_files(void **s)
 
 	_cleanup_free_ char *file = xasprintf("%s/1-0123456789abcdef0123456789abcdef.json", dir);
 	_cleanup_json_ json_object *onfile = NULL;
-	assert_int_equal(jload_file(file, &onfile), 0);
+	assert_int_equal(jload_file(file, JSON_FILE_MAX, &onfile), 0);
 	assert_string_equal(jdump(onfile, false), jdump(a, false));
 
 	/* a crash between writing and linking */
