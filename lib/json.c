@@ -165,14 +165,18 @@ int jload_string(const char *s, json_object **out)
 	return 0;
 }
 
+int jload_text(const char *text, size_t len, json_object **out)
+{
+	/* text read from a file: a NUL byte would end it early */
+	if (strlen(text) != len)
+		return -EBADMSG;
+	return jload_string(text, out);
+}
+
 int jload_file(const char *path, size_t max, json_object **out)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int r = read_file(path, max, &text, &len);
-	if (r < 0)
-		return r;
-	if (strlen(text) != len)
-		return -EBADMSG;
-	return jload_string(text, out);
+	return r < 0 ? r : jload_text(text, len, out);
 }

@@ -243,11 +243,7 @@ static int read_entry(struct store *s, const struct entry *e, json_object **out)
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int r = read_fd(fd, RESULT_FILE_MAX, &text, &len);
-	if (r < 0)
-		return r;
-	if (strlen(text) != len)
-		return -EBADMSG;
-	return jload_string(text, out);
+	return r < 0 ? r : jload_text(text, len, out);
 }
 
 int store_get(struct store *s, int64_t id, json_object **out)
