@@ -13,7 +13,6 @@
 #include "lib/spawn.h"
 #include "bench/embedded.h"
 #include "bench/workdir.h"
-#include "lib/tarball.h"
 #include "lib/util.h"
 
 #ifndef UBTUNE_VERSION

@@ -12,7 +12,6 @@
 #include "bench/build.h"
 #include "lib/paths.h"
 #include "lib/spawn.h"
-#include "lib/tarball.h"
 #include "lib/util.h"
 
 #define SCRIPT_MAX (1u << 20)

@@ -6,7 +6,6 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "lib/tarball.h"
 #include "lib/util.h"
 
 #define WORKDIR_TEMPLATE "ubtune-bench.XXXXXX"

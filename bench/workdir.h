@@ -18,6 +18,6 @@ struct workdir {
 
 int workdir_create(const char *base, const char *source, struct workdir *out, char **error);
 /* Removes w->path and everything in it (symlinks are removed, never
- * followed: remove_tree() of lib/tarball.h). */
+ * followed: remove_tree() of lib/util.h). */
 int workdir_remove(struct workdir *w);
 void workdir_free(struct workdir *w);

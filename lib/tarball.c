@@ -2,44 +2,8 @@
 #include "tarball.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
-
-static int remove_at(int dfd, const char *name, int depth)
-{
-	struct stat st;
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlinkat(dfd, name, 0) < 0 ? -errno : 0;
-	if (depth > 256)
-		return -ELOOP;
-
-	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int r = -errno;
-		close(fd);
-		return r;
-	}
-	struct strv names = {0};
-	int r = dir_list_sorted(d, &names);
-	for (size_t i = 0; r >= 0 && i < names.n; i++)
-		r = remove_at(dirfd(d), names.v[i], depth + 1);
-	strv_free(&names);
-	closedir(d);
-	if (r < 0)
-		return r;
-	return unlinkat(dfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
-}
-
-int remove_tree(const char *dir)
-{
-	return remove_at(AT_FDCWD, dir, 0);
-}
 
 void unpacked_root_close(struct unpacked_root *u)
 {

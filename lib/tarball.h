@@ -44,7 +44,3 @@ struct unpacked_root {
 #define TARBALL_MAX_ENTRIES 1000000
 int unpacked_root_open(const char *path, struct unpacked_root *u, char **error);
 void unpacked_root_close(struct unpacked_root *u);
-
-/* Removes a directory tree that ubtune created, without following
- * symlinks out of it. */
-int remove_tree(const char *dir);

@@ -102,6 +102,9 @@ int read_fd(int fd, size_t max, char **out, size_t *len);
 /* A whole regular file or pipe, NUL-terminated: -EISDIR for a directory,
  * -EINVAL for another kind of file (a device), -EFBIG past max bytes. */
 int read_file(const char *path, size_t max, char **out, size_t *len);
+/* Removes a directory tree that ubtune created, without following
+ * symlinks out of it. */
+int remove_tree(const char *dir);
 
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */

@@ -7,7 +7,6 @@
 #include "bench/applied.h"
 #include "bench/engine.h"
 #include "bench/workdir.h"
-#include "lib/tarball.h"
 #include "testlib.h"
 
 static char *tmp;

@@ -6,7 +6,6 @@
 
 #include "bench/result.h"
 #include "bench/workdir.h"
-#include "lib/tarball.h"
 #include "lib/store.h"
 #include "testlib.h"
 

@@ -11,7 +11,6 @@
 #include "bench/ubrun.h"
 #include "bench/ubtree.h"
 #include "lib/paths.h"
-#include "lib/tarball.h"
 #include "testlib.h"
 
 static void write_file(const char *dir, const char *name, const char *text, mode_t mode)
