@@ -485,7 +485,7 @@ static json_object *record_json(const struct ub_doc *doc, size_t ri, const struc
 	const struct ub_block *first = &r->blocks[0], *last = &r->blocks[r->nblocks - 1];
 	_cleanup_free_ char *start = block_time(first, first->start), *end = block_time(last, last->end);
 	/* an input that does not say when it ran is dated by its import */
-	_cleanup_free_ char *now = start ? NULL : result_time(time(NULL));
+	_cleanup_free_ char *now = start ? NULL : iso8601_local(time(NULL));
 	jset_str(rec, "started_at", start ? start : now);
 	jset_str(rec, "ended_at", end);
 	json_object *suite = jchild(rec, "suite");

@@ -181,7 +181,7 @@ static int run_all(struct run_state *st, json_object *runs)
 			st->step++;
 			r = run_test(st, jpath(run, "tests"), o->tests[k], o->copies[c]);
 		}
-		_cleanup_free_ char *end = result_time(time(NULL));
+		_cleanup_free_ char *end = iso8601_local(time(NULL));
 		jset_str(run, "ended_at", end);
 		result_score_run(run);
 		if (r < 0)
@@ -244,7 +244,7 @@ static json_object *record_new(const struct bench_opts *o, const struct workdir 
 {
 	json_object *rec = json_object_new_object();
 	const struct bench_engine *e = o->engine;
-	_cleanup_free_ char *run_id = result_run_id(), *when = result_time(started);
+	_cleanup_free_ char *run_id = result_run_id(), *when = iso8601_local(started);
 	jset_str(rec, "schema", RESULT_SCHEMA);
 	jset_str(rec, "run_id", run_id);
 	json_object *tool = jchild(rec, "tool");
@@ -276,7 +276,7 @@ static json_object *record_new(const struct bench_opts *o, const struct workdir 
 
 static void record_finish(json_object *rec, struct sampler *s)
 {
-	_cleanup_free_ char *end = result_time(time(NULL));
+	_cleanup_free_ char *end = iso8601_local(time(NULL));
 	jset_str(rec, "ended_at", end);
 	if (s) {
 		jset(rec, "sampler", sampler_summary(s));

@@ -10,15 +10,6 @@
 #include "bench/score.h"
 #include "lib/util.h"
 
-char *result_time(time_t t)
-{
-	struct tm tm;
-	char b[40];
-	localtime_r(&t, &tm);
-	strftime(b, sizeof(b), "%Y-%m-%dT%H:%M:%S%z", &tm);
-	return xstrdup(b);
-}
-
 char *result_run_id(void)
 {
 	uint8_t r[16];
@@ -47,7 +38,7 @@ json_object *result_run_new(unsigned copies)
 {
 	json_object *run = json_object_new_object();
 	jset_int(run, "copies", copies);
-	_cleanup_free_ char *now = result_time(time(NULL));
+	_cleanup_free_ char *now = iso8601_local(time(NULL));
 	jset_str(run, "started_at", now);
 	jset_null(run, "ended_at");
 	jset(run, "tests", json_object_new_array());

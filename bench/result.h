@@ -33,8 +33,6 @@ json_object *jnum(double v);
 /* The run's index: score, partial, tests indexed, 95 % interval. */
 void result_score_run(json_object *run);
 
-/* Local time as ISO-8601 with the UTC offset. */
-char *result_time(time_t t);
 /* A random run id (32 hex digits). */
 char *result_run_id(void);
 

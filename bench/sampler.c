@@ -370,13 +370,6 @@ static char *phase_text(int test, unsigned copies)
 	return xasprintf("during %s, %u cop%s", bench_tests[test].name, copies, copies == 1 ? "y" : "ies");
 }
 
-static void iso_time(time_t t, char out[32])
-{
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%S%z", &tm);
-}
-
 static void episode_close(struct sampler *s, struct episode *e, time_t wall, bool run_end)
 {
 	e->open = false;
@@ -388,8 +381,7 @@ static void episode_close(struct sampler *s, struct episode *e, time_t wall, boo
 	_cleanup_free_ char *during = phase_text(e->test, e->copies);
 	struct buf msg = {0};
 	e->cond->describe(e, during, &msg);
-	char when[32];
-	iso_time(e->start_wall, when);
+	_cleanup_free_ char *when = iso8601_local(e->start_wall);
 	json_object *ev = json_object_new_object();
 	jset_str(ev, "kind", e->cond->kind);
 	jset_str(ev, "time", when);

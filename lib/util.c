@@ -304,14 +304,26 @@ uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-char *iso8601_now(void)
+static char *iso8601(time_t t, bool utc)
 {
-	time_t t = time(NULL);
 	struct tm tm;
-	char s[32];
-	gmtime_r(&t, &tm);
-	strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char s[40];
+	if (utc)
+		gmtime_r(&t, &tm);
+	else
+		localtime_r(&t, &tm);
+	strftime(s, sizeof(s), utc ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S%z", &tm);
 	return xstrdup(s);
+}
+
+char *iso8601_utc(time_t t)
+{
+	return iso8601(t, true);
+}
+
+char *iso8601_local(time_t t)
+{
+	return iso8601(t, false);
 }
 
 int read_fd(int fd, size_t max, char **out, size_t *len)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -95,8 +96,10 @@ int strnatcmp(const char *a, const char *b);
 
 /* Monotonic time in microseconds. */
 uint64_t now_usec(void);
-/* The current UTC time as "2024-05-01T12:00:00Z". */
-char *iso8601_now(void);
+/* A time as "2024-05-01T12:00:00Z" (UTC), or in local time with its
+ * offset, "2024-05-01T14:00:00+0200". */
+char *iso8601_utc(time_t t);
+char *iso8601_local(time_t t);
 /* Reads fd from its current offset to the end, NUL-terminated; -EFBIG past max bytes. */
 int read_fd(int fd, size_t max, char **out, size_t *len);
 /* A whole regular file or pipe, NUL-terminated: -EISDIR for a directory,

@@ -146,10 +146,7 @@ static void kv_line(struct buf *b, const char *key, const char *value)
 char *gather_meta_text(json_object *rec, time_t now)
 {
 	struct buf b = {0};
-	char created[32];
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	_cleanup_free_ char *created = iso8601_utc(now);
 	kv_line(&b, "version", UBTUNE_VERSION);
 	kv_line(&b, "created", created);
 	kv_line(&b, "hostname", jpath_str(rec, "host.hostname"));

@@ -161,7 +161,7 @@ int probe_collect(const struct probe_opts *opts, json_object **rec_out, struct r
 	ctx.rec = json_object_new_object();
 	ctx.unavailable = json_object_new_array();
 	jset_str(ctx.rec, "schema", PROBE_SCHEMA);
-	char *now = iso8601_now();
+	char *now = iso8601_utc(time(NULL));
 	jset_str(ctx.rec, "generated_at", now);
 	free(now);
 	jset_str(ctx.rec, "root", rootfs_path(ctx.rf));

@@ -149,7 +149,7 @@ json_object *applied_merge(json_object *old, const struct profile *p, const stru
 	jset(o, "knobs", knobs);
 
 	jset_str(o, "boot_id", boot_id);
-	_cleanup_free_ char *now = iso8601_now();
+	_cleanup_free_ char *now = iso8601_utc(time(NULL));
 	jset_str(o, "applied_at", now);
 	return o;
 }

@@ -144,7 +144,7 @@ int journal_begin(struct journal *j, const char *boot_id, const char *profile)
 	j->run_start = st.st_size;
 	j->run++;
 	_cleanup_json_ json_object *o = json_object_new_object();
-	_cleanup_free_ char *now = iso8601_now();
+	_cleanup_free_ char *now = iso8601_utc(time(NULL));
 	jset_str(o, "op", "run");
 	jset_int(o, "run", (int64_t)j->run);
 	jset_str(o, "boot_id", boot_id);
