@@ -375,6 +375,19 @@ int rootfs_read_s64(struct rootfs *rf, const char *path, int64_t *out)
 	return r < 0 ? r : parse_s64(s, out);
 }
 
+char *rootfs_read_attr(struct rootfs *rf, const char *dir, const char *name)
+{
+	_cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
+	char *s = NULL;
+	if (rootfs_read_line(rf, path, &s) < 0)
+		return NULL;
+	if (!*s) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 int rootfs_read_choice(struct rootfs *rf, const char *path, char **current, struct strv *all)
 {
 	_cleanup_free_ char *s = NULL;

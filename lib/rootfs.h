@@ -43,6 +43,9 @@ int rootfs_read_s64(struct rootfs *rf, const char *path, int64_t *out);
 /* Bracketed choice lists such as "none [mq-deadline] kyber": the marked
  * choice in *current (NULL if none), all choices in *all. */
 int rootfs_read_choice(struct rootfs *rf, const char *path, char **current, struct strv *all);
+/* The first line of DIR/NAME trimmed (a sysfs attribute), or NULL when it
+ * cannot be read or is empty. */
+char *rootfs_read_attr(struct rootfs *rf, const char *dir, const char *name);
 
 int rootfs_readlink(struct rootfs *rf, const char *path, char **out);
 /* The last path component of a symlink's target ("../../bus/pci/drivers/ahci" -> "ahci"). */

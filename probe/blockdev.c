@@ -151,18 +151,11 @@ const char *blockdev_kind_label(json_object *dev)
 	return "disk";
 }
 
-/* A sysfs attribute of dir as a string (white space trimmed), or NULL. */
+/* A sysfs attribute of dir as a string (runs of white space squeezed), or NULL. */
 static char *attr(struct probe_ctx *ctx, const char *dir, const char *name)
 {
-	_cleanup_free_ char *path = xasprintf("%s/%s", dir, name);
-	char *s = NULL;
-	if (rootfs_read_line(ctx->rf, path, &s) < 0)
-		return NULL;
-	if (!*s) {
-		free(s);
-		return NULL;
-	}
-	return strsqueeze(s);
+	char *s = rootfs_read_attr(ctx->rf, dir, name);
+	return s ? strsqueeze(s) : NULL;
 }
 
 static void set_attr(struct probe_ctx *ctx, json_object *o, const char *key, const char *dir, const char *name)

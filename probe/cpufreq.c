@@ -26,19 +26,6 @@ static json_object *read_num(struct probe_ctx *ctx, const char *dir, const char 
 	return json_object_new_int64((int64_t)v);
 }
 
-static char *read_str(struct probe_ctx *ctx, const char *dir, const char *file)
-{
-	_cleanup_free_ char *path = xasprintf("%s/%s", dir, file);
-	char *s = NULL;
-	if (rootfs_read_line(ctx->rf, path, &s) < 0)
-		return NULL;
-	if (!*s) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
 /* 0/1 switch files; -1 when absent or not a switch. */
 static int read_switch(struct probe_ctx *ctx, const char *path)
 {
@@ -55,7 +42,7 @@ static int policy_cpus(struct probe_ctx *ctx, const char *dir, struct cpuset *cp
 {
 	static const char *const files[] = { "affected_cpus", "related_cpus" };
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		_cleanup_free_ char *s = read_str(ctx, dir, files[i]);
+		_cleanup_free_ char *s = rootfs_read_attr(ctx->rf, dir, files[i]);
 		if (s && cpu_list_parse(s, cpus) == 0 && cpuset_count(cpus) > 0)
 			return 0;
 	}
@@ -74,8 +61,8 @@ static json_object *policy_read(struct probe_ctx *ctx, const char *name, const c
 	} else {
 		jset_null(p, "cpus");
 	}
-	_cleanup_free_ char *driver = read_str(ctx, dir, "scaling_driver");
-	_cleanup_free_ char *governor = read_str(ctx, dir, "scaling_governor");
+	_cleanup_free_ char *driver = rootfs_read_attr(ctx->rf, dir, "scaling_driver");
+	_cleanup_free_ char *governor = rootfs_read_attr(ctx->rf, dir, "scaling_governor");
 	jset_str(p, "driver", driver);
 	jset_str(p, "governor", governor);
 	json_object *cur = read_num(ctx, dir, "scaling_cur_freq");

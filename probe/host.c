@@ -49,11 +49,6 @@ static char *arch_from_cpuinfo(const char *cpuinfo)
 	return NULL;
 }
 
-static char *gather_meta(struct rootfs *rf, const char *key)
-{
-	return env_file_value(rf, GATHER_META, key);
-}
-
 static void collect_kernel(struct probe_ctx *ctx, json_object *host)
 {
 	_cleanup_free_ char *release = NULL, *version = NULL, *proc_version = NULL;
@@ -88,7 +83,7 @@ static void collect_arch(struct probe_ctx *ctx, json_object *host)
 		if (uname(&u) == 0)
 			arch = xstrdup(u.machine);
 	} else {
-		arch = gather_meta(ctx->rf, "arch");
+		arch = probe_gather_meta(ctx, "arch");
 		if (!arch) {
 			_cleanup_free_ char *cpuinfo = NULL;
 			if (rootfs_read(ctx->rf, "/proc/cpuinfo", &cpuinfo, NULL) == 0)

@@ -166,15 +166,16 @@ static bool read_sensors(struct rootfs *rf, const char *dir, json_object *out)
 	return l.n > 0;
 }
 
-/* A hwmon device's name, NULL when missing, empty or not text. */
-static char *read_name(struct rootfs *rf, const char *dir)
+/* A short text attribute (a device's name, a supply's type), NULL when
+ * missing, empty, too long or not text. */
+static char *label_attr(struct rootfs *rf, const char *dir, const char *name)
 {
-	_cleanup_free_ char *path = xasprintf("%s/name", dir);
-	char *name = NULL;
-	if (rootfs_read_line(rf, path, &name) == 0 && *name && strlen(name) <= LABEL_MAX && text_printable(name))
-		return name;
-	free(name);
-	return NULL;
+	char *v = rootfs_read_attr(rf, dir, name);
+	if (v && (strlen(v) > LABEL_MAX || !text_printable(v))) {
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 /*
@@ -185,14 +186,14 @@ static json_object *read_hwmon(struct rootfs *rf, const char *path)
 {
 	json_object *dev = json_object_new_object();
 	json_object *sensors = json_object_new_array();
-	_cleanup_free_ char *name = read_name(rf, path);
+	_cleanup_free_ char *name = label_attr(rf, path, "name");
 	_cleanup_free_ char *parent = xasprintf("%s/device", path);
 	const char *dir = path;
 
 	if (!read_sensors(rf, path, sensors) && read_sensors(rf, parent, sensors))
 		dir = parent;
 	if (!name)
-		name = read_name(rf, parent);
+		name = label_attr(rf, parent, "name");
 	jset_str(dev, "name", name);
 	jset_str(dev, "path", dir);
 	jset(dev, "sensors", sensors);
@@ -506,16 +507,6 @@ static void collect_throttle(struct probe_ctx *ctx, json_object *power)
 
 /* ---- power supplies ------------------------------------------------- */
 
-static char *supply_attr(struct rootfs *rf, const char *path, const char *attr)
-{
-	_cleanup_free_ char *p = xasprintf("%s/%s", path, attr);
-	char *v = NULL;
-	if (rootfs_read_line(rf, p, &v) == 0 && *v && strlen(v) <= LABEL_MAX && text_printable(v))
-		return v;
-	free(v);
-	return NULL;
-}
-
 /*
  * Mains (or USB) supplies say whether they are online, system batteries
  * whether they discharge. Batteries of peripherals (scope "Device": mice,
@@ -529,10 +520,10 @@ static void collect_supplies(struct probe_ctx *ctx, json_object *power)
 
 	class_entries(ctx, SUPPLY_CLASS, NULL, &paths);
 	for (size_t i = 0; i < paths.n; i++) {
-		_cleanup_free_ char *type = supply_attr(ctx->rf, paths.v[i], "type");
-		_cleanup_free_ char *online = supply_attr(ctx->rf, paths.v[i], "online");
-		_cleanup_free_ char *status = supply_attr(ctx->rf, paths.v[i], "status");
-		_cleanup_free_ char *scope = supply_attr(ctx->rf, paths.v[i], "scope");
+		_cleanup_free_ char *type = label_attr(ctx->rf, paths.v[i], "type");
+		_cleanup_free_ char *online = label_attr(ctx->rf, paths.v[i], "online");
+		_cleanup_free_ char *status = label_attr(ctx->rf, paths.v[i], "status");
+		_cleanup_free_ char *scope = label_attr(ctx->rf, paths.v[i], "scope");
 		if (scope && streq(scope, "Device"))
 			continue;
 		json_object *s = json_object_new_object();

@@ -135,6 +135,9 @@ static void rootfs_resolves_inside(void **state)
 	assert_int_equal(rootfs_read_u64(rf, "/proc/num", &n), 0);
 	assert_int_equal(n, 1234);
 	assert_int_equal(rootfs_read_u64(rf, "/proc/none", &n), -ENOENT);
+	_cleanup_free_ char *attr = rootfs_read_attr(rf, "/proc", "num");
+	assert_string_equal(attr, "1234");
+	assert_null(rootfs_read_attr(rf, "/proc", "none"));
 	assert_int_equal(rootfs_exists(rf, "/sys/loop1"), -ELOOP);
 
 	_cleanup_free_ char *base = NULL;
