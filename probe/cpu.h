@@ -27,6 +27,7 @@ struct cpuinfo_cpu {
 	char *vendor_id;   /* x86 */
 	char *cpu_name;    /* "cpu" (powerpc, sparc) */
 	char *processor_name; /* old ARM header "Processor : AArch64 Processor rev 0" */
+	char *flags;       /* x86 feature flags, one space between them */
 	double bogomips;   /* < 0 when absent */
 	long physical_id, core_id;
 	struct midr midr;

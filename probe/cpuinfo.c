@@ -22,6 +22,7 @@ static void cpu_clear(struct cpuinfo_cpu *c)
 	free(c->vendor_id);
 	free(c->cpu_name);
 	free(c->processor_name);
+	free(c->flags);
 }
 
 /* Whole-string number in base 0 (0x41) or 10, at most INT_MAX; -1 when it is not one. */
@@ -49,6 +50,8 @@ static void set_field(struct cpuinfo_cpu *c, const char *key, char *value)
 		set_str(&c->vendor_id, value);
 	} else if (streq(key, "cpu")) {
 		set_str(&c->cpu_name, strsqueeze(value));
+	} else if (streq(key, "flags")) {
+		set_str(&c->flags, strsqueeze(value));
 	} else if (streq(key, "Processor")) {
 		set_str(&c->processor_name, strsqueeze(value));
 	} else if (streq(key, "bogomips") || streq(key, "BogoMIPS")) {
@@ -95,6 +98,7 @@ static void inherit(struct cpuinfo_cpu *c, const struct cpuinfo_cpu *s)
 	inherit_str(&c->vendor_id, s->vendor_id);
 	inherit_str(&c->cpu_name, s->cpu_name);
 	inherit_str(&c->processor_name, s->processor_name);
+	inherit_str(&c->flags, s->flags);
 	inherit_num(&c->physical_id, s->physical_id);
 	inherit_num(&c->core_id, s->core_id);
 	/* One ID block after the list describes every CPU (32-bit ARM). */

@@ -14,6 +14,7 @@
 #include <cpuid.h>
 #endif
 
+#include "cpu.h"
 #include "lib/gunzip.h"
 #include "probe.h"
 #include "virt.h"
@@ -240,23 +241,6 @@ static void scan_xen(struct scan *s)
 
 /* ---- /proc/cpuinfo and the kernel log -------------------------------- */
 
-/* Value of "key<tab>: value" in the first processor block, or NULL. */
-static char *cpuinfo_value(const char *cpuinfo, const char *key)
-{
-	size_t klen = strlen(key);
-	for (const char *l = cpuinfo; l && *l && *l != '\n'; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		if (strncmp(l, key, klen) != 0 || (l[klen] != ' ' && l[klen] != '\t' && l[klen] != ':'))
-			continue;
-		const char *colon = strchr(l, ':');
-		const char *eol = strchr(l, '\n');
-		if (!colon || (eol && colon > eol))
-			continue;
-		char *v = xstrndup(colon + 1, eol ? (size_t)(eol - colon - 1) : strlen(colon + 1));
-		return strstrip(v);
-	}
-	return NULL;
-}
-
 static bool has_word(const char *list, const char *word)
 {
 	size_t n = strlen(word);
@@ -278,21 +262,23 @@ static const char *hw_virtualization(const char *flags)
 
 static void scan_cpuinfo(struct scan *s, json_object *virt)
 {
-	_cleanup_free_ char *cpuinfo = NULL, *flags = NULL, *model = NULL, *vendor = NULL;
+	_cleanup_free_ char *text = NULL;
 	jset_null(virt, "hw_virtualization");
-	if (rootfs_read(s->ctx->rf, "/proc/cpuinfo", &cpuinfo, NULL) < 0)
+	if (rootfs_read(s->ctx->rf, "/proc/cpuinfo", &text, NULL) < 0)
 		return;
-	vendor = cpuinfo_value(cpuinfo, "vendor_id");
-	if (vendor && streq(vendor, "User Mode Linux"))
-		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo vendor_id", vendor, "uml", VIRT_SPECIFIC);
-	model = cpuinfo_value(cpuinfo, "model name");
-	if (model && strstr(model, "QEMU Virtual CPU"))
-		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo model name", model, "qemu", VIRT_WEAK);
-	flags = cpuinfo_value(cpuinfo, "flags");
-	if (flags && has_word(flags, "hypervisor"))
+	struct cpuinfo ci;
+	cpuinfo_parse(text, &ci);
+	/* the first processor: the hypervisor shows all of them the same */
+	const struct cpuinfo_cpu *c = ci.n ? &ci.cpus[0] : &ci.shared;
+	if (c->vendor_id && streq(c->vendor_id, "User Mode Linux"))
+		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo vendor_id", c->vendor_id, "uml", VIRT_SPECIFIC);
+	if (c->model_name && strstr(c->model_name, "QEMU Virtual CPU"))
+		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo model name", c->model_name, "qemu", VIRT_WEAK);
+	if (c->flags && has_word(c->flags, "hypervisor"))
 		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo flags", "hypervisor", "unknown", VIRT_GENERIC);
-	if (flags)
-		jset_str(virt, "hw_virtualization", hw_virtualization(flags));
+	if (c->flags)
+		jset_str(virt, "hw_virtualization", hw_virtualization(c->flags));
+	cpuinfo_free(&ci);
 }
 
 static const struct virt_signature klog_hypervisors[] = {
@@ -446,6 +432,15 @@ static void dt_split(char *raw, size_t len)
 			raw[i] = '\0';
 }
 
+/* True when a split property holds the string s. */
+static bool dt_has(const char *raw, size_t len, const char *s)
+{
+	for (size_t k = 0; k < len; k += strlen(raw + k) + 1)
+		if (streq(raw + k, s))
+			return true;
+	return false;
+}
+
 /* The strings of a split property joined by ", ". */
 static char *dt_strings(const char *raw, size_t len)
 {
@@ -482,17 +477,15 @@ static void scan_device_tree(struct scan *s)
 		_cleanup_free_ char *value = dt_strings(raw, len);
 		const struct virt_signature *sig = NULL;
 		for (size_t i = 0; i < ARRAY_SIZE(dt_signatures) && !sig; i++)
-			for (size_t k = 0; k < len; k += strlen(raw + k) + 1)
-				if (streq(raw + k, dt_signatures[i].text))
-					sig = &dt_signatures[i];
+			if (dt_has(raw, len, dt_signatures[i].text))
+				sig = &dt_signatures[i];
 		note_signature(s, path, value, sig);
 	}
 	/* qemu's and kvmtool's virtual boards, crosvm and Firecracker on arm */
 	if (rootfs_read(rf, root_path, &root, &len) == 0) {
 		dt_split(root, len);
-		for (size_t k = 0; k < len; k += strlen(root + k) + 1)
-			if (streq(root + k, "linux,dummy-virt"))
-				note(s, LAYER_HYPERVISOR, root_path, "linux,dummy-virt", "unknown", VIRT_GENERIC);
+		if (dt_has(root, len, "linux,dummy-virt"))
+			note(s, LAYER_HYPERVISOR, root_path, "linux,dummy-virt", "unknown", VIRT_GENERIC);
 	}
 	struct strv nodes = {0};
 	if (rootfs_list(rf, base, &nodes) == 0)
