@@ -6,7 +6,10 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
+#include "probe/storage.h"
 #include "tune/services.h"
+
+#define MOUNTINFO_MAX (16u << 20)
 
 int knob_read(struct rootfs *rf, const char *path, bool choice, char **out)
 {
@@ -114,49 +117,23 @@ char *knob_host_path(struct rootfs *rf, const char *path)
 	return xasprintf("%s%s", rootfs_path(rf), path);
 }
 
-/* mountinfo escapes blanks and backslashes as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
 int knob_mount_type(const char *host_path, char **fstype)
 {
 	/* The mounts of the running kernel, also with --root: the tmpfs is a
 	 * real mount on this machine, below the root directory. */
-	_cleanup_fclose_ FILE *f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return -errno;
-	char *line = NULL;
-	size_t cap = 0;
+	_cleanup_free_ char *text = NULL;
 	*fstype = NULL;
-	while (getline(&line, &cap, f) > 0) {
-		/* id parent maj:min root mountpoint options [optional...] - fstype source superopts */
-		char *fields[5], *save = NULL, *t = strtok_r(line, " ", &save);
-		size_t n = 0;
-		for (; t && n < 5; t = strtok_r(NULL, " ", &save))
-			fields[n++] = t;
-		if (n < 5)
-			continue;
-		unescape_octal(fields[4]);
-		if (!streq(fields[4], host_path))
-			continue;
-		while (t && !streq(t, "-"))
-			t = strtok_r(NULL, " ", &save);
-		t = t ? strtok_r(NULL, " ", &save) : NULL;
-		free(*fstype);
-		*fstype = xstrdup(t ? t : "unknown"); /* the last mount on a path is the visible one */
-	}
-	free(line);
+	int r = read_file("/proc/self/mountinfo", MOUNTINFO_MAX, &text, NULL);
+	if (r < 0)
+		return r;
+	struct mount_table t;
+	if (mount_table_parse_mountinfo(text, &t) < 0)
+		return 0;
+	/* the last mount on a path is the visible one */
+	for (size_t i = t.n; i-- > 0 && !*fstype;)
+		if (streq(t.v[i].target, host_path))
+			*fstype = xstrdup(t.v[i].fstype);
+	mount_table_free(&t);
 	return 0;
 }
 
