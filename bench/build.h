@@ -32,3 +32,6 @@ json_object *build_commands(const char *make_output);
 char *build_output_tail(const char *text);
 /* Writes dir/build.json (through a temporary file and a rename). */
 int build_record_write(const char *dir, json_object *build, char **error);
+/* The record of a finished build in dir, marked "cached": its build.json
+ * when program (what the build makes) is there too; NULL otherwise. */
+json_object *build_record_cached(const char *dir, const char *program);

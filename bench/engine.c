@@ -389,8 +389,9 @@ static int build_into(const char *srcdir, const char *dir, const char *cc, const
 {
 	remove_tree(dir);
 	if (mkdir(dir, 0755) < 0) {
-		*error = xasprintf("cannot create %s: %s", dir, strerror(errno));
-		return -errno;
+		int r = -errno;
+		*error = xasprintf("cannot create %s: %s", dir, strerror(-r));
+		return r;
 	}
 	_cleanup_free_ char *o = xasprintf("O=%s", dir), *ccv = xasprintf("CC=%s", cc);
 	_cleanup_free_ char *fl = cflags ? xasprintf("WORKLOAD_CFLAGS=%s", cflags) : NULL;
@@ -425,6 +426,17 @@ int build_record_write(const char *dir, json_object *build, char **error)
 	return 0;
 }
 
+json_object *build_record_cached(const char *dir, const char *program)
+{
+	_cleanup_free_ char *record = xasprintf("%s/build.json", dir);
+	_cleanup_json_ json_object *b = NULL;
+	if (!is_executable(program) || jload_file(record, JSON_FILE_MAX, &b) < 0 ||
+	    !json_object_is_type(b, json_type_object))
+		return NULL;
+	jset_bool(b, "cached", true);
+	return TAKE_PTR(b);
+}
+
 int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags,
 		      json_object **build, char **error)
 {
@@ -441,16 +453,12 @@ int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, 
 	char key[17];
 	snprintf(key, sizeof(key), "%016" PRIx64, h);
 	_cleanup_free_ char *dir = xasprintf("%s/%s", cachedir, key);
-	_cleanup_free_ char *record = xasprintf("%s/build.json", dir);
-
 	_cleanup_free_ char *cached_bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
-	json_object *b = NULL;
-	if (is_executable(cached_bin) && jload_file(record, JSON_FILE_MAX, &b) == 0 && json_object_is_type(b, json_type_object)) {
-		jset_bool(b, "cached", true);
+	json_object *b = build_record_cached(dir, cached_bin);
+	if (b) {
 		*build = b;
 		return 0;
 	}
-	json_object_put(b);
 	r = mkdir_p(cachedir, 0);
 	if (r < 0) {
 		*error = xasprintf("cannot create the cache %s: %s", cachedir, strerror(-r));

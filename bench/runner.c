@@ -361,9 +361,10 @@ static int start_copies(const struct pass_spec *spec, pid_t *pids, struct copy_i
 		io[i].fd = errp[0];
 	}
 	return 0;
-fail:
-	*error = xasprintf("cannot start %u copies of %s: %s", spec->copies, spec->argv[0], strerror(errno));
-	return -errno;
+fail:;
+	int r = -errno;
+	*error = xasprintf("cannot start %u copies of %s: %s", spec->copies, spec->argv[0], strerror(-r));
+	return r;
 }
 
 int runner_pass(const struct pass_spec *spec, struct pass_outcome *out, char **error)

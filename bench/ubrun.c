@@ -371,8 +371,9 @@ int ubrun_measure(const struct bench_opts *o, const char *workdir, struct sample
 	st.est_total = estimate(o);
 	_cleanup_free_ char *resdir = xasprintf("%s/results", workdir);
 	if (mkdir(resdir, 0700) < 0) {
-		*error = xasprintf("cannot create %s: %s", resdir, strerror(errno));
-		return -errno;
+		int r = -errno;
+		*error = xasprintf("cannot create %s: %s", resdir, strerror(-r));
+		return r;
 	}
 	struct strv argv = {0};
 	ubrun_argv(o, &argv);

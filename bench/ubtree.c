@@ -198,9 +198,10 @@ static int walk_file(struct walk *w, const char *rel, const char *name, const st
 	_cleanup_close_ int fd = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	_cleanup_free_ char *data = NULL;
 	size_t len = 0;
-	if (fd < 0 || read_fd(fd, TREE_BYTES_MAX, &data, &len) < 0) {
-		w->error = xasprintf("cannot read %s: %s", src, strerror(errno));
-		return -EIO;
+	int r = fd < 0 ? -errno : read_fd(fd, TREE_BYTES_MAX, &data, &len);
+	if (r < 0) {
+		w->error = xasprintf("cannot read %s: %s", src, strerror(-r));
+		return r;
 	}
 	if (skipped(rel, name, (const unsigned char *)data, len))
 		return 0;
@@ -215,11 +216,11 @@ static int walk_file(struct walk *w, const char *rel, const char *name, const st
 		return 0;
 	_cleanup_free_ char *dst = xasprintf("%s/%s", w->to, rel);
 	_cleanup_close_ int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st->st_mode & 0755);
-	if (out < 0 || (len && write(out, data, len) != (ssize_t)len)) {
-		w->error = xasprintf("cannot write %s: %s", dst, strerror(errno ? errno : EIO));
-		return -EIO;
-	}
-	return 0;
+	ssize_t n = out < 0 ? -1 : len ? write(out, data, len) : 0;
+	r = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
+	if (r < 0)
+		w->error = xasprintf("cannot write %s: %s", dst, strerror(-r));
+	return r;
 }
 
 static int walk_dir(struct walk *w, const char *rel, int depth)
@@ -227,8 +228,9 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 	_cleanup_free_ char *path = *rel ? xasprintf("%s/%s", w->from, rel) : xstrdup(w->from);
 	_cleanup_closedir_ DIR *d = opendir(path);
 	if (!d) {
-		w->error = xasprintf("cannot read %s: %s", path, strerror(errno));
-		return -errno;
+		int r = -errno;
+		w->error = xasprintf("cannot read %s: %s", path, strerror(-r));
+		return r;
 	}
 	if (depth > TREE_DEPTH_MAX)
 		return 0;
@@ -244,8 +246,8 @@ static int walk_dir(struct walk *w, const char *rel, int depth)
 		if (S_ISDIR(st.st_mode)) {
 			_cleanup_free_ char *dst = w->to ? xasprintf("%s/%s", w->to, sub) : NULL;
 			if (dst && mkdir(dst, 0755) < 0 && errno != EEXIST) {
-				w->error = xasprintf("cannot create %s: %s", dst, strerror(errno));
 				r = -errno;
+				w->error = xasprintf("cannot create %s: %s", dst, strerror(-r));
 				break;
 			}
 			r = walk_dir(w, sub, depth + 1);
@@ -362,14 +364,12 @@ int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, co
 	char key[17];
 	snprintf(key, sizeof(key), "%016" PRIx64, w.hash);
 	_cleanup_free_ char *base = xasprintf("%s/unixbench", cachedir), *dir = xasprintf("%s/%s", base, key);
-	_cleanup_free_ char *record = xasprintf("%s/build.json", dir), *dhry = xasprintf("%s/pgms/dhry2reg", dir);
-	json_object *b = NULL;
-	if (is_executable(dhry) && jload_file(record, JSON_FILE_MAX, &b) == 0 && json_object_is_type(b, json_type_object)) {
-		jset_bool(b, "cached", true);
+	_cleanup_free_ char *dhry = xasprintf("%s/pgms/dhry2reg", dir);
+	json_object *b = build_record_cached(dir, dhry);
+	if (b) {
 		*build = b;
 		return 0;
 	}
-	json_object_put(b);
 	r = mkdir_p(base, 0);
 	if (r < 0) {
 		*error = xasprintf("cannot create the cache %s: %s", base, strerror(-r));
@@ -379,8 +379,9 @@ int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, co
 	remove_tree(dir);
 	struct walk copy = { .from = t->root, .to = dir, .hash = BUILD_HASH_INIT };
 	if (mkdir(dir, 0755) < 0) {
-		*error = xasprintf("cannot create %s: %s", dir, strerror(errno));
-		return -errno;
+		r = -errno;
+		*error = xasprintf("cannot create %s: %s", dir, strerror(-r));
+		return r;
 	}
 	r = walk_dir(&copy, "", 0);
 	b = json_object_new_object();

@@ -17,8 +17,9 @@ int workdir_create(const char *base, const char *source, struct workdir *out, ch
 	if (!base) {
 		cwd = getcwd(NULL, 0);
 		if (!cwd) {
-			*error = xasprintf("cannot find the current directory: %s", strerror(errno));
-			return -errno;
+			int r = -errno;
+			*error = xasprintf("cannot find the current directory: %s", strerror(-r));
+			return r;
 		}
 		base = cwd;
 	}
@@ -32,7 +33,7 @@ int workdir_create(const char *base, const char *source, struct workdir *out, ch
 	char *tmpl = xasprintf("%s/" WORKDIR_TEMPLATE, abs);
 	if (!mkdtemp(tmpl)) {
 		r = -errno;
-		*error = xasprintf("cannot create a directory in %s (%s): %s", abs, source, strerror(errno));
+		*error = xasprintf("cannot create a directory in %s (%s): %s", abs, source, strerror(-r));
 		free(tmpl);
 		return r;
 	}
