@@ -411,8 +411,3 @@ const char *diag_env_str(const struct diag_case *c, const char *path)
 {
 	return jpath_str(c->before, path) ?: jpath_str(c->after, path);
 }
-
-bool diag_env_double(const struct diag_case *c, const char *path, double *out)
-{
-	return jpath_double(c->before, path, out) || jpath_double(c->after, path, out);
-}

@@ -178,7 +178,6 @@ json_object *diag_finding(const struct diag_case *c, const char *id);
 size_t diag_events(const struct diag_case *c, const char *kind, json_object **first);
 /* A string fact of the environment before the run (else after). */
 const char *diag_env_str(const struct diag_case *c, const char *path);
-bool diag_env_double(const struct diag_case *c, const char *path, double *out);
 
 /* ---- rules ---- */
 

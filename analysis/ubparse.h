@@ -40,7 +40,6 @@ struct ub_test_info {
 };
 
 const struct ub_test_info *ub_test_by_name(const char *name);
-const struct ub_test_info *ub_test_by_id(const char *id);
 /* The i-th entry of the table, NULL past its end. */
 const struct ub_test_info *ub_test_at(size_t i);
 

@@ -66,11 +66,3 @@ const struct ub_test_info *ub_test_by_name(const char *name)
 	}
 	return NULL;
 }
-
-const struct ub_test_info *ub_test_by_id(const char *id)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
-		if (streq(tests[i].id, id))
-			return &tests[i];
-	return NULL;
-}

@@ -49,13 +49,3 @@ int log_error_errno(int r, const char *fmt, ...)
 	va_end(ap);
 	return r;
 }
-
-int log_warning_errno(int r, const char *fmt, ...)
-{
-	va_list ap;
-	errno = r < 0 ? -r : r;
-	va_start(ap, fmt);
-	vlog("warning: ", ANSI_YELLOW, fmt, ap);
-	va_end(ap);
-	return r;
-}

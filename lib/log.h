@@ -4,13 +4,12 @@
 #include "util.h"
 
 /* Messages for the person at the terminal, on stderr, prefixed with
- * "ubtune: ". The _errno variants set errno from a negative error code so
- * that %m names it, and return that code. */
+ * "ubtune: ". log_error_errno() sets errno from a negative error code so
+ * that %m names it, and returns that code. */
 void log_error(const char *fmt, ...) _printf_(1, 2);
 void log_warning(const char *fmt, ...) _printf_(1, 2);
 void log_info(const char *fmt, ...) _printf_(1, 2);
 int log_error_errno(int r, const char *fmt, ...) _printf_(2, 3);
-int log_warning_errno(int r, const char *fmt, ...) _printf_(2, 3);
 
 /* Exit codes shared by every command. */
 enum {

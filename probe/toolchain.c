@@ -27,15 +27,13 @@ void toolchain_parse_cc_version(const char *line, char **name, char **version)
 		*version = xstrndup(v, strcspn(v, " "));
 		return;
 	}
-	/* gcc: the last token that starts with a digit and holds a dot */
+	/* gcc: the first token that is a dotted number, not a package
+	 * version ("12.2.0-14)") or a date ("20230801") */
 	_cleanup_free_ char *copy = xstrdup(line);
 	char *save = NULL;
-	for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
-		if (isdigit((unsigned char)t[0]) && strchr(t, '.') && !strchr(t, '-') && !strchr(t, ')')) {
-			free(*version);
+	for (char *t = strtok_r(copy, " ", &save); t && !*version; t = strtok_r(NULL, " ", &save))
+		if (isdigit((unsigned char)t[0]) && strchr(t, '.') && !strchr(t, '-') && !strchr(t, ')'))
 			*version = xstrdup(t);
-			break;
-		}
 }
 
 static void live_cc(char **name, char **version)

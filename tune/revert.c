@@ -5,15 +5,6 @@
 
 #include "tune/knob.h"
 
-const char *revert_outcome_name(enum revert_outcome o)
-{
-	static const char *const names[] = {
-		[REVERT_RESTORED] = "restored", [REVERT_ALREADY] = "already", [REVERT_LOST] = "lost",
-		[REVERT_KEPT] = "kept", [REVERT_FAILED] = "failed",
-	};
-	return names[o];
-}
-
 static bool same_boot(const struct jentry *e, const char *boot_id)
 {
 	/* unknown on either side: restoring is the safe choice */

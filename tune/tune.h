@@ -92,7 +92,6 @@ struct revert_result {
  * journal whose changes could not all be restored is kept. */
 int tune_revert(struct tune_env *env, struct revert_result *res, char **error);
 void revert_result_free(struct revert_result *res);
-const char *revert_outcome_name(enum revert_outcome o);
 
 /* ---- status ---- */
 /*

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The host area: facts as real kernels give them. */
+/* The host and toolchain areas: facts as real kernels and compilers give them. */
 #include "probetest.h"
 
 /* A booted kernel whose init never set a name says "(none)" (seen in a
@@ -40,11 +40,36 @@ static void hostname_set(void **state)
 	tmproot_free(root);
 }
 
+/* The first line of `cc --version` as compilers print it. */
+static void cc_versions(void **state)
+{
+	static const struct {
+		const char *line, *name, *version;
+	} cases[] = {
+		{ "gcc (Debian 12.2.0-14) 12.2.0", "gcc", "12.2.0" },
+		{ "cc (GCC) 13.2.1 20230801", "gcc", "13.2.1" },
+		{ "aarch64-linux-gnu-gcc (Debian 12.2.0-14) 12.2.0", "gcc", "12.2.0" },
+		{ "Debian clang version 14.0.6", "clang", "14.0.6" },
+		{ "tcc version 0.9.27 (x86_64 Linux)", "tcc", "0.9.27" },
+		{ "gcc (GCC)", "gcc", NULL },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *name = NULL, *version = NULL;
+		toolchain_parse_cc_version(cases[i].line, &name, &version);
+		assert_string_equal(name, cases[i].name);
+		if (cases[i].version)
+			assert_string_equal(version, cases[i].version);
+		else
+			assert_null(version);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hostname_unset),
 		cmocka_unit_test(hostname_set),
+		cmocka_unit_test(cc_versions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
