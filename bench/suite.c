@@ -80,91 +80,68 @@ void bench_expand_args(const struct bench_test *t, bool quick, bool quick_args, 
 	}
 }
 
-/* Calls fn for every comma-separated, white-space-trimmed word of list;
- * stops at the first error. */
-static int for_each_word(const char *list, int (*fn)(const char *word, void *data), void *data)
+/* Adds a test index once, in the order given. */
+static void tests_add(unsigned *out, unsigned *n, unsigned idx)
 {
-	_cleanup_free_ char *copy = xstrdup(list);
-	int r = 0;
-	for (char *save = NULL, *w = strtok_r(copy, ",", &save); w && r >= 0; w = strtok_r(NULL, ",", &save))
-		r = fn(strstrip(w), data);
-	return r;
-}
-
-struct tests_parse {
-	unsigned *out, n;
-	char *bad;
-};
-
-static void tests_add(struct tests_parse *p, unsigned idx)
-{
-	for (unsigned i = 0; i < p->n; i++)
-		if (p->out[i] == idx)
+	for (unsigned i = 0; i < *n; i++)
+		if (out[i] == idx)
 			return;
-	p->out[p->n++] = idx;
-}
-
-static int tests_word(const char *w, void *data)
-{
-	struct tests_parse *p = data;
-	if (streq(w, "index")) {
-		for (unsigned i = 0; i < BENCH_NTESTS; i++)
-			tests_add(p, i);
-		return 0;
-	}
-	const struct bench_test *t = bench_test_find(w);
-	if (!t) {
-		p->bad = xstrdup(w);
-		return -EINVAL;
-	}
-	tests_add(p, (unsigned)(t - bench_tests));
-	return 0;
+	out[(*n)++] = idx;
 }
 
 int bench_parse_tests(const char *list, unsigned *out, unsigned *n, char **bad)
 {
-	struct tests_parse p = { .out = out };
-	int r = for_each_word(list, tests_word, &p);
-	if (r < 0) {
-		*bad = p.bad;
-		return r;
+	struct strv words = {0};
+	unsigned k = 0;
+	int r = 0;
+	strv_split(list, ",", &words);
+	for (size_t i = 0; i < words.n && r == 0; i++) {
+		const struct bench_test *t = bench_test_find(words.v[i]);
+		if (streq(words.v[i], "index")) {
+			for (unsigned j = 0; j < BENCH_NTESTS; j++)
+				tests_add(out, &k, j);
+		} else if (t) {
+			tests_add(out, &k, (unsigned)(t - bench_tests));
+		} else {
+			*bad = xstrdup(words.v[i]);
+			r = -EINVAL;
+		}
 	}
-	if (p.n == 0) {
+	strv_free(&words);
+	if (r == 0 && k == 0) {
 		*bad = xstrdup(list);
-		return -EINVAL;
+		r = -EINVAL;
 	}
-	*n = p.n;
-	return 0;
-}
-
-struct copies_parse {
-	unsigned *out, n, online;
-};
-
-static int copies_word(const char *w, void *data)
-{
-	struct copies_parse *p = data;
-	uint64_t v;
-	if (streq(w, "all"))
-		v = p->online;
-	else if (parse_u64(w, &v) < 0)
-		return -EINVAL;
-	if (v < 1 || v > BENCH_MAX_COPIES)
-		return -ERANGE;
-	if (p->n == BENCH_MAX_RUNS)
-		return -E2BIG;
-	p->out[p->n++] = (unsigned)v;
-	return 0;
+	if (r == 0)
+		*n = k;
+	return r;
 }
 
 int bench_parse_copies(const char *list, unsigned online_cpus, unsigned *out, unsigned *n)
 {
-	struct copies_parse p = { .out = out, .online = online_cpus ? online_cpus : 1 };
-	int r = for_each_word(list, copies_word, &p);
-	if (r < 0)
-		return r;
-	if (p.n == 0)
-		return -EINVAL;
-	*n = p.n;
-	return 0;
+	struct strv words = {0};
+	unsigned k = 0;
+	int r = 0;
+	strv_split(list, ",", &words);
+	for (size_t i = 0; i < words.n && r == 0; i++) {
+		uint64_t v;
+		if (online_cpus && streq(words.v[i], "all"))
+			v = online_cpus;
+		else if (parse_u64(words.v[i], &v) < 0) {
+			r = -EINVAL;
+			break;
+		}
+		if (v < 1 || v > BENCH_MAX_COPIES)
+			r = -ERANGE;
+		else if (k == BENCH_MAX_RUNS)
+			r = -E2BIG;
+		else
+			out[k++] = (unsigned)v;
+	}
+	strv_free(&words);
+	if (r == 0 && k == 0)
+		r = -EINVAL;
+	if (r == 0)
+		*n = k;
+	return r;
 }

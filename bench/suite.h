@@ -58,7 +58,8 @@ void bench_expand_args(const struct bench_test *t, bool quick, bool quick_args, 
  */
 int bench_parse_tests(const char *list, unsigned *out, unsigned *n, char **bad);
 /*
- * Parses a --copies list ("1,8", "1,all"): `all` is online_cpus. Values
+ * Parses a --copies list ("1,8", "1,all"): `all` is online_cpus (not
+ * accepted when online_cpus is 0: copy counts of another machine). Values
  * are 1..BENCH_MAX_COPIES, at most BENCH_MAX_RUNS of them.
  */
 #define BENCH_MAX_COPIES 4096

@@ -8,7 +8,6 @@
 #include "command.h"
 #include "lib/store.h"
 
-#define COPIES_LIST_MAX 16
 #define PROBLEMS_SHOWN 10
 
 static const struct option options[] = {
@@ -20,24 +19,10 @@ static const struct option options[] = {
 };
 
 struct args {
-	unsigned copies[COPIES_LIST_MAX];
-	size_t ncopies;
+	unsigned copies[BENCH_MAX_RUNS];
+	unsigned ncopies;
 	bool json, no_store;
 };
-
-/* "1" or "1,8": copy counts for tables that do not say. */
-static int parse_copies(const char *s, struct args *a)
-{
-	_cleanup_free_ char *copy = xstrdup(s);
-	a->ncopies = 0;
-	for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		uint64_t u;
-		if (a->ncopies == COPIES_LIST_MAX || parse_u64(w, &u) < 0 || u < 1 || u > BENCH_MAX_COPIES)
-			return -EINVAL;
-		a->copies[a->ncopies++] = (unsigned)u;
-	}
-	return a->ncopies ? 0 : -EINVAL;
-}
 
 static int parse_args(int argc, char **argv, struct args *a, int *code)
 {
@@ -45,10 +30,11 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 	while ((opt = command_getopt(&cmd_import, argc, argv, "+h", code)) != -1) {
 		switch (opt) {
 		case 'c':
-			if (parse_copies(optarg, a) < 0)
+			/* copy counts for tables that do not say: "1" or "1,8" ('all' means nothing here) */
+			if (bench_parse_copies(optarg, 0, a->copies, &a->ncopies) < 0)
 				return *code = command_usage_error(&cmd_import, "--copies takes up to %d numbers from 1 to %d, "
 										"separated by commas, not '%s'",
-								   COPIES_LIST_MAX, BENCH_MAX_COPIES, optarg);
+								   BENCH_MAX_RUNS, BENCH_MAX_COPIES, optarg);
 			break;
 		case 'j':
 			a->json = true;

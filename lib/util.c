@@ -192,6 +192,16 @@ bool strv_contains(const struct strv *l, const char *s)
 	return false;
 }
 
+void strv_split(const char *value, const char *seps, struct strv *out)
+{
+	_cleanup_free_ char *copy = xstrdup(value);
+	for (char *save = NULL, *t = strtok_r(copy, seps, &save); t; t = strtok_r(NULL, seps, &save)) {
+		strstrip(t);
+		if (*t)
+			strv_push(out, t);
+	}
+}
+
 static int cmp_nat(const void *a, const void *b)
 {
 	return strnatcmp(*(char *const *)a, *(char *const *)b);
@@ -295,6 +305,48 @@ int strnatcmp(const char *a, const char *b)
 		b++;
 	}
 	return *a ? 1 : *b ? -1 : 0;
+}
+
+size_t str_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+			size_t best = diag + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+const char *str_closest(const char *word, const char *const *choices)
+{
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+	for (size_t i = 0; choices[i]; i++) {
+		size_t d = str_edit_distance(word, choices[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = choices[i];
+		}
+	}
+	/* close enough: a typo, not a different word */
+	size_t limit = strlen(word) <= 4 ? 1 : strlen(word) <= 8 ? 2 : 3;
+	return best_d <= limit ? best : NULL;
 }
 
 uint64_t now_usec(void)

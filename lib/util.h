@@ -73,6 +73,9 @@ struct strv {
 void strv_push(struct strv *l, const char *s);
 void strv_take(struct strv *l, char *s);
 bool strv_contains(const struct strv *l, const char *s);
+/* Appends the items of value split on any of seps, white space trimmed,
+ * empty ones dropped. */
+void strv_split(const char *value, const char *seps, struct strv *out);
 void strv_sort(struct strv *l);
 void strv_free(struct strv *l);
 
@@ -93,6 +96,12 @@ int dir_list_sorted(DIR *d, struct strv *out);
 
 /* Natural comparison: "cpu2" < "cpu10". */
 int strnatcmp(const char *a, const char *b);
+
+/* Levenshtein distance (ASCII case ignored), for "did you mean". */
+size_t str_edit_distance(const char *a, const char *b);
+/* The closest word of a NULL-terminated list when it is near enough to be
+ * a typo of word; else NULL. */
+const char *str_closest(const char *word, const char *const *choices);
 
 /* Monotonic time in microseconds. */
 uint64_t now_usec(void);

@@ -50,20 +50,11 @@ static bool is_pci_address(const char *c)
 	return hex_run(c) == 2 && c[2] == '.' && c[3] >= '0' && c[3] <= '7' && c[4] == '\0';
 }
 
-/* The components of an absolute path. */
-static void split_path(const char *path, struct strv *out)
-{
-	_cleanup_free_ char *copy = xstrdup(path);
-	*out = (struct strv){0};
-	for (char *save = NULL, *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save))
-		strv_push(out, c);
-}
-
 static bool has_numbered_component(const char *path, const char *prefix)
 {
-	struct strv comps;
+	struct strv comps = {0};
 	bool found = false;
-	split_path(path, &comps);
+	strv_split(path, "/", &comps);
 	for (size_t i = 0; i < comps.n && !found; i++)
 		found = numbered(comps.v[i], prefix);
 	strv_free(&comps);
@@ -223,9 +214,9 @@ static char *whole_disk(struct probe_ctx *ctx, const char *dir)
  */
 static char *controller_path(const char *disk, bool *pci)
 {
-	struct strv c;
+	struct strv c = {0};
 	ssize_t at = -1;
-	split_path(disk, &c);
+	strv_split(disk, "/", &c);
 	*pci = false;
 	for (size_t i = 0; i < c.n; i++)
 		if (is_pci_address(c.v[i])) {

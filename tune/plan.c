@@ -113,10 +113,10 @@ static void plan_stop_units(struct ctx *c, const struct profile_setting *stop, c
 {
 	struct strv given = {0}, patterns = {0}, names = {0}, states = {0}, unmatched = {0}, notes = {0};
 	if (stop)
-		profile_split(stop->value, " \t,", &given);
+		strv_split(stop->value, " \t,", &given);
 	size_t n_stop = given.n;
 	if (also)
-		profile_split(also->value, " \t,", &given);
+		strv_split(also->value, " \t,", &given);
 	_cleanup_free_ char *list = join(&given, " ");
 	int r;
 	if (!given.n)
@@ -235,8 +235,8 @@ static void plan_governor(struct ctx *c, const struct profile_setting *s, const 
 		return;
 	}
 	struct strv offered = {0}, wanted = {0};
-	profile_split(avail, " \t", &offered);
-	profile_split(s->value, "|", &wanted);
+	strv_split(avail, " \t", &offered);
+	strv_split(s->value, "|", &wanted);
 	const char *pick = NULL;
 	for (size_t i = 0; i < wanted.n && !pick; i++)
 		if (strv_contains(&offered, wanted.v[i]))
@@ -418,7 +418,7 @@ static const char *pick_scheduler(struct ctx *c, const struct profile_setting *s
 		return NULL;
 	}
 	struct strv wanted = {0};
-	profile_split(is_auto ? rec_sched : s->value, "|", &wanted);
+	strv_split(is_auto ? rec_sched : s->value, "|", &wanted);
 	const char *pick = NULL;
 	for (size_t i = 0; i < wanted.n && !pick; i++)
 		for (size_t j = 0; j < offered->n && !pick; j++)
@@ -718,7 +718,7 @@ static void plan_record(struct ctx *c)
 		jset_str(jchild(rec, "build"), "cflags", s->value);
 	if ((s = profile_get(c->p, "bench", "copies"))) {
 		struct strv items = {0};
-		profile_split(s->value, " \t,", &items);
+		strv_split(s->value, " \t,", &items);
 		json_object *a = json_object_new_array();
 		for (size_t i = 0; i < items.n; i++) {
 			uint64_t v;
@@ -732,7 +732,7 @@ static void plan_record(struct ctx *c)
 	}
 	if ((s = profile_get(c->p, "bench", "tests"))) {
 		struct strv items = {0};
-		profile_split(s->value, " \t,", &items);
+		strv_split(s->value, " \t,", &items);
 		json_object *a = json_object_new_array();
 		for (size_t i = 0; i < items.n; i++)
 			jarr_add_str(a, items.v[i]);

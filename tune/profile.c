@@ -14,16 +14,6 @@
 
 /* ---- values ---------------------------------------------------------- */
 
-void profile_split(const char *value, const char *seps, struct strv *out)
-{
-	_cleanup_free_ char *copy = xstrdup(value);
-	for (char *save = NULL, *t = strtok_r(copy, seps, &save); t; t = strtok_r(NULL, seps, &save)) {
-		strstrip(t);
-		if (*t)
-			strv_push(out, t);
-	}
-}
-
 int profile_parse_freq(const char *s, uint64_t *khz)
 {
 	static const struct { const char *unit; double mult; } units[] = {
@@ -58,48 +48,6 @@ int profile_parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
-size_t profile_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 64 || lb > 64)
-		return SIZE_MAX;
-	size_t row[65];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-			size_t best = diag + cost;
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-const char *profile_suggest(const char *word, const char *const *choices)
-{
-	const char *best = NULL;
-	size_t best_d = SIZE_MAX;
-	for (size_t i = 0; choices[i]; i++) {
-		size_t d = profile_edit_distance(word, choices[i]);
-		if (d < best_d) {
-			best_d = d;
-			best = choices[i];
-		}
-	}
-	/* close enough: a typo, not a different word */
-	size_t limit = strlen(word) <= 4 ? 1 : strlen(word) <= 8 ? 2 : 3;
-	return best_d <= limit ? best : NULL;
-}
-
 /* ---- checkers: NULL when the value is valid, else the reason ---------- */
 
 typedef char *(*checker_fn)(const char *value, const char *choices);
@@ -117,7 +65,7 @@ static bool in_choices(const char *value, const char *choices)
 {
 	struct strv allowed = {0};
 	if (choices)
-		profile_split(choices, "|", &allowed);
+		strv_split(choices, "|", &allowed);
 	bool in = strv_contains(&allowed, value);
 	strv_free(&allowed);
 	return in;
@@ -126,7 +74,7 @@ static bool in_choices(const char *value, const char *choices)
 static char *check_choices_list(const char *choices, struct strv *items)
 {
 	struct strv allowed = {0};
-	profile_split(choices, "|", &allowed);
+	strv_split(choices, "|", &allowed);
 	char *err = NULL;
 	for (size_t i = 0; i < items->n && !err; i++) {
 		if (strv_contains(&allowed, items->v[i]))
@@ -136,7 +84,7 @@ static char *check_choices_list(const char *choices, struct strv *items)
 		for (size_t k = 0; k < allowed.n; k++)
 			buf_printf(&b, "%s%s", k ? ", " : "", allowed.v[k]);
 		list = buf_steal(&b);
-		const char *hint = profile_suggest(items->v[i], (const char *const *)allowed.v);
+		const char *hint = str_closest(items->v[i], (const char *const *)allowed.v);
 		if (hint)
 			err = xasprintf("'%s' is not one of %s (did you mean '%s'?)", items->v[i], list, hint);
 		else
@@ -168,7 +116,7 @@ static char *check_text(const char *value, const char *choices)
 static char *check_names(const char *value, const char *extra, const char *what, size_t max, bool allow_empty)
 {
 	struct strv items = {0};
-	profile_split(value, " \t,", &items);
+	strv_split(value, " \t,", &items);
 	char *err = NULL;
 	if (!items.n && !allow_empty)
 		err = xasprintf("needs at least one %s", what);
@@ -201,8 +149,8 @@ static char *check_target(const char *value, const char *choices)
 static char *check_alternatives(const char *value, const char *choices, const char *extra, const char *what)
 {
 	struct strv items = {0}, alone = {0};
-	profile_split(value, "|", &items);
-	profile_split(choices, "|", &alone);
+	strv_split(value, "|", &items);
+	strv_split(choices, "|", &alone);
 	char *err = NULL;
 	if (!items.n)
 		err = xasprintf("needs at least one %s", what);
@@ -237,7 +185,7 @@ static char *check_scheduler(const char *value, const char *choices)
 	if (err)
 		return err;
 	struct strv items = {0};
-	profile_split(value, "|", &items);
+	strv_split(value, "|", &items);
 	_cleanup_free_ char *all = xasprintf("%s|%s", choices, known_schedulers);
 	err = check_choices_list(all, &items);
 	strv_free(&items);
@@ -311,7 +259,7 @@ static char *check_cc(const char *value, const char *choices)
 static char *check_cflags(const char *value, const char *choices)
 {
 	struct strv items = {0};
-	profile_split(value, " \t", &items);
+	strv_split(value, " \t", &items);
 	char *err = NULL;
 	for (size_t i = 0; i < items.n && !err; i++)
 		if (items.v[i][0] != '-' || !all_chars(items.v[i], "_=,.+:/-"))
@@ -324,7 +272,7 @@ static char *check_cflags(const char *value, const char *choices)
 static char *check_copies(const char *value, const char *choices)
 {
 	struct strv items = {0};
-	profile_split(value, " \t,", &items);
+	strv_split(value, " \t,", &items);
 	char *err = items.n ? NULL : xstrdup("needs at least one number of copies or 'all'");
 	for (size_t i = 0; i < items.n && !err; i++) {
 		uint64_t v;
@@ -348,13 +296,13 @@ static const char *const unixbench_tests =
 static char *check_tests(const char *value, const char *choices)
 {
 	struct strv items = {0}, known = {0};
-	profile_split(value, " \t,", &items);
-	profile_split(unixbench_tests, "|", &known);
+	strv_split(value, " \t,", &items);
+	strv_split(unixbench_tests, "|", &known);
 	char *err = items.n ? NULL : xstrdup("needs at least one test name");
 	for (size_t i = 0; i < items.n && !err; i++) {
 		if (strv_contains(&known, items.v[i]))
 			continue;
-		const char *hint = profile_suggest(items.v[i], (const char *const *)known.v);
+		const char *hint = str_closest(items.v[i], (const char *const *)known.v);
 		err = xasprintf("'%s' is not a test or group UnixBench's Run knows (such as index, dhry2reg, "
 				"fstime)%s%s%s", items.v[i], hint ? " (did you mean '" : "", hint ? hint : "",
 				hint ? "'?)" : "");
@@ -387,7 +335,7 @@ static char *check_affinity(const char *value, const char *choices)
 static char *check_match(const char *value, const char *choices)
 {
 	struct strv items = {0};
-	profile_split(value, "|", &items);
+	strv_split(value, "|", &items);
 	char *err = items.n ? NULL : xstrdup("needs at least one pattern");
 	for (size_t i = 0; i < items.n && !err; i++)
 		if (strlen(items.v[i]) > 64)
@@ -590,7 +538,7 @@ static void start_section(struct parse *ps, const char *line)
 	for (size_t i = 0; section_types[i]; i++)
 		known |= streq(section_types[i], type);
 	if (!known) {
-		const char *hint = profile_suggest(type, section_types);
+		const char *hint = str_closest(type, section_types);
 		if (hint)
 			add_error(ps->l, ps->path, ps->lineno, "[%s]: unknown section (did you mean [%s]?)", s->name, hint);
 		else
@@ -703,7 +651,7 @@ static void check_section(struct loader *l, struct section *s)
 				for (size_t j = 0; match_keys[j] && !streq(s->type, "profile"); j++)
 					known[n++] = match_keys[j];
 				known[n] = NULL;
-				const char *hint = profile_suggest(e->key, known);
+				const char *hint = str_closest(e->key, known);
 				if (hint)
 					err = xasprintf("unknown key (did you mean '%s'?)", hint);
 				else
@@ -771,7 +719,7 @@ static int load_includes(struct loader *l, struct parse *ps)
 			if (!streq(s->e[j].key, "include"))
 				continue;
 			struct strv names = {0};
-			profile_split(s->e[j].value, " \t,", &names);
+			strv_split(s->e[j].value, " \t,", &names);
 			for (size_t k = 0; k < names.n; k++) {
 				_cleanup_free_ char *p = resolve_include(ps->path, names.v[k]);
 				if (!p) {
@@ -890,7 +838,7 @@ static const char *canonical_arch(const char *a)
 static bool patterns_match(const char *patterns, const char *const *facts, bool arch)
 {
 	struct strv items = {0};
-	profile_split(patterns, "|", &items);
+	strv_split(patterns, "|", &items);
 	bool hit = false;
 	for (size_t i = 0; i < items.n && !hit; i++)
 		for (size_t j = 0; facts[j] && !hit; j++) {

@@ -61,13 +61,7 @@ char *profile_origin(const struct profile_setting *s);
 char *profile_find(const char *name);
 
 /* Parsers of validated values, shared with the planner. */
-/* Splits on any of seps, dropping empty items. */
-void profile_split(const char *value, const char *seps, struct strv *out);
 /* "1800MHz", "2.2GHz", "1500000kHz" -> kHz. */
 int profile_parse_freq(const char *s, uint64_t *khz);
 /* yes/no, true/false, on/off, 1/0. */
 int profile_parse_bool(const char *s, bool *out);
-/* Levenshtein distance, for "did you mean" suggestions. */
-size_t profile_edit_distance(const char *a, const char *b);
-/* The closest of a NULL-terminated list, when close enough; else NULL. */
-const char *profile_suggest(const char *word, const char *const *choices);

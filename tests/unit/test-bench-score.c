@@ -232,6 +232,11 @@ static void option_lists(void **state)
 	assert_int_equal(bench_parse_copies("1,x", 2, c, &n), -EINVAL);
 	assert_int_equal(bench_parse_copies("", 2, c, &n), -EINVAL);
 	assert_int_equal(bench_parse_copies("99999", 2, c, &n), -ERANGE);
+	/* another machine's copy counts: no 'all' */
+	assert_int_equal(bench_parse_copies("1,all", 0, c, &n), -EINVAL);
+	assert_int_equal(bench_parse_copies("1, 8", 0, c, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(c[1], 8);
 }
 
 int main(void)

@@ -77,6 +77,15 @@ static void numbers_and_strings(void **state)
 	assert_true(strnatcmp("cpu2", "cpu10") < 0);
 	assert_true(strnatcmp("hwmon10", "hwmon9") > 0);
 	assert_true(strnatcmp("a", "a") == 0);
+	assert_int_equal(str_edit_distance("govenor", "governor"), 1);
+	assert_int_equal(str_edit_distance("", "abc"), 3);
+	assert_null(str_closest("zzzzzz", (const char *const[]){ "governor", "boost", NULL }));
+	assert_string_equal(str_closest("bost", (const char *const[]){ "governor", "boost", NULL }), "boost");
+	struct strv l = {0};
+	strv_split(" 1, all ,,8 ", " ,", &l);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[1], "all");
+	strv_free(&l);
 }
 
 /* A throwaway root with absolute and relative symlinks. */

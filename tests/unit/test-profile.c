@@ -351,15 +351,6 @@ static void values(void **state)
 	assert_int_equal(profile_parse_bool("off", &b), 0);
 	assert_false(b);
 	assert_int_equal(profile_parse_bool("maybe", &b), -EINVAL);
-	assert_int_equal(profile_edit_distance("govenor", "governor"), 1);
-	assert_int_equal(profile_edit_distance("", "abc"), 3);
-	assert_null(profile_suggest("zzzzzz", (const char *const[]){ "governor", "boost", NULL }));
-	assert_string_equal(profile_suggest("bost", (const char *const[]){ "governor", "boost", NULL }), "boost");
-	struct strv l = {0};
-	profile_split(" 1, all ,,8 ", " ,", &l);
-	assert_int_equal(l.n, 3);
-	assert_string_equal(l.v[1], "all");
-	strv_free(&l);
 }
 
 int main(void)
