@@ -376,7 +376,7 @@ const struct command cmd_bench = {
 		"A profile applied with `ubtune apply` supplies defaults (copies, tests, quick,\n"
 		"workdir) and compiler flags for the workloads; the command line wins.\n"
 		"Ctrl-C stops the run: the tests that finished are stored, marked incomplete.\n"
-		"Exit status: 0 done, 1 a test failed or the machine was busy, 2 usage error,\n"
-		"128+N stopped by signal N.\n",
+		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n",
 	.options = options,
+	.exits = "128+N stopped by signal N",
 };

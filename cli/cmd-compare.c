@@ -5,8 +5,7 @@
 #include "analysis/compare.h"
 #include "bench/suite.h"
 #include "command.h"
-#include "results-args.h"
-
+#include "result-args.h"
 
 static const struct option options[] = {
 	{ "markdown", no_argument, NULL, 'm' },
@@ -101,7 +100,10 @@ static int run(int argc, char **argv)
 		return command_usage_error(&cmd_compare, "which results? give two or more");
 
 	struct loaded_inputs li;
-	code = load_result_args(argv + optind, (size_t)(argc - optind), 2, &li);
+	code = command_result_args(&cmd_compare, argv + optind, (size_t)(argc - optind), &li);
+	if (code == EXIT_OK && li.n < 2)
+		code = command_usage_error(&cmd_compare, "one result is nothing to compare: give two or more (ids, "
+							 "result files or UnixBench output)");
 	if (code == EXIT_OK)
 		code = compare_and_print(&li, &a);
 	loaded_inputs_free(&li);

@@ -5,6 +5,7 @@
 #include "analysis/diagnose.h"
 #include "analysis/load.h"
 #include "command.h"
+#include "result-args.h"
 #include "lib/paths.h"
 #include "lib/store.h"
 
@@ -36,8 +37,7 @@ static int load_one(const char *arg, struct loaded_list *list)
 	int r = load_results(arg, &import, list, &error);
 	if (r < 0) {
 		log_error("%s", error);
-		/* what could not be read or found fails; what was read but is no result is bad input */
-		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -EIO ? EXIT_FAIL : EXIT_USAGE;
+		return result_load_exit(r);
 	}
 	if (list->n != 1) {
 		log_error("%s holds %zu results: store them with `ubtune import %s` and give the id of one", arg, list->n,
@@ -71,12 +71,13 @@ static int load_references(const char *given, struct diag_refs *refs)
 {
 	_cleanup_free_ char *path = given ? xstrdup(given) : data_path("reference/published-results.json");
 	_cleanup_free_ char *error = NULL;
-	if (diag_refs_load(path, refs, &error) == 0)
+	int r = diag_refs_load(path, refs, &error);
+	if (r == 0)
 		return EXIT_OK;
 	diag_refs_free(refs);
 	if (given) {
 		log_error("%s", error);
-		return EXIT_USAGE;
+		return result_load_exit(r);
 	}
 	log_warning("%s; comparing with no published run", error);
 	return EXIT_OK;

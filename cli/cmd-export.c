@@ -3,6 +3,7 @@
 #include <fcntl.h>
 
 #include "command.h"
+#include "result-args.h"
 
 static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
@@ -40,6 +41,8 @@ static int run(int argc, char **argv)
 	code = command_result_arg(&cmd_export, argc, argv, &rec);
 	if (code != EXIT_OK)
 		return code;
+	if (streq_ptr(output, "-"))
+		output = NULL;
 	int r = write_json(output, rec);
 	if (r < 0)
 		return log_error_errno(r, "Failed to write %s: %m", output ? output : "the result"), EXIT_FAIL;
@@ -53,7 +56,7 @@ const struct command cmd_export = {
 	.summary = "Write a stored result as JSON, to share it or import it elsewhere",
 	.help = "ID is a number from `ubtune history`, 'last', or 'last~N'.\n\n"
 		"Options:\n"
-		"  -o, --output FILE  write to FILE instead of standard output\n"
+		"  -o, --output FILE  write to FILE (default, and \"-\": standard output)\n"
 		"  -h, --help         show this help\n",
 	.options = options,
 };

@@ -6,6 +6,7 @@
 #include "analysis/ubimport.h"
 #include "bench/suite.h"
 #include "command.h"
+#include "result-args.h"
 #include "lib/store.h"
 
 #define PROBLEMS_SHOWN 10
@@ -104,7 +105,7 @@ static int store_record(struct sink *k, const char *name, json_object *rec)
 	_cleanup_free_ char *why = NULL;
 	if (result_check(rec, &why) < 0) {
 		log_error("%s: cannot keep this run: %s", name, why);
-		return -EBADMSG;
+		return -EIO;
 	}
 	if (k->a->json)
 		json_object_array_add(k->out, json_object_get(rec));
@@ -133,12 +134,12 @@ static int import_unixbench(struct sink *k, const char *path)
 	json_object *recs = NULL;
 	struct ub_doc doc = {0};
 	_cleanup_free_ char *error = NULL;
-	if (ub_import_file(path, &o, &recs, &doc, &error) < 0) {
+	int r = ub_import_file(path, &o, &recs, &doc, &error);
+	if (r < 0) {
 		log_error("%s", error);
-		return -EINVAL;
+		return r;
 	}
 	tell_problems(name, &doc);
-	int r = 0;
 	for (size_t i = 0; i < jarr_len(recs); i++) {
 		json_object *rec = json_object_array_get_idx(recs, i);
 		if (!ub_import_copies_known(rec)) {
@@ -199,11 +200,12 @@ static int run(int argc, char **argv)
 	if (parse_args(argc, argv, &a, &code) < 0 || code != EXIT_OK)
 		return code;
 	struct sink k = { .a = &a, .out = a.json ? json_object_new_array() : NULL };
-	int failed = 0;
 	for (int i = optind; i < argc; i++) {
 		bool json = !streq(argv[i], "-") && load_looks_like_json(argv[i]);
-		if ((json ? import_result_file(&k, argv[i]) : import_unixbench(&k, argv[i])) < 0)
-			failed++;
+		int r = json ? import_result_file(&k, argv[i]) : import_unixbench(&k, argv[i]);
+		/* a failure outweighs a file that is not UnixBench output */
+		if (r < 0 && code != EXIT_FAIL)
+			code = result_load_exit(r);
 	}
 	if (a.json)
 		printf("%s\n", jdump(k.out, true));
@@ -214,7 +216,7 @@ static int run(int argc, char **argv)
 		log_error_errno(-errno, "Failed to write the output: %m");
 		return EXIT_FAIL;
 	}
-	return failed ? EXIT_FAIL : EXIT_OK;
+	return code;
 }
 
 const struct command cmd_import = {
@@ -237,6 +239,7 @@ const struct command cmd_import = {
 		"  --no-store       do not add them to the results store\n"
 		"  -h, --help       show this help\n\n"
 		"Lines that look like a test but cannot be read are listed and left out; the rest\n"
-		"is imported. Exit status: 0 imported, 1 a file could not be imported, 2 usage error.\n",
+		"is imported. A file that is not UnixBench output or a result file is an input\n"
+		"error (status 2); one that cannot be read or stored a failure (status 1).\n",
 	.options = options,
 };

@@ -84,4 +84,5 @@ const struct command cmd_probe = {
 		"Facts that cannot be read (no permission, not in a dump) are listed as not\n"
 		"available; nothing is guessed. probe never changes the machine.\n",
 	.options = options,
+	.exits = "3 a warning or critical finding (--strict)",
 };

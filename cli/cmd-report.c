@@ -4,7 +4,7 @@
 
 #include "analysis/report-html.h"
 #include "command.h"
-#include "results-args.h"
+#include "result-args.h"
 
 static const struct option options[] = {
 	{ "html", required_argument, NULL, 'H' },
@@ -43,7 +43,7 @@ static int run(int argc, char **argv)
 		return command_usage_error(&cmd_report, "which result? (an id, 'last', a result file or UnixBench output)");
 
 	struct loaded_inputs li;
-	code = load_result_args(argv + optind, (size_t)(argc - optind), 1, &li);
+	code = command_result_args(&cmd_report, argv + optind, (size_t)(argc - optind), &li);
 	if (code == EXIT_OK && write_report(html, li.in, li.n) < 0)
 		code = EXIT_FAIL;
 	loaded_inputs_free(&li);

@@ -3,6 +3,7 @@
 
 #include "bench/result.h"
 #include "command.h"
+#include "result-args.h"
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, 'j' },

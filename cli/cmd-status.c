@@ -117,7 +117,7 @@ const struct command cmd_status = {
 		"  -h, --help       show this help\n\n"
 		"Every knob the applied profiles set (services, governors, schedulers, sysctls, IRQ\n"
 		"affinity, workdir) is read again: ok, drifted (changed since), lost (reset by a\n"
-		"reboot) or unknown (cannot be read). Exit status 3 when a knob is not as set or\n"
-		"an apply was interrupted.\n",
+		"reboot) or unknown (cannot be read).\n",
 	.options = options,
+	.exits = "3 a knob is not as set, or an apply was interrupted",
 };

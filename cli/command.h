@@ -19,6 +19,8 @@ struct command {
 	const char *summary; /* one line, no final period */
 	const char *help;    /* option list and notes, shown by --help */
 	const struct option *options;
+	/* exit statuses beyond 0 success, 1 failure, 2 usage error: "3 ..." */
+	const char *exits;
 };
 
 extern const struct command *const commands[];
@@ -32,9 +34,5 @@ int command_getopt(const struct command *c, int argc, char **argv, const char *s
 extern const struct command cmd_probe, cmd_gather;
 extern const struct command cmd_apply, cmd_revert, cmd_status;
 extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export;
-/* For commands on one stored result: exactly one ID ("12", "last",
- * "last~1") after the options, looked up in the results store. EXIT_OK
- * with *rec set, or the exit code after saying what is wrong. */
-int command_result_arg(const struct command *c, int argc, char **argv, json_object **rec);
 extern const struct command cmd_import, cmd_compare, cmd_report;
 extern const struct command cmd_diagnose;

@@ -64,6 +64,23 @@ void command_help(const struct command *c, FILE *f)
 	fprintf(f, "Usage: ubtune %s %s\n\n%s.\n", c->name, c->args, c->summary);
 	if (c->help && *c->help)
 		fprintf(f, "\n%s", c->help);
+	fprintf(f, "\nExit status: 0 success, 1 failure, 2 usage error%s%s.\n", c->exits ? ", " : "",
+		c->exits ? c->exits : "");
+}
+
+/* "'prbe' is not a command (did you mean 'probe'?)" */
+static int unknown_command(const char *name)
+{
+	const char *names[ARRAY_SIZE(commands)];
+	size_t n = 0;
+	for (size_t i = 0; commands[i]; i++)
+		if (commands[i]->summary)
+			names[n++] = commands[i]->name;
+	names[n] = NULL;
+	const char *hint = str_closest(name, names);
+	log_error("'%s' is not a command%s%s%s; see 'ubtune help'", name, hint ? " (did you mean '" : "",
+		  hint ? hint : "", hint ? "'?)" : "");
+	return EXIT_USAGE;
 }
 
 int command_usage_error(const struct command *c, const char *fmt, ...)
@@ -109,7 +126,7 @@ static void main_usage(FILE *f)
 		   "  --version     show the version and the optional libraries built in\n"
 		   "  -h, --help    show this help\n\n"
 		   "Exit status: 0 success, 1 failure, 2 usage error, 3 findings (probe --strict)\n"
-		   "or a knob not as the profile set it (status).\n");
+		   "or a knob not as the profile set it (status), 128+N bench stopped by signal N.\n");
 }
 
 static int cmd_help_run(int argc, char **argv)
@@ -123,10 +140,8 @@ static int cmd_help_run(int argc, char **argv)
 		return EXIT_OK;
 	}
 	const struct command *c = command_find(argv[1]);
-	if (!c || !c->summary) {
-		log_error("no such command: %s (see 'ubtune help')", argv[1]);
-		return EXIT_USAGE;
-	}
+	if (!c || !c->summary)
+		return unknown_command(argv[1]);
 	command_help(c, stdout);
 	return EXIT_OK;
 }
@@ -182,10 +197,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const struct command *c = command_find(argv[i]);
-	if (!c) {
-		log_error("'%s' is not a command (see 'ubtune help')", argv[i]);
-		return EXIT_USAGE;
-	}
+	if (!c)
+		return unknown_command(argv[i]);
 	optind = 1;
 	return c->run(argc - i, argv + i);
 }

@@ -74,7 +74,7 @@ expect_exit 2 "$UBTUNE" show
 expect_exit 1 "$UBTUNE" show 99
 grep -q "no result '99'" "$T/stderr" || fail "show 99: $(cat "$T/stderr")"
 echo '{"schema": "other"}' >"$T/bad.json"
-expect_exit 1 "$UBTUNE" import "$T/bad.json"
+expect_exit 2 "$UBTUNE" import "$T/bad.json"
 grep -q "$T/bad.json: not a ubtune result" "$T/stderr" || fail "bad import: $(cat "$T/stderr")"
 expect_exit 1 "$UBTUNE" bench --unixbench "$T/run"
 grep -q "is not a UnixBench tree" "$T/stderr" || fail "bad tree: $(cat "$T/stderr")"

@@ -80,7 +80,7 @@ grep -q 'during the run</span> other processes used' "$T/bench.html" || fail "th
 grep -q '<code>storage.scheduler' "$T/bench.html" || fail "the probe's findings are not listed"
 
 # errors: nothing recognisable, a single result
-expect_exit 1 "$UBTUNE" compare mangled/not-unixbench.txt v6-full/vm-2026-11-29-01
+expect_exit 2 "$UBTUNE" compare mangled/not-unixbench.txt v6-full/vm-2026-11-29-01
 grep -q 'not-unixbench.txt: no UnixBench results found; expected' "$T/stderr" || fail "unclear error: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" compare v6-full/vm-2026-11-29-01
 expect_exit 2 "$UBTUNE" compare --csv --json v6-full/vm-2026-11-29-01 v5-full/vm-2026-11-29-01

@@ -47,18 +47,18 @@ grep -q "standard input: repaired '>' quotes" "$T/stderr" || fail "the repair is
 grep -q 'standard input: already stored as result 2' "$T/stdout" || fail "$(cat "$T/stdout")"
 
 # a table that does not say how many copies ran
-expect_exit 1 "$UBTUNE" import mangled/index-column.txt
+expect_exit 2 "$UBTUNE" import mangled/index-column.txt
 grep -q 'give them with --copies N' "$T/stderr" || fail "no hint at --copies: $(cat "$T/stderr")"
 expect_exit 0 "$UBTUNE" import --copies 1 mangled/index-column.txt
 
-# errors: nothing recognisable, binary data, a directory, a missing file, usage
-expect_exit 1 "$UBTUNE" import mangled/not-unixbench.txt
+# input that is not UnixBench output: 2; a missing file: 1; usage: 2
+expect_exit 2 "$UBTUNE" import mangled/not-unixbench.txt
 grep -q "mangled/not-unixbench.txt: no UnixBench results found; expected a UnixBench report" "$T/stderr" ||
 	fail "unclear error: $(cat "$T/stderr")"
 printf 'Pipe Throughput\0 12.0' >"$T/binary"
-expect_exit 1 "$UBTUNE" import "$T/binary"
+expect_exit 2 "$UBTUNE" import "$T/binary"
 grep -q 'binary data, not UnixBench output' "$T/stderr" || fail "$(cat "$T/stderr")"
-expect_exit 1 "$UBTUNE" import v6-full
+expect_exit 2 "$UBTUNE" import v6-full
 grep -q 'is a directory' "$T/stderr" || fail "$(cat "$T/stderr")"
 expect_exit 1 "$UBTUNE" import "$T/nonexistent"
 expect_exit 2 "$UBTUNE" import

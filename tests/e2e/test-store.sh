@@ -52,7 +52,7 @@ grep -q "'first' is not a result id" "$T/stderr" || fail "bad reference: $(cat "
 
 # a file that is not a result names itself and stores nothing
 echo '{"schema": "ubtune.result/1"}' >"$T/bad.json"
-expect_exit 1 "$UBTUNE" import "$T/bad.json"
+expect_exit 2 "$UBTUNE" import "$T/bad.json"
 grep -q "$T/bad.json: not a ubtune result" "$T/stderr" || fail "bad import: $(cat "$T/stderr")"
 [ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "error is not one line: $(cat "$T/stderr")"
 expect_exit 0 "$UBTUNE" history --json
