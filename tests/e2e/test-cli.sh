@@ -15,17 +15,37 @@ for c in $("$UBTUNE" __complete); do
 	"$UBTUNE" help "$c" >"$T/h2" || fail "help $c failed"
 	cmp -s "$T/h1" "$T/h2" || fail "help $c and $c --help differ"
 	grep -q "^Usage: ubtune $c" "$T/h1" || fail "$c --help has no usage line"
-	grep -q "^\.SS $c\b\|^\.B ubtune $c\|^\\\\fBubtune $c" "$SRCDIR/man/ubtune.1" || fail "man page does not document $c"
+	grep -q "^Exit status: 0 success, 1 failure, 2 usage error" "$T/h1" || fail "$c --help has no exit status"
+	grep -qF "\`ubtune $c" "$SRCDIR/README.md" || fail "README's commands table has no $c"
+	# the man page documents the command and every option of it
+	awk -v c="$c" '/^\.SS /{on = ($2 == c)} on' "$SRCDIR/man/ubtune.1" >"$T/man-$c"
+	[ -s "$T/man-$c" ] || fail "man page does not document $c"
+	for o in $("$UBTUNE" __complete "$c"); do
+		[ "$o" = --help ] && continue
+		grep -qF -- "$(sed 's/-/\\-/g' <<<"$o")" "$T/man-$c" || fail "man page: $c has no $o"
+		grep -qF -- "$o" "$T/h1" || fail "$c --help does not mention $o"
+	done
 done
+
+# bash completion: command names, then the options of the command
+comp() {
+	PATH="$(dirname "$UBTUNE"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ubtune
+		echo "${COMPREPLY[*]}"' _ "$SRCDIR/completion/ubtune.bash" "$@"
+}
+[ "$(comp ubtune dia)" = diagnose ] || fail "completion of 'dia': $(comp ubtune dia)"
+[ "$(comp ubtune bench --qu)" = --quick ] || fail "completion of 'bench --qu': $(comp ubtune bench --qu)"
 
 expect_exit 2 "$UBTUNE"
 expect_exit 2 "$UBTUNE" nosuchcommand
-expect_exit 2 "$UBTUNE" probe --nosuchoption
+expect_exit 2 "$UBTUNE" prbe
+grep -q "'prbe' is not a command (did you mean 'probe'?)" "$T/stderr" || fail "no suggestion: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" help prbe
+grep -q "'prbe' is not a command (did you mean 'probe'?)" "$T/stderr" || fail "help: no suggestion: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" probe extra-argument
 expect_exit 2 "$UBTUNE" --color=sometimes help
-grep -q "unknown option '--nosuchoption'" "$T/stderr" || true
-"$UBTUNE" probe --nosuchoption 2>"$T/err" && fail "bad option accepted"
-grep -q "Try 'ubtune probe --help'" "$T/err" || fail "usage error gives no hint: $(cat "$T/err")"
+expect_exit 2 "$UBTUNE" probe --nosuchoption
+grep -q "^ubtune probe: unknown option '--nosuchoption'" "$T/stderr" || fail "no option named: $(cat "$T/stderr")"
+grep -q "Try 'ubtune probe --help'" "$T/stderr" || fail "usage error gives no hint: $(cat "$T/stderr")"
 
 # README's test command is what CI runs
 grep -qF "$(grep -v '^#' "$SRCDIR/.ci/run" | grep 'make check')" "$SRCDIR/README.md" ||
