@@ -254,33 +254,35 @@ static int cmp_abs_pct(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* Marks the biggest changes against the first result, per result: those
- * not shown to be noise, at least COMPARE_HIGHLIGHT_MIN_PCT. */
+/* Test i's change in column col when it may be highlighted: not shown to
+ * be noise, at least COMPARE_HIGHLIGHT_MIN_PCT; else NULL. */
+static json_object *notable_change(json_object *tests, size_t i, size_t col, double *pct)
+{
+	json_object *c = json_object_array_get_idx(jpath(json_object_array_get_idx(tests, i), "changes"), col);
+	bool sig = true;
+	if (!c || !jpath_double(c, "pct", pct) || (jpath_bool(c, "significant", &sig) && !sig) ||
+	    fabs(*pct) < COMPARE_HIGHLIGHT_MIN_PCT)
+		return NULL;
+	return c;
+}
+
+/* Marks the biggest notable changes against the first result, per result. */
 static void highlight(json_object *tests, size_t col)
 {
-	double pcts[UB_TESTS_MAX];
+	double pcts[UB_TESTS_MAX], pct;
 	size_t n = 0;
-	for (size_t i = 0; i < jarr_len(tests) && n < UB_TESTS_MAX; i++) {
-		json_object *c = json_object_array_get_idx(jpath(json_object_array_get_idx(tests, i), "changes"), col);
-		bool sig = true;
-		double pct;
-		if (!c || !jpath_double(c, "pct", &pct) || (jpath_bool(c, "significant", &sig) && !sig) ||
-		    fabs(pct) < COMPARE_HIGHLIGHT_MIN_PCT)
-			continue;
-		pcts[n++] = pct;
-	}
+	for (size_t i = 0; i < jarr_len(tests) && n < UB_TESTS_MAX; i++)
+		if (notable_change(tests, i, col, &pct))
+			pcts[n++] = pct;
 	qsort(pcts, n, sizeof(*pcts), cmp_abs_pct);
 	double limit = n ? fabs(pcts[n < COMPARE_HIGHLIGHTS ? n - 1 : COMPARE_HIGHLIGHTS - 1]) : INFINITY;
 	size_t marked = 0;
 	for (size_t i = 0; i < jarr_len(tests) && marked < COMPARE_HIGHLIGHTS; i++) {
-		json_object *c = json_object_array_get_idx(jpath(json_object_array_get_idx(tests, i), "changes"), col);
-		bool sig = true;
-		double pct;
-		if (!c || !jpath_double(c, "pct", &pct) || (jpath_bool(c, "significant", &sig) && !sig) ||
-		    fabs(pct) < COMPARE_HIGHLIGHT_MIN_PCT || fabs(pct) < limit)
-			continue;
-		jset_bool(c, "highlight", true);
-		marked++;
+		json_object *c = notable_change(tests, i, col, &pct);
+		if (c && fabs(pct) >= limit) {
+			jset_bool(c, "highlight", true);
+			marked++;
+		}
 	}
 }
 

@@ -415,15 +415,12 @@ static int build_into(const char *srcdir, const char *dir, const char *cc, const
 
 int build_record_write(const char *dir, json_object *build, char **error)
 {
-	_cleanup_free_ char *tmp = xasprintf("%s/build.json.tmp", dir), *record = xasprintf("%s/build.json", dir);
-	FILE *f = fopen(tmp, "we");
-	bool ok = f && fprintf(f, "%s\n", jdump(build, true)) >= 0;
-	ok = f && fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, record) < 0) {
-		*error = xasprintf("cannot write %s: %s", record, strerror(errno));
-		return -EIO;
-	}
-	return 0;
+	_cleanup_free_ char *record = xasprintf("%s/build.json", dir);
+	_cleanup_free_ char *text = xasprintf("%s\n", jdump(build, true));
+	int r = write_file_atomic(record, text, 0644);
+	if (r < 0)
+		*error = xasprintf("cannot write %s: %s", record, strerror(-r));
+	return r;
 }
 
 json_object *build_record_cached(const char *dir, const char *program)

@@ -58,13 +58,10 @@ static int check(const char *name, const char *path)
 	_cleanup_profile_ struct profile *p = NULL;
 	if (load(name, path, NULL, &p) < 0)
 		return EXIT_USAGE;
-	struct buf chain = {0};
-	for (size_t i = 0; i < p->chain.n; i++)
-		buf_printf(&chain, "%s%s", i ? " -> " : "", p->chain.v[i]);
-	printf("%s: valid (%s)\n", path, chain.s);
+	_cleanup_free_ char *chain = strv_join(&p->chain, " -> ");
+	printf("%s: valid (%s)\n", path, chain);
 	for (size_t i = 0; i < p->notes.n; i++)
 		printf("  %s\n", p->notes.v[i]);
-	buf_free(&chain);
 	return EXIT_OK;
 }
 

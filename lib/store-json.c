@@ -141,20 +141,6 @@ static int scan(struct store *s, struct entry **out, size_t *n)
 	return 0;
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, s, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		s += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The record in a synced temporary file of the directory; *tmp its path. */
 static int write_temp(struct store *s, json_object *result, char **tmp)
 {
@@ -163,7 +149,7 @@ static int write_temp(struct store *s, json_object *result, char **tmp)
 	if (fd < 0)
 		return -errno;
 	_cleanup_free_ char *text = xasprintf("%s\n", jdump(result, true));
-	int r = write_all(fd, text, strlen(text));
+	int r = write_full(fd, text, strlen(text));
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
 	if (close(fd) < 0 && r == 0)

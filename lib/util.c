@@ -202,6 +202,14 @@ void strv_split(const char *value, const char *seps, struct strv *out)
 	}
 }
 
+char *strv_join(const struct strv *l, const char *sep)
+{
+	struct buf b = {0};
+	for (size_t i = 0; i < l->n; i++)
+		buf_printf(&b, "%s%s", i ? sep : "", l->v[i]);
+	return buf_steal(&b);
+}
+
 static int cmp_nat(const void *a, const void *b)
 {
 	return strnatcmp(*(char *const *)a, *(char *const *)b);
@@ -403,6 +411,43 @@ int read_fd(int fd, size_t max, char **out, size_t *len)
 		*len = b.len;
 	*out = buf_steal(&b);
 	return 0;
+}
+
+int write_full(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *text, mode_t mode)
+{
+	_cleanup_free_ char *tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int r = write_full(fd, text, strlen(text));
+	if (r == 0 && (fchmod(fd, mode) < 0 || fsync(fd) < 0))
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return dfd >= 0 && fsync(dfd) < 0 ? -errno : 0;
 }
 
 int read_file(const char *path, size_t max, char **out, size_t *len)

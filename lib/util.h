@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,6 +77,8 @@ bool strv_contains(const struct strv *l, const char *s);
 /* Appends the items of value split on any of seps, white space trimmed,
  * empty ones dropped. */
 void strv_split(const char *value, const char *seps, struct strv *out);
+/* The items joined with sep ("" for none). */
+char *strv_join(const struct strv *l, const char *sep);
 void strv_sort(struct strv *l);
 void strv_free(struct strv *l);
 
@@ -111,6 +114,12 @@ char *iso8601_utc(time_t t);
 char *iso8601_local(time_t t);
 /* Reads fd from its current offset to the end, NUL-terminated; -EFBIG past max bytes. */
 int read_fd(int fd, size_t max, char **out, size_t *len);
+/* Writes all of s, however many write() calls that takes. */
+int write_full(int fd, const char *s, size_t len);
+/* Replaces path with text: written to a temporary file beside it, synced,
+ * renamed over it, the directory synced; a crash leaves the old file or
+ * the new one, never a part. */
+int write_file_atomic(const char *path, const char *text, mode_t mode);
 /* A whole regular file or pipe, NUL-terminated: -EISDIR for a directory,
  * -EINVAL for another kind of file (a device), -EFBIG past max bytes. */
 int read_file(const char *path, size_t max, char **out, size_t *len);

@@ -2,7 +2,6 @@
 #include "tune.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -62,28 +61,8 @@ int applied_load(const char *dir, json_object **out)
 static int applied_save(const char *dir, json_object *o)
 {
 	_cleanup_free_ char *path = xasprintf("%s/" APPLIED_FILE, dir);
-	_cleanup_free_ char *tmp = xasprintf("%s/." APPLIED_FILE ".XXXXXX", dir);
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	_cleanup_free_ char *text = xasprintf("%s\n", jdump(o, true));
-	size_t len = strlen(text);
-	int r = 0;
-	ssize_t n = write(fd, text, len);
-	if (n < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
-		r = -errno;
-	else if ((size_t)n != len)
-		r = -EIO;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		unlink(tmp);
-		return r;
-	}
-	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return dfd >= 0 && fsync(dfd) < 0 ? -errno : 0;
+	return write_file_atomic(path, text, 0644);
 }
 
 /* Copies each member of src over dst[key] (a later profile wins). */

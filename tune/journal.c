@@ -124,15 +124,9 @@ static int append(struct journal *j, json_object *o, bool sync)
 {
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	_cleanup_free_ char *line = xasprintf("%s\n", s);
-	size_t len = strlen(line), off = 0;
-	while (off < len) {
-		ssize_t n = write(j->fd, line + off, len - off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		off += (size_t)n;
-	}
+	int r = write_full(j->fd, line, strlen(line));
+	if (r < 0)
+		return r;
 	return sync && fdatasync(j->fd) < 0 ? -errno : 0;
 }
 

@@ -89,14 +89,6 @@ static void want_file(struct ctx *c, const char *area, const char *what, const c
 				.to = to, .s = s, .reason = reason, .choice = choice });
 }
 
-static char *join(const struct strv *l, const char *sep)
-{
-	struct buf b = {0};
-	for (size_t i = 0; i < l->n; i++)
-		buf_printf(&b, "%s%s", i ? sep : "", l->v[i]);
-	return b.len ? buf_steal(&b) : xstrdup("");
-}
-
 /* ---- services ------------------------------------------------------------ */
 
 /* The index of the first pattern that matches name, or -1. */
@@ -117,7 +109,7 @@ static void plan_stop_units(struct ctx *c, const struct profile_setting *stop, c
 	size_t n_stop = given.n;
 	if (also)
 		strv_split(also->value, " \t,", &given);
-	_cleanup_free_ char *list = join(&given, " ");
+	_cleanup_free_ char *list = strv_join(&given, " ");
 	int r;
 	if (!given.n)
 		goto out;
@@ -152,7 +144,7 @@ static void plan_stop_units(struct ctx *c, const struct profile_setting *stop, c
 			strv_push(&unmatched, given.v[i]);
 	}
 	if (unmatched.n) {
-		_cleanup_free_ char *missing = join(&unmatched, " ");
+		_cleanup_free_ char *missing = strv_join(&unmatched, " ");
 		note(&c->plan->unchanged, "services not present here: %s", missing);
 	}
 out:
@@ -425,7 +417,7 @@ static const char *pick_scheduler(struct ctx *c, const struct profile_setting *s
 			if (streq(offered->v[j], wanted.v[i]))
 				pick = offered->v[j];
 	strv_free(&wanted);
-	_cleanup_free_ char *list = join(offered, " ");
+	_cleanup_free_ char *list = strv_join(offered, " ");
 	_cleanup_free_ char *origin = profile_origin(s);
 	if (!pick && is_auto)
 		note(&c->plan->skipped, "io: scheduler auto: %s (recommended for %s) is not offered by %s (%s)",
@@ -879,7 +871,7 @@ static char *oneline(const char *s)
 
 void plan_print(const struct profile *p, const struct plan *plan, FILE *f)
 {
-	_cleanup_free_ char *chain = join(&p->chain, " -> ");
+	_cleanup_free_ char *chain = strv_join(&p->chain, " -> ");
 	fprintf(f, "Profile %s (%s)%s%s\n", p->name, chain, p->description ? ": " : "",
 		p->description ? p->description : "");
 	for (size_t i = 0; i < p->notes.n; i++)

@@ -79,11 +79,7 @@ static char *check_choices_list(const char *choices, struct strv *items)
 	for (size_t i = 0; i < items->n && !err; i++) {
 		if (strv_contains(&allowed, items->v[i]))
 			continue;
-		_cleanup_free_ char *list = NULL;
-		struct buf b = {0};
-		for (size_t k = 0; k < allowed.n; k++)
-			buf_printf(&b, "%s%s", k ? ", " : "", allowed.v[k]);
-		list = buf_steal(&b);
+		_cleanup_free_ char *list = strv_join(&allowed, ", ");
 		const char *hint = str_closest(items->v[i], (const char *const *)allowed.v);
 		if (hint)
 			err = xasprintf("'%s' is not one of %s (did you mean '%s'?)", items->v[i], list, hint);

@@ -85,7 +85,11 @@ static void numbers_and_strings(void **state)
 	strv_split(" 1, all ,,8 ", " ,", &l);
 	assert_int_equal(l.n, 3);
 	assert_string_equal(l.v[1], "all");
+	_cleanup_free_ char *joined = strv_join(&l, " -> ");
+	assert_string_equal(joined, "1 -> all -> 8");
 	strv_free(&l);
+	_cleanup_free_ char *none = strv_join(&l, ", ");
+	assert_string_equal(none, "");
 }
 
 /* A throwaway root with absolute and relative symlinks. */
@@ -224,6 +228,18 @@ static void files_and_json(void **state)
 	assert_int_equal(json_object_get_int(o), 1234);
 	json_object_put(o);
 	assert_int_equal(jload_file(num, 2, &o), -EFBIG);
+
+	_cleanup_free_ char *file = xasprintf("%s/etc/new.json", root);
+	assert_int_equal(write_file_atomic(file, "{\"b\": 2}\n", 0640), 0);
+	assert_int_equal(write_file_atomic(file, "{\"b\": 3}\n", 0640), 0);
+	assert_int_equal(jload_file(file, JSON_FILE_MAX, &o), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(o, "b")), 3);
+	json_object_put(o);
+	struct stat st;
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	_cleanup_free_ char *missing = xasprintf("%s/nodir/x.json", root);
+	assert_int_equal(write_file_atomic(missing, "{}", 0644), -ENOENT);
 	rm_root(root);
 }
 
