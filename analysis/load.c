@@ -72,8 +72,8 @@ static bool store_ref(const char *arg)
 {
 	const char *rest = startswith(arg, "last");
 	if (rest)
-		return !*rest || (rest[0] == '~' && rest[1] && strspn(rest + 1, "0123456789") == strlen(rest + 1));
-	return *arg && strspn(arg, "0123456789") == strlen(arg);
+		return !*rest || str_numbered(rest, "~");
+	return str_numbered(arg, "");
 }
 
 static int load_stored(const char *ref, struct loaded_list *list, char **error)

@@ -76,6 +76,17 @@ bool endswith(const char *s, const char *suffix)
 	return a >= b && memcmp(s + a - b, suffix, b) == 0;
 }
 
+bool str_numbered(const char *s, const char *prefix)
+{
+	const char *d = startswith(s, prefix);
+	if (!d || !*d)
+		return false;
+	for (; *d; d++)
+		if (!isdigit((unsigned char)*d))
+			return false;
+	return true;
+}
+
 char *strstrip(char *s)
 {
 	char *start = s;

@@ -42,6 +42,9 @@ static inline const char *startswith(const char *s, const char *prefix)
 	return strncmp(s, prefix, n) == 0 ? s + n : NULL;
 }
 bool endswith(const char *s, const char *suffix);
+/* True when s is prefix followed by one or more ASCII digits and nothing
+ * else: "cpu12" for "cpu", "1234" for "". */
+bool str_numbered(const char *s, const char *prefix);
 
 /* Allocation that aborts on exhaustion: a probe that cannot allocate a few
  * bytes has nothing sensible left to report. */

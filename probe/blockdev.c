@@ -21,14 +21,6 @@ static const char *base_name(const char *path)
 }
 
 /* "usb3", "ata1", "virtio2": prefix followed by one or more digits. */
-static bool numbered(const char *comp, const char *prefix)
-{
-	const char *d = startswith(comp, prefix);
-	if (!d || !*d)
-		return false;
-	return strspn(d, "0123456789") == strlen(d);
-}
-
 static size_t hex_run(const char *s)
 {
 	size_t n = 0;
@@ -56,7 +48,7 @@ static bool has_numbered_component(const char *path, const char *prefix)
 	bool found = false;
 	strv_split(path, "/", &comps);
 	for (size_t i = 0; i < comps.n && !found; i++)
-		found = numbered(comps.v[i], prefix);
+		found = str_numbered(comps.v[i], prefix);
 	strv_free(&comps);
 	return found;
 }
@@ -224,8 +216,8 @@ static char *controller_path(const char *disk, bool *pci)
 			*pci = true;
 		}
 	for (size_t i = 3; at < 0 && i < c.n; i++)
-		if (streq(c.v[i], "mmc_host") || numbered(c.v[i], "usb") || numbered(c.v[i], "ata") ||
-		    numbered(c.v[i], "host") || numbered(c.v[i], "virtio"))
+		if (streq(c.v[i], "mmc_host") || str_numbered(c.v[i], "usb") || str_numbered(c.v[i], "ata") ||
+		    str_numbered(c.v[i], "host") || str_numbered(c.v[i], "virtio"))
 			at = (ssize_t)i - 1;
 	/* /sys/devices/platform/X/...: X at index 3 at the least */
 	if (at < 3 || !streq(c.v[0], "sys") || !streq(c.v[1], "devices")) {

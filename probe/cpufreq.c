@@ -80,17 +80,6 @@ static json_object *policy_read(struct probe_ctx *ctx, const char *name, const c
 	return p;
 }
 
-static bool is_numbered(const char *name, const char *prefix)
-{
-	const char *n = startswith(name, prefix);
-	if (!n || !*n)
-		return false;
-	for (; *n; n++)
-		if (!isdigit((unsigned char)*n))
-			return false;
-	return true;
-}
-
 /* policyN directories (Linux 4.3 and later) whose CPUs are online. */
 static void policies_from_cpufreq_dir(struct probe_ctx *ctx, const struct cpuset *online, json_object *arr)
 {
@@ -98,7 +87,7 @@ static void policies_from_cpufreq_dir(struct probe_ctx *ctx, const struct cpuset
 	if (rootfs_list(ctx->rf, CPU_SYS "/cpufreq", &names) < 0)
 		return;
 	for (size_t i = 0; i < names.n; i++) {
-		if (!is_numbered(names.v[i], "policy"))
+		if (!str_numbered(names.v[i], "policy"))
 			continue;
 		_cleanup_free_ char *dir = xasprintf(CPU_SYS "/cpufreq/%s", names.v[i]);
 		struct cpuset cpus = {0};
@@ -118,7 +107,7 @@ static void policies_from_cpu_dirs(struct probe_ctx *ctx, const struct cpuset *o
 	if (rootfs_list(ctx->rf, CPU_SYS, &names) < 0)
 		return;
 	for (size_t i = 0; i < names.n; i++) {
-		if (!is_numbered(names.v[i], "cpu"))
+		if (!str_numbered(names.v[i], "cpu"))
 			continue;
 		size_t n = strtoul(names.v[i] + 3, NULL, 10);
 		if (n >= CPU_NUMBER_MAX || (online && !cpuset_isset(online, n)) || cpuset_isset(&covered, n))

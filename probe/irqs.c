@@ -139,7 +139,7 @@ static char *component(const char *path, const char *prefix, const char *after)
 	bool next = false;
 	for (char *save = NULL, *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
 		const char *d = startswith(c, prefix);
-		if ((next || !after) && d && all_digits(d, strlen(d)))
+		if ((next || !after) && d && str_numbered(d, ""))
 			return xstrdup(c);
 		next = after && streq(c, after);
 	}

@@ -70,9 +70,8 @@ static char *node_cpus(struct rootfs *rf, unsigned id, const struct cpuset *onli
 
 static bool node_id(const char *name, unsigned *id)
 {
-	const char *d = startswith(name, "node");
 	uint64_t v;
-	if (!d || !*d || strspn(d, "0123456789") != strlen(d) || parse_u64(d, &v) < 0 || v > 65535)
+	if (!str_numbered(name, "node") || parse_u64(name + strlen("node"), &v) < 0 || v > 65535)
 		return false;
 	*id = (unsigned)v;
 	return true;

@@ -401,17 +401,6 @@ struct throttle {
 	struct strv packages_seen;
 };
 
-static bool is_cpu_dir(const char *name)
-{
-	const char *n = startswith(name, "cpu");
-	if (!n || !*n)
-		return false;
-	for (; *n; n++)
-		if (*n < '0' || *n > '9')
-			return false;
-	return true;
-}
-
 /* Adds cpuN's KIND_throttle_count to c (to the total only when total is
  * set); false when the CPU has no such counter. */
 static bool counter_add(struct rootfs *rf, const char *cpu, const char *kind, bool total, struct counter *c)
@@ -486,7 +475,7 @@ static void collect_throttle(struct probe_ctx *ctx, json_object *power)
 	struct strv cpus = {0};
 	if (rootfs_list(ctx->rf, CPU_DIR, &cpus) == 0)
 		for (size_t i = 0; i < cpus.n; i++)
-			if (is_cpu_dir(cpus.v[i]))
+			if (str_numbered(cpus.v[i], "cpu"))
 				throttle_cpu(ctx->rf, cpus.v[i], &t);
 	strv_free(&cpus);
 	strv_free(&t.packages_seen);

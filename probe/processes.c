@@ -4,7 +4,6 @@
  * busiest ones by CPU share since they started. A benchmark that shares
  * the CPUs with other work measures that work too.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 
@@ -69,16 +68,6 @@ int proc_stat_counts(const char *proc_stat, int64_t *running, int64_t *blocked)
 	return have_running && have_blocked ? 0 : -EBADMSG;
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 /* The pid of the reader: /proc/self in the root (live, and kept by gather). */
 static int self_pid(struct rootfs *rf, bool live)
 {
@@ -99,7 +88,7 @@ int proc_table_read(struct rootfs *rf, bool live, struct proc_table *t)
 	int self = self_pid(rf, live);
 	size_t cap = 0;
 	for (size_t i = 0; i < names.n; i++) {
-		if (!all_digits(names.v[i]))
+		if (!str_numbered(names.v[i], ""))
 			continue;
 		_cleanup_free_ char *path = xasprintf("/proc/%s/stat", names.v[i]), *text = NULL;
 		struct proc_info p;

@@ -77,6 +77,12 @@ static void numbers_and_strings(void **state)
 	assert_true(strnatcmp("cpu2", "cpu10") < 0);
 	assert_true(strnatcmp("hwmon10", "hwmon9") > 0);
 	assert_true(strnatcmp("a", "a") == 0);
+	assert_true(str_numbered("cpu12", "cpu"));
+	assert_true(str_numbered("0", ""));
+	assert_false(str_numbered("cpu", "cpu"));
+	assert_false(str_numbered("cpu1a", "cpu"));
+	assert_false(str_numbered("", ""));
+	assert_false(str_numbered("policy0", "cpu"));
 	assert_int_equal(str_edit_distance("govenor", "governor"), 1);
 	assert_int_equal(str_edit_distance("", "abc"), 3);
 	assert_null(str_closest("zzzzzz", (const char *const[]){ "governor", "boost", NULL }));
