@@ -37,11 +37,6 @@ struct run_state {
 	char *first_error;
 };
 
-static double mono_s(void)
-{
-	return (double)now_usec() / 1e6;
-}
-
 static void notice(const struct bench_opts *o, const char *fmt, ...) _printf_(2, 3);
 static void notice(const struct bench_opts *o, const char *fmt, ...)
 {
@@ -57,7 +52,7 @@ static void notice(const struct bench_opts *o, const char *fmt, ...)
 /* Measures until the machine is quiet, --wait runs out or --force says go. */
 static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object **out, char **error)
 {
-	double start = mono_s();
+	double start = now_s();
 	for (;;) {
 		struct preflight p;
 		int r = preflight_measure(rf, BENCH_PREFLIGHT_S, getpid(), &p);
@@ -80,7 +75,7 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 			notice(o, "the machine is busy (%s); running anyway (--force)", what);
 			return 0;
 		}
-		double left = o->wait_s - (mono_s() - start);
+		double left = o->wait_s - (now_s() - start);
 		if (left <= 0) {
 			*error = xasprintf("the machine is busy: %s. Wait for it, give --wait SECONDS, or --force to run "
 					   "anyway",
@@ -106,7 +101,7 @@ static void report_progress(struct run_state *st, const struct bench_test *t, un
 {
 	if (!st->o->ui || !st->o->ui->progress)
 		return;
-	double elapsed = mono_s() - st->t0, eta = NAN;
+	double elapsed = now_s() - st->t0, eta = NAN;
 	if (st->est_done > 0) {
 		double pace = elapsed / st->est_done;
 		pace = pace < 0.5 ? 0.5 : pace > 3 ? 3 : pace;
@@ -323,7 +318,7 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 		return r;
 	}
 	st.env = engine_env(o->engine, o->quick);
-	st.t0 = mono_s();
+	st.t0 = now_s();
 	if (o->engine->kind == ENGINE_RUN)
 		r = ubrun_measure(o, wd->path, st.sampler, rec, &st.first_error);
 	else

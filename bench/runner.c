@@ -65,11 +65,6 @@ const char *runner_signal_name(int sig)
 	}
 }
 
-static double now_s(void)
-{
-	return (double)now_usec() / 1e6;
-}
-
 static struct timespec to_timespec(double s)
 {
 	if (s < 0)

@@ -690,11 +690,6 @@ void sampler_finish(struct sampler *s, double t)
 
 /* ---- the thread ---- */
 
-static double mono_s(void)
-{
-	return (double)now_usec() / 1e6;
-}
-
 static void *sampler_main(void *arg)
 {
 	struct sampler *s = arg;
@@ -703,7 +698,7 @@ static void *sampler_main(void *arg)
 	pthread_mutex_lock(&s->lock);
 	while (!s->stopping) {
 		pthread_mutex_unlock(&s->lock);
-		sampler_tick(s, mono_s(), time(NULL));
+		sampler_tick(s, now_s(), time(NULL));
 		pthread_mutex_lock(&s->lock);
 		until.tv_sec += (time_t)s->interval;
 		until.tv_nsec += (long)((s->interval - floor(s->interval)) * 1e9);
@@ -749,7 +744,7 @@ void sampler_stop(struct sampler *s)
 	pthread_join(s->thread, NULL);
 	pthread_cond_destroy(&s->wake);
 	s->running = false;
-	sampler_finish(s, mono_s());
+	sampler_finish(s, now_s());
 }
 
 json_object *sampler_samples(struct sampler *s)

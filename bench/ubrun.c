@@ -27,11 +27,6 @@
 /* Run's -i for --quick: 3 passes of the long tests, 1 of the short ones */
 #define QUICK_ITERATIONS 3
 
-static double now_s(void)
-{
-	return (double)now_usec() / 1e6;
-}
-
 static unsigned run_iterations(const struct bench_opts *o)
 {
 	return o->iterations ? o->iterations : o->quick ? QUICK_ITERATIONS : 0;

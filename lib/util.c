@@ -387,6 +387,11 @@ static char *iso8601(time_t t, bool utc)
 	return xstrdup(s);
 }
 
+double now_s(void)
+{
+	return (double)now_usec() / 1e6;
+}
+
 char *iso8601_utc(time_t t)
 {
 	return iso8601(t, true);

@@ -109,8 +109,9 @@ size_t str_edit_distance(const char *a, const char *b);
  * a typo of word; else NULL. */
 const char *str_closest(const char *word, const char *const *choices);
 
-/* Monotonic time in microseconds. */
+/* Monotonic time in microseconds, and in seconds. */
 uint64_t now_usec(void);
+double now_s(void);
 /* A time as "2024-05-01T12:00:00Z" (UTC), or in local time with its
  * offset, "2024-05-01T14:00:00+0200". */
 char *iso8601_utc(time_t t);

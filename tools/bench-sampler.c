@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	static double cost[READINGS];
 	for (int i = 0; i < READINGS; i++) {
 		double c0 = thread_cpu_s();
-		sampler_tick(s, (double)now_usec() / 1e6, time(NULL));
+		sampler_tick(s, now_s(), time(NULL));
 		cost[i] = thread_cpu_s() - c0;
 	}
 	qsort(cost, READINGS, sizeof(*cost), cmp);
