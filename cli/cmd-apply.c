@@ -165,6 +165,8 @@ static int apply(const char *name, const char *path, const struct apply_opts *o)
 	plan_free(&plan);
 out:
 	tune_env_close(&env);
+	if (command_flush("the plan") < 0 && code == EXIT_OK)
+		code = EXIT_FAIL;
 	return code;
 }
 

@@ -230,9 +230,7 @@ static int print_result(json_object *rec, bool json)
 		printf("%s\n", jdump(rec, true));
 	else
 		result_render(rec, stdout);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the report: %m");
-	return 0;
+	return command_flush("the report");
 }
 
 static int exit_code(int r)

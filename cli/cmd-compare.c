@@ -83,10 +83,8 @@ static int compare_and_print(const struct loaded_inputs *li, const struct args *
 	if (a->chart && write_chart(cmp, a) < 0)
 		code = EXIT_FAIL;
 	compare_render(cmp, a->format, stdout);
-	if (fflush(stdout) != 0) {
-		log_error_errno(-errno, "Failed to write the comparison: %m");
+	if (command_flush("the comparison") < 0)
 		code = EXIT_FAIL;
-	}
 	return code;
 }
 

@@ -96,9 +96,7 @@ static int report(const char *what, json_object *rec, struct diag_refs *refs, bo
 		printf("%s\n", jdump(out, true));
 	else
 		diagnose_render(out, stdout);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
-	return EXIT_OK;
+	return command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 static int run(int argc, char **argv)

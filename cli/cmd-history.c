@@ -76,9 +76,7 @@ static int run(int argc, char **argv)
 		printf("No results yet: run `ubtune bench`.\n");
 	else
 		print_table(list);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the list: %m"), EXIT_FAIL;
-	return EXIT_OK;
+	return command_flush("the list") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 const struct command cmd_history = {

@@ -212,11 +212,7 @@ static int run(int argc, char **argv)
 	json_object_put(k.out);
 	if (k.store)
 		store_close(k.store);
-	if (fflush(stdout) != 0) {
-		log_error_errno(-errno, "Failed to write the output: %m");
-		return EXIT_FAIL;
-	}
-	return code;
+	return command_flush("the output") < 0 ? EXIT_FAIL : code;
 }
 
 const struct command cmd_import = {

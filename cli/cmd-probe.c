@@ -62,8 +62,8 @@ static int run(int argc, char **argv)
 		printf("%s\n", jdump(rec, true));
 	else
 		probe_render(rec, stdout);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
+	if (command_flush("the report") < 0)
+		return EXIT_FAIL;
 	return strict && findings_at_least(rec, SEV_WARN) ? EXIT_FINDINGS : EXIT_OK;
 }
 

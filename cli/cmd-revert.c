@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+
 #include "command.h"
 #include "cli/tune-env.h"
 
@@ -74,6 +76,8 @@ static int run(int argc, char **argv)
 	}
 	revert_result_free(&res);
 	tune_env_close(&env);
+	if (command_flush("what was reverted") < 0 && code == EXIT_OK)
+		code = EXIT_FAIL;
 	return code;
 }
 

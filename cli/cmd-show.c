@@ -28,9 +28,7 @@ static int run(int argc, char **argv)
 		printf("%s\n", jdump(rec, true));
 	else
 		result_render(rec, stdout);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the result: %m"), EXIT_FAIL;
-	return EXIT_OK;
+	return command_flush("the result") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 const struct command cmd_show = {

@@ -101,8 +101,8 @@ static int run(int argc, char **argv)
 			code = EXIT_FINDINGS;
 	}
 	tune_env_close(&env);
-	if (fflush(stdout) != 0)
-		return log_error_errno(-errno, "Failed to write the report: %m"), EXIT_FAIL;
+	if (command_flush("the status") < 0)
+		return EXIT_FAIL;
 	return code;
 }
 

@@ -28,6 +28,10 @@ const struct command *command_find(const char *name);
 void command_help(const struct command *c, FILE *f);
 /* Prints "ubtune NAME: message" and a hint to --help; returns EXIT_USAGE. */
 int command_usage_error(const struct command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Flushes standard output and checks that everything printed arrived (a
+ * long report is written out before the flush); else says that `what`
+ * could not be written and returns -errno. */
+int command_flush(const char *what);
 /* Standard handling of getopt's '?' and ':' and of --help ('h'). */
 int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code);
 

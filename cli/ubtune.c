@@ -94,6 +94,13 @@ int command_usage_error(const struct command *c, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int command_flush(const char *what)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	return log_error_errno(errno ? -errno : -EIO, "Failed to write %s: %m", what);
+}
+
 int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code)
 {
 	opterr = 0;
@@ -176,10 +183,10 @@ int main(int argc, char **argv)
 			printf("ubtune %s\n%csystemd %cudev %chwloc %csqlite %carchive\n", UBTUNE_VERSION,
 			       HAVE_SYSTEMD ? '+' : '-', HAVE_UDEV ? '+' : '-', HAVE_HWLOC ? '+' : '-',
 			       HAVE_SQLITE ? '+' : '-', HAVE_ARCHIVE ? '+' : '-');
-			return EXIT_OK;
+			return command_flush("the version") < 0 ? EXIT_FAIL : EXIT_OK;
 		} else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
 			main_usage(stdout);
-			return EXIT_OK;
+			return command_flush("the help") < 0 ? EXIT_FAIL : EXIT_OK;
 		} else if ((v = startswith(argv[i], "--color="))) {
 			enum color_mode m;
 			if (term_parse_color_mode(v, &m) < 0) {
@@ -200,5 +207,9 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_command(argv[i]);
 	optind = 1;
-	return c->run(argc - i, argv + i);
+	int code = c->run(argc - i, argv + i);
+	/* what a command printed without checking (its help, for one) */
+	if (code == EXIT_OK && command_flush("the output") < 0)
+		code = EXIT_FAIL;
+	return code;
 }

@@ -47,6 +47,13 @@ expect_exit 2 "$UBTUNE" probe --nosuchoption
 grep -q "^ubtune probe: unknown option '--nosuchoption'" "$T/stderr" || fail "no option named: $(cat "$T/stderr")"
 grep -q "Try 'ubtune probe --help'" "$T/stderr" || fail "usage error gives no hint: $(cat "$T/stderr")"
 
+# output that cannot be written is a failure, also when the report is longer than a buffer
+for args in "help" "probe --json --root $FIXTURES/rpi4-undervoltage"; do
+	# shellcheck disable=SC2086
+	"$UBTUNE" $args >/dev/full 2>"$T/err" && fail "'$args' to a full disk exited 0"
+	grep -q "Failed to write .*: No space left on device" "$T/err" || fail "'$args' to a full disk: $(cat "$T/err")"
+done
+
 # README's test command is what CI runs
 grep -qF "$(grep -v '^#' "$SRCDIR/.ci/run" | grep 'make check')" "$SRCDIR/README.md" ||
 	fail ".ci/run does not run the README's test command"
