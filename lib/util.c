@@ -128,6 +128,24 @@ static int number_end(const char *start, const char *end)
 	return *end ? -EINVAL : 0;
 }
 
+char *kv_value(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *value = NULL;
+	size_t len = 0;
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (strncmp(l, key, n) != 0 || l[n] != '=')
+			continue;
+		value = l + n + 1;
+		len = strcspn(value, "\n");
+	}
+	while (len && isspace((unsigned char)value[len - 1]))
+		len--;
+	return len ? xstrndup(value, len) : NULL;
+}
+
 int parse_u64_base(const char *s, int base, uint64_t *out)
 {
 	char *end;

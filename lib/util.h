@@ -60,6 +60,9 @@ char *xvasprintf(const char *fmt, va_list ap) _printf_(1, 0);
 char *strstrip(char *s);
 /* Collapses runs of white space into one space and trims. */
 char *strsqueeze(char *s);
+/* The value of the last "KEY=value" line of text (white space around the
+ * line ignored), or NULL when there is none or it is empty. */
+char *kv_value(const char *text, const char *key);
 
 /* Numbers from text, whole-string and range checked, white space around
  * them allowed; 0 or -EINVAL/-ERANGE. parse_u64() and parse_s64() read

@@ -11,21 +11,13 @@ static char *env_file_value(struct rootfs *rf, const char *path, const char *key
 	_cleanup_free_ char *text = NULL;
 	if (rootfs_read(rf, path, &text, NULL) < 0)
 		return NULL;
-	char *result = NULL;
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		const char *v = startswith(strstrip(l), key);
-		if (!v || *v != '=')
-			continue;
-		v++;
-		size_t n = strlen(v);
-		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-			v++;
-			n -= 2;
-		}
-		free(result);
-		result = xstrndup(v, n);
+	char *v = kv_value(text, key);
+	size_t n = v ? strlen(v) : 0;
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+		memmove(v, v + 1, n - 2);
+		v[n - 2] = '\0';
 	}
-	return result;
+	return v;
 }
 
 /* The architecture a dump's /proc/cpuinfo describes, as uname -m prints it. */

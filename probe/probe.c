@@ -23,17 +23,9 @@ const size_t probe_n_areas = ARRAY_SIZE(probe_areas);
 char *probe_gather_meta(struct probe_ctx *ctx, const char *key)
 {
 	_cleanup_free_ char *meta = NULL;
-	char *value = NULL;
 	if (ctx->live || rootfs_read(ctx->rf, GATHER_META, &meta, NULL) < 0)
 		return NULL;
-	for (char *save = NULL, *l = strtok_r(meta, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		const char *v = startswith(l, key);
-		if (v && *v == '=') {
-			free(value);
-			value = xstrdup(v + 1);
-		}
-	}
-	return value;
+	return kv_value(meta, key);
 }
 
 void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt, ...)

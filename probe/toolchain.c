@@ -76,18 +76,6 @@ static void live_libc(char **name, char **version)
 #endif
 }
 
-static char *kv(const char *text, const char *key)
-{
-	size_t n = strlen(key);
-	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
-		if (strncmp(l, key, n) == 0 && l[n] == '=') {
-			const char *v = l + n + 1;
-			size_t len = strcspn(v, "\n");
-			return len ? xstrndup(v, len) : NULL;
-		}
-	return NULL;
-}
-
 int toolchain_collect(struct probe_ctx *ctx)
 {
 	json_object *tc = jchild(ctx->rec, "toolchain");
@@ -105,10 +93,10 @@ int toolchain_collect(struct probe_ctx *ctx)
 	} else {
 		_cleanup_free_ char *text = NULL;
 		if (rootfs_read(ctx->rf, GATHER_TOOLCHAIN, &text, NULL) == 0) {
-			cc = kv(text, "cc");
-			cc_version = kv(text, "cc_version");
-			libc = kv(text, "libc");
-			libc_version = kv(text, "libc_version");
+			cc = kv_value(text, "cc");
+			cc_version = kv_value(text, "cc_version");
+			libc = kv_value(text, "libc");
+			libc_version = kv_value(text, "libc_version");
 		} else {
 			probe_unavailable(ctx, "toolchain", "not recorded in this dump (" GATHER_TOOLCHAIN ")");
 		}

@@ -77,6 +77,10 @@ static void numbers_and_strings(void **state)
 	assert_true(strnatcmp("cpu2", "cpu10") < 0);
 	assert_true(strnatcmp("hwmon10", "hwmon9") > 0);
 	assert_true(strnatcmp("a", "a") == 0);
+	_cleanup_free_ char *arch = kv_value("version=0.1.0\narch=x86_64\n  arch=aarch64 \nempty=\n", "arch");
+	assert_string_equal(arch, "aarch64");
+	assert_null(kv_value("empty=\n", "empty"));
+	assert_null(kv_value("archive=1\n", "arch"));
 	assert_true(str_numbered("cpu12", "cpu"));
 	assert_true(str_numbered("0", ""));
 	assert_false(str_numbered("cpu", "cpu"));
