@@ -135,14 +135,9 @@ static int published_workdir(const char *w)
 static char *group_of(const char *id)
 {
 	const char *dash = strrchr(id, '-');
-	if (dash && dash[1] == 'c' && dash[2] && strspn(dash + 2, "0123456789") == strlen(dash + 2))
+	if (dash && str_numbered(dash + 1, "c"))
 		return xstrndup(id, (size_t)(dash - id));
 	return xstrdup(id);
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
 }
 
 static void ref_free(struct diag_ref *r)
@@ -231,11 +226,11 @@ static int published_run(json_object *o, json_object *baselines, struct diag_ref
 	struct diag_ref *r = refs_append(refs);
 	r->id = xstrdup(id);
 	r->group = group_of(id);
-	r->description = dup_or_null(jpath_str(o, "description"));
-	r->source = dup_or_null(jpath_str(o, "source"));
-	r->cpu = dup_or_null(jpath_str(env, "cpu"));
-	r->arch = dup_or_null(jpath_str(env, "arch"));
-	r->kernel = dup_or_null(jpath_str(env, "kernel"));
+	r->description = xstrdup_or_null(jpath_str(o, "description"));
+	r->source = xstrdup_or_null(jpath_str(o, "source"));
+	r->cpu = xstrdup_or_null(jpath_str(env, "cpu"));
+	r->arch = xstrdup_or_null(jpath_str(env, "arch"));
+	r->kernel = xstrdup_or_null(jpath_str(env, "kernel"));
 	r->virt = published_virt(jpath_str(env, "virt"), &r->vmm);
 	r->workdir_memory = published_workdir(jpath_str(env, "workdir"));
 	r->undervoltage = streq_ptr(jpath_str(env, "power"), "undervoltage");
@@ -300,13 +295,13 @@ void diag_refs_add_result(struct diag_refs *refs, json_object *result, const cha
 		r->id = xasprintf("%s-c%u", label, run.copies);
 		r->group = xstrdup(label);
 		r->description = xasprintf("your %s%s%s", label, started ? " of " : "", started ?: "");
-		r->cpu = dup_or_null(jpath_str(env, "cpu.model"));
-		r->arch = dup_or_null(jpath_str(env, "cpu.arch"));
-		r->kernel = dup_or_null(jpath_str(env, "host.kernel_release"));
-		r->host = dup_or_null(jpath_str(result, "host"));
+		r->cpu = xstrdup_or_null(jpath_str(env, "cpu.model"));
+		r->arch = xstrdup_or_null(jpath_str(env, "cpu.arch"));
+		r->kernel = xstrdup_or_null(jpath_str(env, "host.kernel_release"));
+		r->host = xstrdup_or_null(jpath_str(result, "host"));
 		r->cpus = diag_env_cpus(result, env);
 		r->virt = diag_env_virt(env, &hypervisor);
-		r->vmm = dup_or_null(hypervisor);
+		r->vmm = xstrdup_or_null(hypervisor);
 		r->workdir_memory = diag_env_workdir_memory(env);
 		r->undervoltage = diag_env_undervoltage(result, env);
 		r->history = true;

@@ -280,7 +280,7 @@ static void set_scheduler(struct probe_ctx *ctx, json_object *o, const char *dis
 static void set_mmc_type(struct probe_ctx *ctx, json_object *o, const char *disk)
 {
 	_cleanup_free_ char *t = attr(ctx, disk, "device/type");
-	char *lower = t ? xstrdup(t) : NULL;
+	char *lower = xstrdup_or_null(t);
 	for (char *p = lower; p && *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	jset_str(o, "mmc_type", streq_ptr(t, "SD") ? "sd" : streq_ptr(t, "MMC") ? "emmc" : lower);

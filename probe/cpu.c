@@ -54,8 +54,8 @@ static void kinds_add(struct kinds *k, size_t n, const struct midr *m, const cha
 		const char *v = arm_implementer_name(m->implementer);
 		x->vendor = v ? xstrdup(v) : xasprintf("0x%02x", (unsigned)m->implementer);
 	} else {
-		x->model = model ? xstrdup(model) : NULL;
-		x->vendor = vendor ? xstrdup(vendor) : NULL;
+		x->model = xstrdup_or_null(model);
+		x->vendor = xstrdup_or_null(vendor);
 	}
 	cpuset_set(&x->cpus, n);
 }

@@ -51,7 +51,7 @@ bool rule_run(const struct rule *r, json_object *rec, struct finding *f)
 		.area = r->area,
 		.severity = r->severity,
 		.message = xstrdup(r->message),
-		.fix = r->fix ? xstrdup(r->fix) : NULL,
+		.fix = xstrdup_or_null(r->fix),
 	};
 	if (r->match(rec, f))
 		return true;

@@ -43,7 +43,7 @@ static void add(struct candidates *c, const char *path, enum strength s, enum ta
 		memcpy(it.data, data, len);
 		it.data[len] = '\0';
 	}
-	it.target = target ? xstrdup(target) : NULL;
+	it.target = xstrdup_or_null(target);
 	c->v[c->n++] = (struct candidate){ it, s };
 }
 

@@ -174,7 +174,7 @@ void irq_names_for_disk(const char *syspath, const char *driver, const char *pci
 
 bool irq_names_match(const struct irq_names *n, const char *names)
 {
-	_cleanup_free_ char *copy = names ? xstrdup(names) : NULL;
+	_cleanup_free_ char *copy = xstrdup_or_null(names);
 	for (char *save = NULL, *a = copy ? strtok_r(copy, ", ", &save) : NULL; a; a = strtok_r(NULL, ", ", &save)) {
 		if (strv_contains(&n->exact, a))
 			return true;

@@ -44,7 +44,7 @@ static size_t split(char *line, char **f, size_t max)
 static char *merged_options(const char *mount_opts, const char *super_opts)
 {
 	struct buf b = {0};
-	_cleanup_free_ char *copy = super_opts ? xstrdup(super_opts) : NULL;
+	_cleanup_free_ char *copy = xstrdup_or_null(super_opts);
 	buf_puts(&b, mount_opts);
 	for (char *save = NULL, *o = copy ? strtok_r(copy, ",", &save) : NULL; o; o = strtok_r(NULL, ",", &save))
 		if (!streq(o, "rw") && !streq(o, "ro"))

@@ -116,7 +116,7 @@ static void env_set(struct env_save *e, const char *name, const char *value)
 {
 	const char *old = getenv(name);
 	e->name = name;
-	e->old = old ? xstrdup(old) : NULL;
+	e->old = xstrdup_or_null(old);
 	setenv(name, value, 1);
 }
 

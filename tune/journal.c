@@ -215,7 +215,7 @@ int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
 		if (streq(op, "run")) {
 			free(boot);
 			free(profile);
-			boot = jpath_str(o, "boot_id") ? xstrdup(jpath_str(o, "boot_id")) : NULL;
+			boot = xstrdup_or_null(jpath_str(o, "boot_id"));
 			profile = xstrdup(jpath_str(o, "profile") ?: "?");
 			strv_push(&out->profiles, profile);
 		} else if (streq(op, "set")) {
@@ -224,8 +224,8 @@ int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
 				goto bad;
 			e.id = (uint64_t)id;
 			e.run = (uint64_t)run;
-			e.boot_id = boot ? xstrdup(boot) : NULL;
-			e.profile = profile ? xstrdup(profile) : NULL;
+			e.boot_id = xstrdup_or_null(boot);
+			e.profile = xstrdup_or_null(profile);
 			out->e = xrealloc(out->e, (out->n + 1) * sizeof(*out->e));
 			out->e[out->n++] = e;
 		} else if (streq(op, "done")) {

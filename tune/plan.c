@@ -70,7 +70,7 @@ static void want(struct ctx *c, const struct want *w)
 	pl->actions[pl->n_actions++] = (struct action){
 		.kind = w->kind, .area = xstrdup(w->area), .what = xstrdup(w->what),
 		.target = xstrdup(w->target), .from = xstrdup(w->from), .to = xstrdup(w->to),
-		.why = why_of(w->s, w->reason), .options = w->options ? xstrdup(w->options) : NULL,
+		.why = why_of(w->s, w->reason), .options = xstrdup_or_null(w->options),
 		.choice = w->choice, .persistent = w->persistent, .best_effort = w->best_effort,
 	};
 }
@@ -931,12 +931,6 @@ int action_kind_parse(const char *s, enum action_kind *out)
 	return -EBADMSG;
 }
 
-static char *jdup(json_object *o, const char *key)
-{
-	const char *s = jpath_str(o, key);
-	return s ? xstrdup(s) : NULL;
-}
-
 /* The members actions and knobs share: kind, what, target, choice. */
 static json_object *target_to_json(enum action_kind kind, const char *what, const char *target, bool choice)
 {
@@ -952,8 +946,8 @@ static int target_from_json(json_object *o, enum action_kind *kind, char **what,
 {
 	if (action_kind_parse(jpath_str(o, "kind"), kind) < 0 || !jpath_str(o, "target"))
 		return -EBADMSG;
-	*target = jdup(o, "target");
-	*what = jdup(o, "what") ?: xstrdup(*target);
+	*target = xstrdup(jpath_str(o, "target"));
+	*what = xstrdup(jpath_str(o, "what") ?: *target);
 	jpath_bool(o, "choice", choice);
 	return 0;
 }
@@ -979,11 +973,11 @@ int action_from_json(json_object *o, struct action *a)
 	if (!jpath_str(o, "from") || !jpath_str(o, "to") ||
 	    target_from_json(o, &a->kind, &a->what, &a->target, &a->choice) < 0)
 		return -EBADMSG;
-	a->area = jdup(o, "area");
-	a->from = jdup(o, "from");
-	a->to = jdup(o, "to");
-	a->why = jdup(o, "why");
-	a->options = jdup(o, "options");
+	a->area = xstrdup_or_null(jpath_str(o, "area"));
+	a->from = xstrdup_or_null(jpath_str(o, "from"));
+	a->to = xstrdup_or_null(jpath_str(o, "to"));
+	a->why = xstrdup_or_null(jpath_str(o, "why"));
+	a->options = xstrdup_or_null(jpath_str(o, "options"));
 	jpath_bool(o, "persistent", &a->persistent);
 	jpath_bool(o, "best_effort", &a->best_effort);
 	return 0;
@@ -1001,6 +995,6 @@ int knob_from_json(json_object *o, struct knob *k)
 	*k = (struct knob){0};
 	if (!jpath_str(o, "value") || target_from_json(o, &k->kind, &k->what, &k->target, &k->choice) < 0)
 		return -EBADMSG;
-	k->value = jdup(o, "value");
+	k->value = xstrdup_or_null(jpath_str(o, "value"));
 	return 0;
 }
