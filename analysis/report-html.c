@@ -8,10 +8,6 @@
 #include "analysis/xml.h"
 #include "lib/util.h"
 
-#ifndef UBTUNE_VERSION
-#define UBTUNE_VERSION "unknown"
-#endif
-
 static const char style[] =
 	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;margin:1.5em auto;max-width:1000px;padding:0 1em;"
 	"color:#222;line-height:1.4}\n"

@@ -11,14 +11,10 @@
 #include "bench/result.h"
 #include "bench/score.h"
 #include "bench/suite.h"
+#include "lib/store.h"
 #include "lib/util.h"
+#include "probe/probe.h"
 
-#ifndef UBTUNE_VERSION
-#define UBTUNE_VERSION "unknown"
-#endif
-
-#define RESULT_SCHEMA_NAME "ubtune.result/1"
-#define PROBE_SCHEMA_NAME "ubtune.probe/1"
 /* The score line and the indexes agree within UnixBench's rounding. */
 #define SCORE_TOLERANCE 0.15
 
@@ -215,7 +211,7 @@ static json_object *environment_json(const struct ub_result *r)
 {
 	const struct ub_header *h = &r->h;
 	json_object *env = json_object_new_object();
-	jset_str(env, "schema", PROBE_SCHEMA_NAME);
+	jset_str(env, "schema", PROBE_SCHEMA);
 	jset_str(env, "source", "unixbench-header");
 	jset_null(env, "generated_at");
 	json_object *un = json_object_new_array(), *why = json_object_new_object();
@@ -476,7 +472,7 @@ static json_object *record_json(const struct ub_doc *doc, size_t ri, const struc
 	const struct ub_result *r = &doc->results[ri];
 	json_object *rec = json_object_new_object();
 	_cleanup_free_ char *id = run_id(r);
-	jset_str(rec, "schema", RESULT_SCHEMA_NAME);
+	jset_str(rec, "schema", RESULT_SCHEMA);
 	jset_str(rec, "run_id", id);
 	json_object *tool = jchild(rec, "tool");
 	jset_str(tool, "name", "ubtune");

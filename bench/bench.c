@@ -18,10 +18,6 @@
 #include "lib/util.h"
 #include "probe/probe.h"
 
-#ifndef UBTUNE_VERSION
-#define UBTUNE_VERSION "unknown"
-#endif
-
 #define SAMPLER_INTERVAL_S 1.0
 /* Seconds between two preflight measurements while waiting. */
 #define PREFLIGHT_RETRY_S 2.0

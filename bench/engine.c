@@ -15,13 +15,6 @@
 #include "bench/workdir.h"
 #include "lib/util.h"
 
-#ifndef UBTUNE_VERSION
-#define UBTUNE_VERSION "unknown"
-#endif
-#ifndef UBTUNE_LIBEXECDIR
-#define UBTUNE_LIBEXECDIR "/usr/local/libexec/ubtune"
-#endif
-
 #define SOURCE_FILE_MAX (4u << 20)
 
 bool is_executable(const char *path)

@@ -9,10 +9,6 @@
 #include "lib/term.h"
 #include "lib/util.h"
 
-#ifndef UBTUNE_VERSION
-#define UBTUNE_VERSION "unknown"
-#endif
-
 static int cmd_help_run(int argc, char **argv);
 static int cmd_complete_run(int argc, char **argv);
 
