@@ -597,9 +597,11 @@ static char *fact_scheduler(json_object *rec)
 static char *fact_memory(json_object *rec)
 {
 	int64_t kib;
-	return jpath_int(jpath(rec, "environment.before"), "memory.total_kib", &kib)
-		       ? xasprintf("%.1f GiB", (double)kib / (1024.0 * 1024.0))
-		       : NULL;
+	char s[32];
+	if (!jpath_int(jpath(rec, "environment.before"), "memory.total_kib", &kib))
+		return NULL;
+	kib_text(kib, s, sizeof(s));
+	return xstrdup(s);
 }
 
 static char *fact_thp(json_object *rec)

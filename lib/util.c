@@ -319,6 +319,14 @@ int dir_list_sorted(DIR *d, struct strv *out)
 	return 0;
 }
 
+void kib_text(int64_t kib, char *buf, size_t n)
+{
+	if (kib >= 1024 * 1024)
+		snprintf(buf, n, "%.1f GiB", (double)kib / (1024.0 * 1024.0));
+	else
+		snprintf(buf, n, "%lld MiB", (long long)(kib / 1024));
+}
+
 int strnatcmp(const char *a, const char *b)
 {
 	while (*a && *b) {

@@ -105,6 +105,9 @@ void buf_free(struct buf *b);
  * output that does not depend on readdir order. */
 int dir_list_sorted(DIR *d, struct strv *out);
 
+/* A memory size given in KiB as people read it: "15.6 GiB", "512 MiB". */
+void kib_text(int64_t kib, char *buf, size_t n);
+
 /* Natural comparison: "cpu2" < "cpu10". */
 int strnatcmp(const char *a, const char *b);
 

@@ -52,14 +52,6 @@ int memory_collect(struct probe_ctx *ctx)
 	return 0;
 }
 
-static void format_kib(int64_t kib, char *buf, size_t n)
-{
-	if (kib >= 1024 * 1024)
-		snprintf(buf, n, "%.1f GiB", (double)kib / (1024.0 * 1024.0));
-	else
-		snprintf(buf, n, "%lld MiB", (long long)(kib / 1024));
-}
-
 void memory_render(json_object *rec, FILE *out)
 {
 	struct buf b = {0};
@@ -67,23 +59,23 @@ void memory_render(json_object *rec, FILE *out)
 	char s[32];
 
 	if (jpath_int(rec, "memory.total_kib", &total)) {
-		format_kib(total, s, sizeof(s));
+		kib_text(total, s, sizeof(s));
 		buf_puts(&b, s);
 	} else {
 		buf_puts(&b, "size unknown");
 	}
 	if (jpath_int(rec, "memory.available_kib", &avail)) {
-		format_kib(avail, s, sizeof(s));
+		kib_text(avail, s, sizeof(s));
 		buf_printf(&b, ", %s available", s);
 	}
 	if (jpath_int(rec, "memory.swap_total_kib", &swap_total)) {
 		if (swap_total == 0) {
 			buf_puts(&b, " · no swap");
 		} else {
-			format_kib(swap_total, s, sizeof(s));
+			kib_text(swap_total, s, sizeof(s));
 			buf_printf(&b, " · swap %s", s);
 			if (jpath_int(rec, "memory.swap_used_kib", &swap_used)) {
-				format_kib(swap_used, s, sizeof(s));
+				kib_text(swap_used, s, sizeof(s));
 				buf_printf(&b, ", %s used", s);
 			}
 		}

@@ -323,8 +323,11 @@ int numa_collect(struct probe_ctx *ctx)
 static void format_mem(struct buf *b, json_object *node)
 {
 	int64_t kib;
-	if (jpath_int(node, "mem_kib", &kib))
-		buf_printf(b, ", %.1f GiB", (double)kib / (1024.0 * 1024.0));
+	char s[32];
+	if (jpath_int(node, "mem_kib", &kib)) {
+		kib_text(kib, s, sizeof(s));
+		buf_printf(b, ", %s", s);
+	}
 }
 
 static int cmp_int64(const void *a, const void *b)
