@@ -100,6 +100,21 @@ struct sink {
 	json_object *out; /* --json: every record */
 };
 
+/* What was stored: the output, or with --json (where the records are the
+ * output) a message on stderr. */
+static void tell(const struct sink *k, const char *fmt, ...) _printf_(2, 3);
+static void tell(const struct sink *k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (k->a->json)
+		log_info("%s", msg);
+	else
+		printf("%s\n", msg);
+}
+
 static int store_record(struct sink *k, const char *name, json_object *rec)
 {
 	_cleanup_free_ char *why = NULL;
@@ -119,11 +134,11 @@ static int store_record(struct sink *k, const char *name, json_object *rec)
 	int r = store_add(k->store, rec, &id);
 	_cleanup_free_ char *what = describe(rec);
 	if (r == -EEXIST)
-		printf("%s: already stored as result %" PRId64 " (%s)\n", name, id, what);
+		tell(k, "%s: already stored as result %" PRId64 " (%s)", name, id, what);
 	else if (r < 0)
 		return log_error_errno(r, "Failed to store %s: %m", name);
 	else
-		printf("%s: stored as result %" PRId64 " (%s)\n", name, id, what);
+		tell(k, "%s: stored as result %" PRId64 " (%s)", name, id, what);
 	return 0;
 }
 
@@ -182,14 +197,14 @@ static int import_result_file(struct sink *k, const char *path)
 	_cleanup_free_ char *why = NULL;
 	int r = store_import_json(k->store, path, &id, &why);
 	if (r == -EEXIST) {
-		printf("%s\n", why);
+		tell(k, "%s", why);
 		return 0;
 	}
 	if (r < 0) {
 		log_error("%s", why);
 		return r;
 	}
-	printf("%s: stored as result %" PRId64 "\n", path, id);
+	tell(k, "%s: stored as result %" PRId64, path, id);
 	return 0;
 }
 

@@ -78,6 +78,11 @@ assert all(run["index"]["ci95"][0] < run["index"]["ci95"][1] for run in r["runs"
 PY
 expect_exit 0 "$UBTUNE" history
 [ "$(grep -c imported "$T/stdout")" -eq 4 ] || fail "--no-store stored a result"
+# --json while storing: the records alone on stdout, what was stored on stderr
+UBTUNE_STATE_DIR="$T/json" expect_exit 0 "$UBTUNE" import --json v6-brief-i3/vm-2026-11-29-01.html
+$PY -c 'import json, sys; assert len(json.load(open(sys.argv[1]))) == 1' "$T/stdout" ||
+	fail "--json output is not one JSON list: $(head -3 "$T/stdout")"
+grep -q "stored as result 1" "$T/stderr" || fail "--json does not say what was stored: $(cat "$T/stderr")"
 
 # a result file goes in as it is, into another store
 UBTUNE_STATE_DIR="$T/other" expect_exit 0 "$UBTUNE" import "$T/one.json"
