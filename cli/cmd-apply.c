@@ -23,22 +23,26 @@ struct apply_opts {
 	const char *root, *workdir, *record;
 };
 
-/* A profile name that is not found: name the shipped ones. */
-static void list_shipped(void)
+/* A profile name that is not found: name the shipped ones, and the one
+ * meant when it is a typo. */
+static void list_shipped(const char *name)
 {
 	_cleanup_free_ char *dir = data_path("profiles");
 	_cleanup_closedir_ DIR *d = opendir(dir);
-	struct strv l = {0};
+	struct strv files = {0}, names = {0};
 	if (d)
-		dir_list_sorted(d, &l);
-	struct buf b = {0};
-	for (size_t i = 0; i < l.n; i++)
-		if (endswith(l.v[i], ".profile"))
-			buf_printf(&b, "%s%.*s", b.len ? ", " : "", (int)(strlen(l.v[i]) - strlen(".profile")), l.v[i]);
-	if (b.len)
-		log_info("shipped profiles (%s): %s", dir, b.s);
-	buf_free(&b);
-	strv_free(&l);
+		dir_list_sorted(d, &files);
+	for (size_t i = 0; i < files.n; i++)
+		if (endswith(files.v[i], ".profile"))
+			strv_take(&names, xstrndup(files.v[i], strlen(files.v[i]) - strlen(".profile")));
+	_cleanup_free_ char *list = strv_join(&names, ", ");
+	const char *hint = names.n ? str_closest(name, (const char *const *)names.v) : NULL;
+	if (hint)
+		log_info("did you mean '%s'? Shipped profiles (%s): %s", hint, dir, list);
+	else if (names.n)
+		log_info("shipped profiles (%s): %s", dir, list);
+	strv_free(&files);
+	strv_free(&names);
 }
 
 static int load(const char *name, const char *path, json_object *rec, struct profile **p)
@@ -48,7 +52,7 @@ static int load(const char *name, const char *path, json_object *rec, struct pro
 	for (size_t i = 0; i < errors.n; i++)
 		log_error("%s", errors.v[i]);
 	if (r < 0 && access(path, F_OK) < 0 && !strchr(name, '/'))
-		list_shipped();
+		list_shipped(name);
 	strv_free(&errors);
 	return r;
 }

@@ -22,6 +22,8 @@ grep -qF "$T/bad.profile:4: [cpu] govenor: unknown key (did you mean 'governor'?
 expect_exit 2 apply "$T/bad.profile"
 expect_exit 2 "$UBTUNE" apply --check nosuchprofile
 grep -q "shipped profiles" "$T/stderr" || fail "a missing profile does not list the shipped ones"
+expect_exit 2 "$UBTUNE" apply --check rpi
+grep -q "did you mean 'rpi4'? Shipped profiles" "$T/stderr" || fail "a mistyped profile: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" apply
 expect_exit 2 "$UBTUNE" apply a b
 
