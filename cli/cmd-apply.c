@@ -27,10 +27,8 @@ struct apply_opts {
 static void list_shipped(void)
 {
 	_cleanup_free_ char *dir = data_path("profiles");
-	_cleanup_closedir_ DIR *d = opendir(dir);
 	struct strv l = {0};
-	if (d)
-		dir_list_sorted(d, &l);
+	data_list(dir, &l);
 	struct buf b = {0};
 	for (size_t i = 0; i < l.n; i++)
 		if (endswith(l.v[i], ".profile"))
@@ -47,7 +45,7 @@ static int load(const char *name, const char *path, json_object *rec, struct pro
 	int r = profile_load(path, rec, p, &errors);
 	for (size_t i = 0; i < errors.n; i++)
 		log_error("%s", errors.v[i]);
-	if (r < 0 && access(path, F_OK) < 0 && !strchr(name, '/'))
+	if (r < 0 && !data_exists(path) && !strchr(name, '/'))
 		list_shipped();
 	strv_free(&errors);
 	return r;

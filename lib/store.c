@@ -169,20 +169,6 @@ int store_resolve(struct store *s, const char *ref, int64_t *id)
 	return jpath_int(json_object_array_get_idx(list, n - 1 - back), "id", id) ? 0 : -EIO;
 }
 
-/* A regular file of bounded size, read whole. */
-static int read_bounded(const char *path, char **out, size_t *len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	return read_fd(fd, RESULT_FILE_MAX, out, len);
-}
-
 int store_import_json(struct store *s, const char *path, int64_t *id, char **error)
 {
 	_cleanup_free_ char *text = NULL;
@@ -190,11 +176,13 @@ int store_import_json(struct store *s, const char *path, int64_t *id, char **err
 	_cleanup_free_ char *why = NULL;
 	size_t len = 0;
 	*error = NULL;
-	int r = read_bounded(path, &text, &len);
+	int r = read_file(path, RESULT_FILE_MAX, &text, &len);
+	if (r == -EISDIR) {
+		*error = xasprintf("%s: not a regular file", path);
+		return -EINVAL;
+	}
 	if (r == -EFBIG)
 		*error = xasprintf("%s: larger than %u MiB, not a result file", path, RESULT_FILE_MAX >> 20);
-	else if (r == -EINVAL)
-		*error = xasprintf("%s: not a regular file", path);
 	else if (r < 0)
 		*error = xasprintf("cannot read %s: %s", path, strerror(-r));
 	if (r < 0)

@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static void oom(void)
@@ -336,6 +338,19 @@ int read_fd(int fd, size_t max, char **out, size_t *len)
 		*len = b.len;
 	*out = buf_steal(&b);
 	return 0;
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EISDIR;
+	return read_fd(fd, max, out, len);
 }
 
 bool text_printable(const char *s)

@@ -96,6 +96,9 @@ uint64_t now_usec(void);
 char *iso8601_now(void);
 /* Reads fd from its current offset to the end, NUL-terminated; -EFBIG past max bytes. */
 int read_fd(int fd, size_t max, char **out, size_t *len);
+/* Reads the regular file at path whole, as read_fd(); -EISDIR when it is
+ * not a regular file. */
+int read_file(const char *path, size_t max, char **out, size_t *len);
 
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */

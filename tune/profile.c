@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <ini.h>
@@ -718,19 +717,6 @@ static void check_section(struct loader *l, struct section *s)
 	}
 }
 
-static int read_bounded(const char *path, char **out, size_t *len)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EISDIR;
-	return read_fd(fd, PROFILE_FILE_MAX, out, len);
-}
-
 static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -750,11 +736,11 @@ static char *resolve_include(const char *from, const char *name)
 	const char *dirs[] = { dir, shipped };
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/%s.profile", dirs[i], name);
-		if (access(p, F_OK) == 0)
+		if (data_exists(p))
 			return p;
 		free(p);
 		p = xasprintf("%s/%s", dirs[i], name);
-		if (access(p, F_OK) == 0)
+		if (data_exists(p))
 			return p;
 		free(p);
 	}
@@ -807,7 +793,7 @@ static int load_includes(struct loader *l, struct parse *ps)
 
 static int load_file(struct loader *l, const char *path, const char *from, unsigned from_line)
 {
-	_cleanup_free_ char *real = realpath(path, NULL);
+	_cleanup_free_ char *real = data_realpath(path);
 	if (!real) {
 		int r = -errno;
 		if (from)
@@ -836,7 +822,7 @@ static int load_file(struct loader *l, const char *path, const char *from, unsig
 
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	int r = read_bounded(path, &text, &len);
+	int r = data_read(path, PROFILE_FILE_MAX, &text, &len);
 	if (r < 0) {
 		const char *why = r == -EFBIG ? "larger than 64 KiB, not a profile" : strerror(-r);
 		if (from)
