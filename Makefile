@@ -155,7 +155,7 @@ run:
 have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 CHECK_ARM64 = $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aarch64-static)),check-arm64)
 CHECK_VM = $(if $(and $(CHECK_ARM64),$(call have,qemu-system-aarch64),$(call have,qemu-system-x86_64)),check-vm)
-CHECK_MORE = $(CHECK_ARM64) $(CHECK_VM)
+CHECK_MORE = check-static $(CHECK_ARM64) $(CHECK_VM)
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory check-unit check-e2e check-minimal $(CHECK_MORE)
@@ -196,7 +196,7 @@ unit-tests: $(UNIT_BIN)
 ARM64_B := $(B)/arm64
 ARM64_MAKE = $(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B)
 check-arm64: $(B)/ubtune $(FIXTURE_STAMP)
-	@$(ARM64_MAKE) all unit-tests
+	+@$(ARM64_MAKE) all unit-tests
 	@tools/check-arm64 $(ARM64_B) $(B)/ubtune
 
 # Debian's arm64 and amd64 kernels under qemu-system (TCG): the static
@@ -204,7 +204,7 @@ check-arm64: $(B)/ubtune $(FIXTURE_STAMP)
 STATIC_B := $(B)/static
 check-vm:
 	@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
-	@$(ARM64_MAKE) all
+	+@$(ARM64_MAKE) all
 	@tools/check-vm $(B)/vm $(STATIC_B) $(ARM64_B)
 
 # Every combination of WITH_*=0/1 builds warning-free (-Werror), natively or
@@ -292,3 +292,29 @@ $(B)/bench/embedded.o: $(EMBED_FILES)
 $(B)/bench/embedded.o: override CFLAGS += -DUBTUNE_EMBED_WORKLOADS=1 \
 	-DUBTUNE_EMBED_BIN='"$(abspath $(B))"' -DUBTUNE_EMBED_SCRIPTS='"$(abspath $(WL))"'
 endif
+
+# A static ubtune carries its data too (lib/builtin-data.c): the shipped
+# profiles and the published reference runs, read from memory when no data
+# directory is on disk (lib/paths.h). EMBED_DATA=0 leaves them out.
+EMBED_DATA ?= $(STATIC)
+ifeq ($(EMBED_DATA),1)
+EMBED_DATA_FILES := $(sort $(wildcard profiles/*.profile)) reference/published-results.json
+EMBED_DATA_LIST := $(B)/builtin-data.list
+$(B)/lib/builtin-data.o: $(EMBED_DATA_LIST) $(EMBED_DATA_FILES)
+$(B)/lib/builtin-data.o: override CFLAGS += -DUBTUNE_EMBED_DATA=1 \
+	-DUBTUNE_EMBED_DATA_LIST='"$(abspath $(EMBED_DATA_LIST))"'
+# The list of the files, replaced only when it changes: a profile added or
+# removed rebuilds builtin-data.o.
+$(EMBED_DATA_LIST): FORCE
+	@mkdir -p $(@D)
+	@i=0; for f in $(EMBED_DATA_FILES); do \
+		printf 'DATA_FILE(ubtune_data_%d, "%s", "%s")\n' $$i $$f "$(CURDIR)/$$f"; i=$$((i + 1)); \
+	done >$@.tmp && { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
+endif
+.PHONY: FORCE check-static
+FORCE:
+
+# The static build as a board runs it: one copied file, no data directory.
+check-static:
+	@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
+	@UBTUNE=$(CURDIR)/$(STATIC_B)/ubtune TESTS_LABEL=e2e-static tools/run-tests e2e tests/e2e/test-builtin-data.sh

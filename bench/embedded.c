@@ -15,18 +15,15 @@
  * names their directories (UBTUNE_EMBED_BIN: the programs, built static
  * with the workloads' default flags; UBTUNE_EMBED_SCRIPTS: the scripts).
  */
-#define EMBED(sym, path)                                                                                 \
-	__asm__(".pushsection .rodata\n\t.balign 16\n\t.globl " #sym "\n" #sym ":\n\t.incbin \"" path    \
-		"\"\n\t.globl " #sym "_end\n" #sym "_end:\n\t.popsection")
-EMBED(ubtune_embedded_workloads, UBTUNE_EMBED_BIN "/ubtune-workloads");
-EMBED(ubtune_embedded_execl, UBTUNE_EMBED_BIN "/ubtune-execl");
-EMBED(ubtune_embedded_multi, UBTUNE_EMBED_SCRIPTS "/multi.sh");
-EMBED(ubtune_embedded_tst, UBTUNE_EMBED_SCRIPTS "/tst.sh");
-extern const unsigned char ubtune_embedded_workloads[], ubtune_embedded_workloads_end[];
-extern const unsigned char ubtune_embedded_execl[], ubtune_embedded_execl_end[];
-extern const unsigned char ubtune_embedded_multi[], ubtune_embedded_multi_end[];
-extern const unsigned char ubtune_embedded_tst[], ubtune_embedded_tst_end[];
-#define FILE_OF(name, sym) { name, sym, (size_t)(sym##_end - sym) }
+EMBED_FILE(ubtune_embedded_workloads, UBTUNE_EMBED_BIN "/ubtune-workloads");
+EMBED_FILE(ubtune_embedded_execl, UBTUNE_EMBED_BIN "/ubtune-execl");
+EMBED_FILE(ubtune_embedded_multi, UBTUNE_EMBED_SCRIPTS "/multi.sh");
+EMBED_FILE(ubtune_embedded_tst, UBTUNE_EMBED_SCRIPTS "/tst.sh");
+EMBEDDED_SYMBOLS(ubtune_embedded_workloads);
+EMBEDDED_SYMBOLS(ubtune_embedded_execl);
+EMBEDDED_SYMBOLS(ubtune_embedded_multi);
+EMBEDDED_SYMBOLS(ubtune_embedded_tst);
+#define FILE_OF(name, sym) { name, sym, EMBEDDED_SIZE(sym) }
 
 const struct embedded_file *embedded_workloads(size_t *n)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include <stddef.h>
+#include "lib/embed.h"
 
 /*
  * Workloads carried inside ubtune. A static build (make STATIC=1) links
@@ -11,12 +11,6 @@
  * (HASH of their names and bytes: another build gets its own directory),
  * and run from there.
  */
-struct embedded_file {
-	const char *name;
-	const unsigned char *data;
-	size_t size;
-};
-
 /* The files linked into this binary; *n = 0 in builds without them. */
 const struct embedded_file *embedded_workloads(size_t *n);
 

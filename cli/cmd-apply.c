@@ -28,10 +28,8 @@ struct apply_opts {
 static void list_shipped(const char *name)
 {
 	_cleanup_free_ char *dir = data_path("profiles");
-	_cleanup_closedir_ DIR *d = opendir(dir);
 	struct strv files = {0}, names = {0};
-	if (d)
-		dir_list_sorted(d, &files);
+	data_list(dir, &files);
 	for (size_t i = 0; i < files.n; i++)
 		if (endswith(files.v[i], ".profile"))
 			strv_take(&names, xstrndup(files.v[i], strlen(files.v[i]) - strlen(".profile")));
@@ -51,7 +49,7 @@ static int load(const char *name, const char *path, json_object *rec, struct pro
 	int r = profile_load(path, rec, p, &errors);
 	for (size_t i = 0; i < errors.n; i++)
 		log_error("%s", errors.v[i]);
-	if (r < 0 && access(path, F_OK) < 0 && !strchr(name, '/'))
+	if (r < 0 && !data_exists(path) && !strchr(name, '/'))
 		list_shipped(name);
 	strv_free(&errors);
 	return r;

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "bench/embedded.h"
 #include "command.h"
 #include "lib/json.h"
 #include "lib/term.h"
@@ -115,6 +116,24 @@ int command_getopt(const struct command *c, int argc, char **argv, const char *s
 	return opt;
 }
 
+/* What a static build carries, so that one copied file is enough. */
+static void print_carried(void)
+{
+	size_t nw, nd, profiles = 0;
+	bool reference = false;
+	embedded_workloads(&nw);
+	const struct embedded_file *data = builtin_data(&nd);
+	for (size_t i = 0; i < nd; i++) {
+		profiles += startswith(data[i].name, "profiles/") && endswith(data[i].name, ".profile");
+		reference |= streq(data[i].name, "reference/published-results.json");
+	}
+	if (nw)
+		printf("built in: the workloads\n");
+	if (nd)
+		printf("built in: %zu profile%s%s (used where no data directory is installed)\n", profiles,
+		       profiles == 1 ? "" : "s", reference ? " and the published reference runs" : "");
+}
+
 static void main_usage(FILE *f)
 {
 	fprintf(f, "Usage: ubtune [--color=WHEN] COMMAND [OPTIONS]\n"
@@ -126,7 +145,7 @@ static void main_usage(FILE *f)
 	fprintf(f, "\nOptions:\n"
 		   "  --color=WHEN  colour the output: auto (default), always, never;\n"
 		   "                NO_COLOR in the environment turns it off\n"
-		   "  --version     show the version and the optional libraries built in\n"
+		   "  --version     show the version, the optional libraries and the data built in\n"
 		   "  -h, --help    show this help\n\n"
 		   "Exit status: 0 success, 1 failure, 2 usage error, 3 findings (probe --strict)\n"
 		   "or a knob not as the profile set it (status), 128+N bench stopped by signal N.\n");
@@ -179,6 +198,7 @@ int main(int argc, char **argv)
 			printf("ubtune %s\n%csystemd %cudev %chwloc %csqlite %carchive\n", UBTUNE_VERSION,
 			       HAVE_SYSTEMD ? '+' : '-', HAVE_UDEV ? '+' : '-', HAVE_HWLOC ? '+' : '-',
 			       HAVE_SQLITE ? '+' : '-', HAVE_ARCHIVE ? '+' : '-');
+			print_carried();
 			return command_flush("the version") < 0 ? EXIT_FAIL : EXIT_OK;
 		} else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
 			main_usage(stdout);

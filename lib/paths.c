@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
+#include "embed.h"
 #include "util.h"
 
 #ifndef UBTUNE_DATADIR
@@ -38,6 +39,32 @@ static char *source_tree(void)
 	return TAKE_PTR(dir);
 }
 
+/* The carried file named item, or the first one under the directory item. */
+static const struct embedded_file *builtin_find(const char *item, bool as_dir)
+{
+	size_t n;
+	const struct embedded_file *files = builtin_data(&n);
+	for (size_t i = 0; i < n; i++) {
+		const char *rest = startswith(files[i].name, item);
+		if (rest && (as_dir ? rest[0] == '/' : rest[0] == '\0'))
+			return &files[i];
+	}
+	return NULL;
+}
+
+/* A carried file or directory of that name. */
+static bool builtin_has(const char *item)
+{
+	return builtin_find(item, false) || builtin_find(item, true);
+}
+
+/* The part of a built-in path after DATA_BUILTIN "/", else NULL. */
+static const char *builtin_item(const char *path)
+{
+	const char *item = startswith(path, DATA_BUILTIN "/");
+	return item && *item ? item : NULL;
+}
+
 char *data_path(const char *item)
 {
 	const char *env = getenv("UBTUNE_DATADIR");
@@ -50,7 +77,69 @@ char *data_path(const char *item)
 			return xasprintf("%s/bench/%s", src, item);
 		return xasprintf("%s/%s", src, item);
 	}
+	/* an installed data directory wins over the copy linked in */
+	if (access(UBTUNE_DATADIR, F_OK) < 0 && builtin_has(item))
+		return xasprintf(DATA_BUILTIN "/%s", item);
 	return xasprintf("%s/%s", UBTUNE_DATADIR, item);
+}
+
+int data_read(const char *path, size_t max, char **out, size_t *len)
+{
+	const char *item = builtin_item(path);
+	if (item) {
+		const struct embedded_file *f = builtin_find(item, false);
+		if (!f)
+			return builtin_find(item, true) ? -EISDIR : -ENOENT;
+		if (f->size > max)
+			return -EFBIG;
+		char *copy = xmalloc(f->size + 1);
+		memcpy(copy, f->data, f->size);
+		copy[f->size] = '\0';
+		*out = copy;
+		if (len)
+			*len = f->size;
+		return 0;
+	}
+	return read_file(path, max, out, len);
+}
+
+bool data_exists(const char *path)
+{
+	const char *item = builtin_item(path);
+	if (item)
+		return builtin_has(item);
+	return access(path, F_OK) == 0;
+}
+
+char *data_realpath(const char *path)
+{
+	const char *item = builtin_item(path);
+	if (!item)
+		return realpath(path, NULL);
+	if (builtin_has(item))
+		return xstrdup(path);
+	errno = ENOENT;
+	return NULL;
+}
+
+int data_list(const char *dir, struct strv *names)
+{
+	const char *item = builtin_item(dir);
+	if (!item) {
+		_cleanup_closedir_ DIR *d = opendir(dir);
+		return d ? dir_list_sorted(d, names) : -errno;
+	}
+	if (!builtin_find(item, true))
+		return builtin_find(item, false) ? -ENOTDIR : -ENOENT;
+	size_t n;
+	const struct embedded_file *files = builtin_data(&n);
+	for (size_t i = 0; i < n; i++) {
+		const char *rest = startswith(files[i].name, item);
+		/* the files right in dir; the list is sorted by name */
+		if (rest && rest[0] == '/' && !strchr(rest + 1, '/'))
+			strv_push(names, rest + 1);
+	}
+	return 0;
 }
 
 static char *xdg_dir(const char *override, const char *root_dir, const char *xdg, const char *fallback)

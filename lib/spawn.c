@@ -14,7 +14,7 @@ extern char **environ;
 
 #define CAPTURE_MAX (1u << 20)
 
-static int spawn_impl(const char *const argv[], char **out, bool with_stderr)
+int spawn_begin(const char *const argv[], bool with_stderr, struct spawn_job *job)
 {
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -37,11 +37,17 @@ static int spawn_impl(const char *const argv[], char **out, bool with_stderr)
 		close(pipefd[0]);
 		return -r;
 	}
+	job->pid = pid;
+	job->fd = pipefd[0];
+	return 0;
+}
 
+int spawn_finish(struct spawn_job *job, char **out)
+{
 	struct buf b = {0};
 	char chunk[4096];
 	ssize_t n;
-	while ((n = read(pipefd[0], chunk, sizeof(chunk))) != 0) {
+	while ((n = read(job->fd, chunk, sizeof(chunk))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -50,10 +56,11 @@ static int spawn_impl(const char *const argv[], char **out, bool with_stderr)
 		if (b.len + (size_t)n <= CAPTURE_MAX)
 			buf_add(&b, chunk, (size_t)n);
 	}
-	close(pipefd[0]);
+	close(job->fd);
+	job->fd = -1;
 
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(job->pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			buf_free(&b);
 			return -errno;
@@ -62,6 +69,13 @@ static int spawn_impl(const char *const argv[], char **out, bool with_stderr)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+static int spawn_impl(const char *const argv[], char **out, bool with_stderr)
+{
+	struct spawn_job job;
+	int r = spawn_begin(argv, with_stderr, &job);
+	return r < 0 ? r : spawn_finish(&job, out);
 }
 
 int spawn_capture(const char *const argv[], char **out)

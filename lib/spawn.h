@@ -11,6 +11,15 @@ int spawn_capture(const char *const argv[], char **out);
  * output). */
 int spawn_capture_all(const char *const argv[], char **out);
 
+/* spawn_capture() in two halves, so that the program runs while the caller
+ * does other work: spawn_begin() starts it, spawn_finish() collects its
+ * output and exit status (and must be called once begin succeeded). */
+struct spawn_job {
+	int pid, fd;
+};
+int spawn_begin(const char *const argv[], bool with_stderr, struct spawn_job *job);
+int spawn_finish(struct spawn_job *job, char **out);
+
 struct spawn_opts {
 	const char *const *argv; /* argv[0] is a path: PATH is not searched */
 	const char *const *envp; /* NULL: this process's environment */

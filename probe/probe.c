@@ -159,6 +159,8 @@ int probe_collect(const struct probe_opts *opts, json_object **rec_out, struct r
 	jset_str(ctx.rec, "root", rootfs_path(ctx.rf));
 	jset(ctx.rec, "unavailable", ctx.unavailable);
 
+	if (ctx.live)
+		toolchain_start(&ctx);
 	for (size_t i = 0; i < probe_n_areas; i++) {
 		r = probe_areas[i].collect(&ctx);
 		if (r < 0)
@@ -171,6 +173,7 @@ int probe_collect(const struct probe_opts *opts, json_object **rec_out, struct r
 		*rf_out = TAKE_PTR(ctx.rf);
 	r = 0;
 out:
+	toolchain_reap(&ctx);
 	json_object_put(ctx.rec);
 	free(ctx.workdir);
 	free(ctx.klog);

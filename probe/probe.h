@@ -5,6 +5,7 @@
 
 #include "lib/json.h"
 #include "lib/rootfs.h"
+#include "lib/spawn.h"
 
 #define PROBE_SCHEMA "ubtune.probe/1"
 
@@ -39,6 +40,8 @@ struct probe_ctx {
 	bool klog_loaded;
 	struct proc_table *procs; /* probe_procs() */
 	int procs_error;
+	struct spawn_job cc_job; /* `cc --version`, started by toolchain_start() */
+	bool cc_running;
 };
 
 /* One area of the record: collects facts into ctx->rec. Areas run in
@@ -106,6 +109,10 @@ void numa_render(json_object *rec, FILE *out);
 int services_collect(struct probe_ctx *ctx);
 void services_render(json_object *rec, FILE *out);
 int toolchain_collect(struct probe_ctx *ctx);
+/* Live only: starts asking the compiler before the other areas run;
+ * toolchain_reap() waits for it when the probe ends early. */
+void toolchain_start(struct probe_ctx *ctx);
+void toolchain_reap(struct probe_ctx *ctx);
 void toolchain_render(json_object *rec, FILE *out);
 
 /* Parsers exported for unit tests. */

@@ -5,6 +5,7 @@
  * what gather recorded in /.ubtune/toolchain.
  */
 #include <ctype.h>
+#include <errno.h>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
 #endif
@@ -36,13 +37,34 @@ void toolchain_parse_cc_version(const char *line, char **name, char **version)
 			*version = xstrdup(t);
 }
 
-static void live_cc(char **name, char **version)
+/* `cc --version` takes a few milliseconds: it runs while the other areas
+ * are collected. */
+void toolchain_start(struct probe_ctx *ctx)
 {
 	const char *cc = getenv("CC");
 	const char *argv[] = { cc && *cc && !strchr(cc, ' ') ? cc : "cc", "--version", NULL };
+	ctx->cc_running = spawn_begin(argv, false, &ctx->cc_job) == 0;
+}
+
+static int cc_finish(struct probe_ctx *ctx, char **out)
+{
+	if (!ctx->cc_running)
+		return -ECHILD;
+	ctx->cc_running = false;
+	return spawn_finish(&ctx->cc_job, out);
+}
+
+void toolchain_reap(struct probe_ctx *ctx)
+{
+	_cleanup_free_ char *out = NULL;
+	cc_finish(ctx, &out);
+}
+
+static void live_cc(struct probe_ctx *ctx, char **name, char **version)
+{
 	_cleanup_free_ char *out = NULL;
 	*name = *version = NULL;
-	if (spawn_capture(argv, &out) != 0 || !out)
+	if (cc_finish(ctx, &out) != 0 || !out)
 		return;
 	out[strcspn(out, "\n")] = '\0';
 	toolchain_parse_cc_version(out, name, version);
@@ -82,7 +104,7 @@ int toolchain_collect(struct probe_ctx *ctx)
 	_cleanup_free_ char *cc = NULL, *cc_version = NULL, *libc = NULL, *libc_version = NULL;
 
 	if (ctx->live) {
-		live_cc(&cc, &cc_version);
+		live_cc(ctx, &cc, &cc_version);
 		live_libc(&libc, &libc_version);
 		if (!cc)
 			probe_unavailable(ctx, "toolchain", "no C compiler: `cc --version` did not run");

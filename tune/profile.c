@@ -680,11 +680,11 @@ static char *resolve_include(const char *from, const char *name)
 	const char *dirs[] = { dir, shipped };
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		char *p = xasprintf("%s/%s.profile", dirs[i], name);
-		if (access(p, F_OK) == 0)
+		if (data_exists(p))
 			return p;
 		free(p);
 		p = xasprintf("%s/%s", dirs[i], name);
-		if (access(p, F_OK) == 0)
+		if (data_exists(p))
 			return p;
 		free(p);
 	}
@@ -737,7 +737,7 @@ static int load_includes(struct loader *l, struct parse *ps)
 
 static int load_file(struct loader *l, const char *path, const char *from, unsigned from_line)
 {
-	_cleanup_free_ char *real = realpath(path, NULL);
+	_cleanup_free_ char *real = data_realpath(path);
 	if (!real) {
 		int r = -errno;
 		if (from)
@@ -766,7 +766,7 @@ static int load_file(struct loader *l, const char *path, const char *from, unsig
 
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	int r = read_file(path, PROFILE_FILE_MAX, &text, &len);
+	int r = data_read(path, PROFILE_FILE_MAX, &text, &len);
 	if (r < 0) {
 		const char *why = r == -EFBIG ? "larger than 64 KiB, not a profile"
 				  : r == -EINVAL ? "not a regular file" : strerror(-r);

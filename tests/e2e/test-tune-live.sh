@@ -11,9 +11,11 @@ chmod 755 "$T"
 chmod 644 "$T/aslr.profile" "$T/rec.json"
 if [ "$(id -u)" -eq 0 ]; then
 	command -v setpriv >/dev/null || skip "setpriv is missing (util-linux)"
-	as_user() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T" "$@"; }
+	# setpriv itself execs the command: it may sit in a directory only root can
+	# search (a checkout in a mktemp -d), the command still runs unprivileged
+	as_user() { HOME="$T" setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 else
-	as_user() { env HOME="$T" "$@"; }
+	as_user() { HOME="$T" "$@"; }
 fi
 
 expect_exit 0 as_user "$UBTUNE" apply --dry-run --record "$T/rec.json" "$T/aslr.profile"

@@ -100,6 +100,15 @@ static void emulation(void **state)
 	kernel_only[DT_SYSCALL] = 497.3;
 	_cleanup_json_ json_object *fast_kernel = shaped(kernel_only, NULL, 4, NULL);
 	expect_rule("diag.software-emulation", fast_kernel, DC_NONE, "the pipe and system-call tests 442.8 per copy");
+	/* a fast host's emulator: plain code at a quarter of real speed, system calls at 2 % */
+	static const double fast_tcg[DIAG_NTESTS] = { [DT_DHRY] = 395.0, [DT_PIPE] = 7.9, [DT_SYSCALL] = 8.2 };
+	_cleanup_json_ json_object *lopsided = shaped(fast_tcg, NULL, 4, NULL);
+	expect_rule("diag.software-emulation", lopsided, DC_MEDIUM, "emulated in software");
+	evidence_has("diag.software-emulation", lopsided, "2.0 % of Dhrystone 2 (395.0)");
+	/* slow system calls on fast hardware are not emulation when they keep a fair share */
+	static const double slow_calls[DIAG_NTESTS] = { [DT_DHRY] = 150.0, [DT_PIPE] = 18.0, [DT_SYSCALL] = 19.0 };
+	_cleanup_json_ json_object *fair = shaped(slow_calls, NULL, 4, NULL);
+	expect_rule("diag.software-emulation", fair, DC_NONE, "real hardware speed");
 	double spawn_only[DIAG_NTESTS] = { [DT_SPAWN] = 178.3 };
 	_cleanup_json_ json_object *neither = shaped(spawn_only, NULL, 4, NULL);
 	expect_rule("diag.software-emulation", neither, DC_NONE, "neither Dhrystone nor");

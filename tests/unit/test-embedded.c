@@ -124,6 +124,36 @@ static void linked_in_files(void **state)
 	}
 }
 
+/* A static build carries the shipped data files, byte for byte. */
+static void carried_data(void **state)
+{
+	size_t n, profiles = 0;
+	const struct embedded_file *f = builtin_data(&n);
+	if (n == 0)
+		skip();
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *path = xasprintf("%s/%s", SRCDIR, f[i].name), *text = NULL;
+		_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+		size_t len = 0;
+		assert_true(fd >= 0);
+		assert_int_equal(read_fd(fd, 1 << 24, &text, &len), 0);
+		assert_int_equal(f[i].size, len);
+		assert_memory_equal(f[i].data, text, len);
+		assert_true(i == 0 || strcmp(f[i - 1].name, f[i].name) < 0);
+		profiles += startswith(f[i].name, "profiles/") != NULL;
+	}
+	_cleanup_free_ char *dir = xasprintf("%s/profiles", SRCDIR);
+	_cleanup_closedir_ DIR *d = opendir(dir);
+	struct strv shipped = {0};
+	assert_non_null(d);
+	assert_int_equal(dir_list_sorted(d, &shipped), 0);
+	size_t want = 0;
+	for (size_t i = 0; i < shipped.n; i++)
+		want += endswith(shipped.v[i], ".profile");
+	assert_int_equal(profiles, want);
+	strv_free(&shipped);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -131,6 +161,7 @@ int main(void)
 		cmocka_unit_test(damaged_copy_replaced),
 		cmocka_unit_test(unwritable_cache_named),
 		cmocka_unit_test(linked_in_files),
+		cmocka_unit_test(carried_data),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
