@@ -15,7 +15,6 @@
  * both files are read back and every block checked. The files are removed
  * on every exit, including SIGINT, SIGTERM and SIGHUP.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>

@@ -7,9 +7,6 @@
  * but not counted: UnixBench leaves it running as an orphan and its
  * harness waits for it all the same, because the orphan holds stderr.
  */
-#include <stdio.h>
-#include <string.h>
-#include <errno.h>
 #include <unistd.h>
 
 #include "workloads.h"
@@ -27,9 +24,7 @@ int looper_main(int argc, char **argv)
 		pid_t pid = fork();
 		if (pid == 0) {
 			execvp(command[0], command);
-			fprintf(stderr, "ubtune-workloads looper: cannot run %s: %s\n", command[0],
-				strerror(errno));
-			_exit(127);
+			wl_fail_errno("cannot run %s", command[0]);
 		}
 		if (pid < 0)
 			wl_fail_errno("fork failed after %lu runs", runs);
