@@ -5,6 +5,17 @@
 #include <limits.h>
 #include <sys/stat.h>
 
+static void defer_termination(struct unpacked_root *u)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	u->deferring = sigprocmask(SIG_BLOCK, &set, &u->saved_mask) == 0;
+}
+
 void unpacked_root_close(struct unpacked_root *u)
 {
 	if (u->tmp)
@@ -12,6 +23,9 @@ void unpacked_root_close(struct unpacked_root *u)
 	free(u->source);
 	free(u->tmp);
 	free(u->root);
+	/* a signal held meanwhile is delivered here, with nothing left to remove */
+	if (u->deferring)
+		sigprocmask(SIG_SETMASK, &u->saved_mask, NULL);
 	*u = (struct unpacked_root){0};
 }
 
@@ -221,30 +235,31 @@ int unpacked_root_open(const char *path, struct unpacked_root *u, char **error)
 
 	const char *tmpdir = getenv("TMPDIR");
 	_cleanup_free_ char *tmpl = xasprintf("%s/ubtune-root-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	defer_termination(u);
 	if (!mkdtemp(tmpl)) {
 		int r = -errno;
 		*error = xasprintf("cannot create a directory to unpack %s into: %s", path, strerror(-r));
+		unpacked_root_close(u);
 		return r;
 	}
 	/* no symlink in the prefix, so the secure-symlink check only sees the archive's */
-	char *tmp = realpath(tmpl, NULL);
-	if (!tmp) {
+	u->tmp = realpath(tmpl, NULL);
+	if (!u->tmp) {
 		int r = -errno;
 		remove_tree(tmpl);
 		*error = xasprintf("%s: %s", tmpl, strerror(-r));
+		unpacked_root_close(u);
 		return r;
 	}
 	_cleanup_free_ char *why = NULL;
-	int r = unpack_all(path, tmp, &why);
+	int r = unpack_all(path, u->tmp, &why);
 	if (r < 0) {
-		remove_tree(tmp);
-		free(tmp);
 		*error = xasprintf("%s: %s", path, why);
+		unpacked_root_close(u);
 		return r;
 	}
 	u->source = realpath(path, NULL) ?: xstrdup(path);
-	u->tmp = tmp;
-	u->root = find_root(tmp);
+	u->root = find_root(u->tmp);
 	return 1;
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -31,6 +33,8 @@ struct unpacked_root {
 	char *source; /* the archive, absolute */
 	char *tmp;  /* the private directory (mkdtemp), removed by unpacked_root_close() */
 	char *root; /* the root inside it: tmp, or its only directory when that holds the dump */
+	sigset_t saved_mask; /* the signal mask before unpacking */
+	bool deferring;      /* termination signals held until unpacked_root_close() */
 };
 
 /*
@@ -39,6 +43,10 @@ struct unpacked_root {
  * through a symlink are refused, as are devices and archives beyond
  * TARBALL_MAX_BYTES / TARBALL_MAX_ENTRIES. Returns 1 when unpacked, 0 when
  * path is not a regular file (u untouched), -errno with *error otherwise.
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held from before the directory is
+ * made until unpacked_root_close() has removed it, so an interrupted command
+ * leaves nothing behind: the signal takes effect then. Meant for commands
+ * that read the root for a moment (probe, gather), not for long work.
  */
 #define TARBALL_MAX_BYTES (1ull << 30)
 #define TARBALL_MAX_ENTRIES 1000000

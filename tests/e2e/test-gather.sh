@@ -149,5 +149,17 @@ for a in dotdot absolute link; do
 	[ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "$a: error is not one line: $(cat "$T/stderr")"
 done
 [ -z "$(ls -A "$T/outside")" ] || fail "a hostile archive wrote outside: $(ls "$T/outside")"
+
+# interrupted at any moment, probe of an archive leaves no unpacked copy: it
+# dies of the signal before unpacking, or after removing what it unpacked
+packed="$SRCDIR/tests/fixtures/real/util-linux-armv7.tar.gz"
+for delay in 0.005 0.02 0.05 0.1 0.2 0.4; do
+	for sig in INT TERM; do
+		timeout -s $sig $delay "$UBTUNE" probe --json --root "$packed" >/dev/null 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || [ $rc -eq 124 ] || fail "probe stopped by SIG$sig after $delay s exited $rc"
+		[ -z "$(ls -A "$T/tmp")" ] || fail "SIG$sig after $delay s left $(ls "$T/tmp")"
+	done
+done
 [ -z "$(ls -A "$T/tmp")" ] || fail "an unpacked archive was left behind: $(ls "$T/tmp")"
 pass

@@ -143,9 +143,15 @@ static void archive_round_trip(void **state)
 	char target[16] = {0};
 	assert_int_equal(readlink(link_path, target, sizeof(target) - 1), 2);
 	assert_string_equal(target, "42");
+	/* termination signals wait while the copy exists, and only then */
+	sigset_t mask;
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	assert_true(sigismember(&mask, SIGINT) && sigismember(&mask, SIGTERM));
 	_cleanup_free_ char *private = xstrdup(u.tmp);
 	unpacked_root_close(&u);
 	assert_int_equal(access(private, F_OK), -1);
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	assert_false(sigismember(&mask, SIGINT) || sigismember(&mask, SIGTERM));
 
 	/* a directory is no archive: nothing to do */
 	assert_int_equal(unpacked_root_open(tmp, &u, &error), 0);
@@ -156,6 +162,8 @@ static void archive_round_trip(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_true(unpacked_root_open(junk, &u, &error) < 0);
 	assert_non_null(strstr(error, junk));
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	assert_false(sigismember(&mask, SIGINT));
 	assert_non_null(strstr(error, "not a readable tar archive"));
 	assert_int_equal(remove_tree(tmp), 0);
 }
