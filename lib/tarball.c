@@ -5,17 +5,6 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-static void defer_termination(struct unpacked_root *u)
-{
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	u->deferring = sigprocmask(SIG_BLOCK, &set, &u->saved_mask) == 0;
-}
-
 void unpacked_root_close(struct unpacked_root *u)
 {
 	if (u->tmp)
@@ -32,6 +21,17 @@ void unpacked_root_close(struct unpacked_root *u)
 #if HAVE_ARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
+
+static void defer_termination(struct unpacked_root *u)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	u->deferring = sigprocmask(SIG_BLOCK, &set, &u->saved_mask) == 0;
+}
 
 int tarball_write(int fd, const struct tar_item *items, size_t n, time_t mtime, uint64_t *written, char **error)
 {
