@@ -177,12 +177,13 @@ check-e2e: $(B)/ubtune $(FIXTURE_STAMP)
 
 # The same tests against the minimal build (MINIMAL=1: no optional library)
 # in $(MIN_B): unit tests, fixture records and every end-to-end test; what
-# needs a library left out is checked to say so.
+# needs a library left out is checked to say so. It is compiled with -Werror:
+# code left unused by a missing library shows there first.
 MIN_B := $(B)-min
 MIN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(MIN_B)/%)
 .PHONY: check-minimal
 check-minimal: $(FIXTURE_STAMP)
-	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) all $(MIN_UNIT_BIN)
+	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_UNIT_BIN)
 	@echo "minimal build ($(MIN_B)/ubtune):"
 	@tools/run-tests unit $(MIN_UNIT_BIN)
 	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
