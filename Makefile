@@ -255,9 +255,13 @@ all: $(WORKLOAD_BIN)
 install: install-workloads
 .PHONY: install-workloads bench-fidelity
 
+# The prebuilt program says how it was compiled (ubtune-workloads build-info),
+# so that a result records the flags of the programs it ran.
+WORKLOAD_BUILD_INFO = -DWL_BUILD_CC_VERSION='"$(shell $(CC) --version 2>/dev/null | head -n 1)"' \
+	-DWL_BUILD_CFLAGS='"$(WORKLOAD_CFLAGS)"'
 $(B)/ubtune-workloads: $(addprefix $(WL)/,$(WORKLOAD_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)
-	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC)) $(WORKLOAD_LIBS)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) $(WORKLOAD_BUILD_INFO) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC)) $(WORKLOAD_LIBS)
 
 $(B)/ubtune-execl: $(addprefix $(WL)/,$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)

@@ -220,7 +220,7 @@ static json_object *engine_json(const struct bench_engine *e)
 	jset_str(o, "kind", kinds[e->kind]);
 	jset_str(o, "path", e->kind == ENGINE_WORKLOADS ? e->binary : e->kind == ENGINE_RUN ? e->run : e->bindir);
 	jset_str(o, "bindir", e->bindir);
-	jset_bool(o, "prebuilt", e->build == NULL);
+	jset_bool(o, "prebuilt", e->prebuilt);
 	jset_str(o, "description", e->description);
 	jset_str(o, "note", e->note);
 	if (e->tree) {

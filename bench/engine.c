@@ -93,6 +93,7 @@ int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_
 		ubtree_free(&t);
 		return r;
 	}
+	out->prebuilt = !out->build;
 	const char *root = out->build ? jpath_str(out->build, "dir") : t.root;
 	out->bindir = xasprintf("%s/pgms", root);
 	out->input = xasprintf("%s/testdir/sort.src", root);
@@ -158,6 +159,24 @@ static char *prebuilt_workloads(char **error)
 	return NULL;
 }
 
+/* How the prebuilt program was compiled, as it says itself (ubtune's
+ * Makefile builds that into it); NULL when it does not say. */
+static json_object *prebuilt_build(const char *binary)
+{
+	const char *argv[] = { binary, "build-info", NULL };
+	_cleanup_free_ char *out = NULL;
+	if (spawn_capture(argv, &out) != 0 || !out)
+		return NULL;
+	_cleanup_free_ char *cc_version = kv_value(out, "cc_version"), *cflags = kv_value(out, "cflags");
+	if (!cc_version || !cflags)
+		return NULL;
+	json_object *b = json_object_new_object();
+	jset_str(b, "cc_version", cc_version);
+	jset_str(b, "cflags", cflags);
+	jset_bool(b, "prebuilt", true);
+	return b;
+}
+
 /* Compiles when the profile asks for it and it can be done; *note says
  * why not otherwise. 1: compiled (e->binary, e->build set), 0: not. */
 static int compile_for_profile(const struct applied_profile *p, const char *srcdir, struct bench_engine *e,
@@ -202,6 +221,8 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 		out->binary = prebuilt_workloads(error);
 		if (!out->binary)
 			return -ENOENT;
+		out->prebuilt = true;
+		out->build = prebuilt_build(out->binary);
 	}
 	out->bindir = file_exists(srcdir, "multi.sh") ? xstrdup(srcdir) : dir_of(out->binary);
 	out->suite = xstrdup("native");
@@ -210,7 +231,8 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 		out->description = xasprintf("ubtune workloads compiled with %s %s: %s", jpath_str(out->build, "cc"),
 					     jpath_str(out->build, "cflags") ?: "(default flags)", out->binary);
 	else
-		out->description = xasprintf("ubtune workloads, prebuilt: %s", out->binary);
+		out->description = xasprintf("ubtune workloads, prebuilt%s%s: %s", out->build ? " with " : "",
+					     out->build ? jpath_str(out->build, "cflags") : "", out->binary);
 	return 0;
 }
 

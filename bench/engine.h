@@ -28,6 +28,7 @@ struct bench_engine {
 	char *description;
 	char *note;         /* why the profile's compiler flags were not used, or NULL */
 	json_object *build; /* the compile record, or NULL */
+	bool prebuilt;      /* the programs were not compiled for this run (build: what they say of it) */
 	char *tree;         /* a UnixBench tree: the directory given (never written to) */
 	char *layout;       /* its layout: "5.1.2", "5.1.3", "6.x" */
 	char *run;          /* ENGINE_RUN: the Run script of the copy built for it */

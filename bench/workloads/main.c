@@ -10,6 +10,21 @@
 
 #include "workloads.h"
 
+/* How this program was compiled, when its build says (ubtune's Makefile
+ * does, for the prebuilt program that `ubtune bench` runs and records). */
+static int build_info_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+#if defined(WL_BUILD_CC_VERSION) && defined(WL_BUILD_CFLAGS)
+	printf("cc_version=%s\ncflags=%s\n", WL_BUILD_CC_VERSION, WL_BUILD_CFLAGS);
+	return 0;
+#else
+	fprintf(stderr, "ubtune-workloads: this build does not record its compiler and flags\n");
+	return 1;
+#endif
+}
+
 static const struct workload {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -25,13 +40,14 @@ static const struct workload {
 	{ "syscall", syscall_main, "SECONDS [mix|close|getpid|exec]" },
 	{ "looper", looper_main, "SECONDS COMMAND [ARGS...]" },
 	{ "shell-input", shell_input_main, "[FILE]" },
+	{ "build-info", build_info_main, "" },
 };
 
 static noreturn void usage_all(void)
 {
 	fprintf(stderr, "Usage: ubtune-workloads NAME ARGS...\n");
 	for (size_t i = 0; i < sizeof(workloads) / sizeof(workloads[0]); i++)
-		fprintf(stderr, "  %s %s\n", workloads[i].name, workloads[i].args);
+		fprintf(stderr, "  %s%s%s\n", workloads[i].name, *workloads[i].args ? " " : "", workloads[i].args);
 	exit(2);
 }
 

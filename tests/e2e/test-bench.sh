@@ -42,6 +42,20 @@ assert r["preflight"]["seconds"] > 0
 assert r["options"]["tests"] == ["pipe", "syscall", "spawn"]
 PY
 
+# prebuilt workloads: the result records how they were compiled, as they say themselves
+if [ ${#ENGINE[@]} -eq 0 ]; then
+	"$(dirname "$UBTUNE")/ubtune-workloads" build-info >"$T/build-info" || fail "ubtune-workloads build-info failed"
+	$PY - "$T/result.json" "$T/build-info" <<'PY' || fail "the prebuilt workloads' build is not recorded"
+import json, sys
+r = json.load(open(sys.argv[1]))
+info = dict(line.split("=", 1) for line in open(sys.argv[2]).read().splitlines())
+assert info["cflags"].startswith("-O3 -ffast-math") and info["cc_version"], info
+assert r["engine"]["prebuilt"] is True, r["engine"]
+assert r["build"] == {"cc_version": info["cc_version"], "cflags": info["cflags"], "prebuilt": True}, r["build"]
+assert info["cflags"] in r["engine"]["description"], r["engine"]["description"]
+PY
+fi
+
 # the store
 "$UBTUNE" history --json >"$T/history.json" || fail "history --json failed"
 run_id=$(json_get "$T/result.json" 'd["run_id"]')

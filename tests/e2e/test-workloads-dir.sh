@@ -25,6 +25,8 @@ $PY - "$T/stdout" "$T/fake/ubtune-workloads" <<'PY' || fail "the result does not
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert sys.argv[2] in r["engine"]["description"], r["engine"]
+# it does not say how it was built: nothing is made up
+assert r["engine"]["prebuilt"] is True and r["build"] is None, (r["engine"], r["build"])
 t = r["runs"][0]["tests"][0]
 assert t["id"] == "dhry2reg" and t["complete"], t
 assert t["passes"][0]["count"] == 123456, t["passes"][0]
