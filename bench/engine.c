@@ -230,9 +230,11 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 	if (compiled)
 		out->description = xasprintf("ubtune workloads compiled with %s %s: %s", jpath_str(out->build, "cc"),
 					     jpath_str(out->build, "cflags") ?: "(default flags)", out->binary);
+	else if (out->build)
+		out->description = xasprintf("ubtune workloads, prebuilt with %s: %s", jpath_str(out->build, "cflags"),
+					     out->binary);
 	else
-		out->description = xasprintf("ubtune workloads, prebuilt%s%s: %s", out->build ? " with " : "",
-					     out->build ? jpath_str(out->build, "cflags") : "", out->binary);
+		out->description = xasprintf("ubtune workloads, prebuilt: %s", out->binary);
 	return 0;
 }
 
