@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "analysis/stats.h"
-#include "analysis/ubparse.h"
+#include "unixbench/parse.h"
 #include "bench/score.h"
 #include "lib/util.h"
 

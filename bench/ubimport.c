@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 
 #include <ctype.h>
 #include <errno.h>

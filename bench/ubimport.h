@@ -4,7 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/ubparse.h"
+#include "unixbench/parse.h"
 #include "lib/json.h"
 
 /*

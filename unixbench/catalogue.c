@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every test of UnixBench 5.1.x and 6.x as its reports name it
  * (Run's "logmsg"), with the baselines of pgms/index.base. */
-#include "analysis/ubparse.h"
+#include "unixbench/catalogue.h"
 
 #include "lib/util.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "analysis/ubtext.h"
+#include "unixbench/text.h"
 
 #include <ctype.h>
 #include <errno.h>
 
-#include "analysis/ubparse.h"
+#include "unixbench/parse.h"
 #include "lib/util.h"
 
 /* Longest HTML tag or entity read as one; longer ones are text. */

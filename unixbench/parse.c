@@ -2,13 +2,13 @@
 /* The second stage of reading UnixBench output: clean lines to runs and
  * tests. Every line is tried against the lines UnixBench writes; what
  * looks like a test line but cannot be read becomes a problem. */
-#include "analysis/ubparse.h"
+#include "unixbench/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 
-#include "analysis/ubtext.h"
+#include "unixbench/text.h"
 #include "lib/util.h"
 
 #define PROBLEM_TEXT_MAX 120

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "unixbench/catalogue.h"
+
 /*
  * Reads UnixBench output as people have it: the text report Run writes
  * (results/HOST-DATE-NN), Run's stdout, the .log of every pass, the .html
@@ -28,20 +30,6 @@
 #define UB_PASSES_MAX 1000
 #define UB_COPIES_MAX 4096
 #define UB_CPUS_MAX 4096
-
-/* A test UnixBench knows: its id in Run, its report name, unit, category
- * and, for indexed tests, the baseline of pgms/index.base. */
-struct ub_test_info {
-	const char *id;
-	const char *name;
-	const char *unit;
-	const char *category; /* "system", "misc", "2d", "3d" */
-	double baseline;      /* 0: not indexed */
-};
-
-const struct ub_test_info *ub_test_by_name(const char *name);
-/* The i-th entry of the table, NULL past its end. */
-const struct ub_test_info *ub_test_at(size_t i);
 
 /* What the input turned out to be (bits of ub_doc.formats). */
 enum {
