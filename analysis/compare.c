@@ -8,7 +8,7 @@
 
 #include "analysis/stats.h"
 #include "unixbench/parse.h"
-#include "bench/score.h"
+#include "bench/spread.h"
 #include "lib/util.h"
 
 /* ---- the records ---- */

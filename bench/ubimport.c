@@ -9,11 +9,12 @@
 #include <time.h>
 
 #include "bench/result.h"
-#include "bench/score.h"
+#include "bench/spread.h"
 #include "bench/suite.h"
 #include "lib/store.h"
 #include "lib/util.h"
 #include "probe/probe.h"
+#include "unixbench/score.h"
 
 /* The score line and the indexes agree within UnixBench's rounding. */
 #define SCORE_TOLERANCE 0.15
