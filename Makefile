@@ -162,7 +162,13 @@ CHECK_VM = $(if $(and $(CHECK_ARM64),$(call have,qemu-system-aarch64),$(call hav
 CHECK_MORE = check-static $(CHECK_ARM64) $(CHECK_VM)
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-unit check-e2e check-minimal $(CHECK_MORE)
+	@$(MAKE) --no-print-directory check-layers check-unit check-e2e check-minimal $(CHECK_MORE)
+
+# No #include runs from a lower layer to a higher one, no two units include
+# each other (docs/HACKING.md: the layers).
+.PHONY: check-layers
+check-layers:
+	@tools/check-layers && echo "layers: every include runs downwards, no circles"
 
 # Real dumps are kept packed; tests read them unpacked under build/fixtures/.
 REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include "bench/bench.h"
+#include "bench/opts.h"
 #include "bench/sampler.h"
 #include "lib/json.h"
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "lib/rootfs.h"
-#include "probe/services.h"
+#include "probe/processes.h"
 
 #define INITD "/etc/init.d"
 /* OpenRC's state while it runs the machine; started services are listed

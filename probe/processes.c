@@ -8,7 +8,7 @@
 #include <math.h>
 
 #include "probe.h"
-#include "services.h"
+#include "processes.h"
 
 /* "1234 (comm) S 1 ...": comm may hold spaces and parentheses, so it ends
  * at the last ')'. utime, stime and starttime are fields 14, 15 and 22. */

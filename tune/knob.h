@@ -4,7 +4,8 @@
 #include <stdbool.h>
 
 #include "lib/rootfs.h"
-#include "tune/plan.h"
+
+struct svc;
 
 /*
  * Reading and setting what an action changes. The same calls serve apply
@@ -14,6 +15,15 @@
  * "inactive"; ACT_DEFAULT_TARGET a unit name; ACT_MKDIR "present" or
  * "absent"; ACT_MOUNT "tmpfs" or "none".
  */
+
+/* What an action (tune/plan.h) changes. */
+enum action_kind {
+	ACT_FILE,           /* a /sys or /proc value */
+	ACT_SERVICE,        /* a unit stopped (from "active" to "inactive") */
+	ACT_DEFAULT_TARGET, /* systemd's default target (persistent) */
+	ACT_MKDIR,          /* a directory created (persistent) */
+	ACT_MOUNT,          /* a tmpfs mounted */
+};
 
 /* Current value of a knob file: its first line trimmed, or for a choice
  * list ("none [mq-deadline] kyber") the marked choice. */

@@ -6,6 +6,7 @@
 
 #include "lib/json.h"
 #include "lib/rootfs.h"
+#include "tune/knob.h"
 #include "tune/profile.h"
 
 struct svc;
@@ -14,14 +15,6 @@ struct svc;
  * One change to the machine. `from` is the value before (what revert puts
  * back), `to` the value the profile wants. Paths are inside the root.
  */
-enum action_kind {
-	ACT_FILE,           /* a /sys or /proc value */
-	ACT_SERVICE,        /* a unit stopped (from "active" to "inactive") */
-	ACT_DEFAULT_TARGET, /* systemd's default target (persistent) */
-	ACT_MKDIR,          /* a directory created (persistent) */
-	ACT_MOUNT,          /* a tmpfs mounted */
-};
-
 struct action {
 	enum action_kind kind;
 	char *area;   /* "cpu", "io", "services", ... */

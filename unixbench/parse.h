@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "unixbench/catalogue.h"
+#include "unixbench/text.h"
 
 /*
  * Reads UnixBench output as people have it: the text report Run writes
@@ -15,13 +16,11 @@
  * several runs in one file, header or not).
  *
  * The input is hostile: it is bounded (UB_INPUT_MAX bytes, UB_LINES_MAX
- * lines of UB_LINE_MAX bytes, fields cut to UB_FIELD_MAX), never used as a
+ * lines of UB_LINE_MAX bytes (unixbench/text.h), fields cut to UB_FIELD_MAX), never used as a
  * format, and a line that cannot be read is listed as a problem instead of
  * guessed at.
  */
 #define UB_INPUT_MAX (16u << 20)
-#define UB_LINE_MAX (256u << 10)
-#define UB_LINES_MAX (1u << 20)
 #define UB_FIELD_MAX 256
 #define UB_PROBLEMS_MAX 50
 #define UB_RESULTS_MAX 256
@@ -38,17 +37,6 @@ enum {
 	UB_FMT_HTML = 1 << 3,       /* the .html of results/ */
 	UB_FMT_CSV = 1 << 4,        /* the .csv of results/ (6.0.0, UB_OUTPUT_CSV=true) */
 	UB_FMT_TABLE = 1 << 5,      /* tables without a header */
-};
-
-/* How the text was damaged on its way (bits of ub_doc.manglings). */
-enum {
-	UB_MANGLE_CRLF = 1 << 0,        /* CR LF or bare CR line ends */
-	UB_MANGLE_NBSP = 1 << 1,        /* non-breaking or other Unicode spaces */
-	UB_MANGLE_QUOTED = 1 << 2,      /* '>' quote prefixes */
-	UB_MANGLE_GLUED = 1 << 3,       /* several lines run together on one */
-	UB_MANGLE_WRAPPED = 1 << 4,     /* one line broken over two */
-	UB_MANGLE_TYPOGRAPHIC = 1 << 5, /* typographic dashes and quotes */
-	UB_MANGLE_CONTROL = 1 << 6,     /* tabs, control characters, bad UTF-8 */
 };
 
 /* One copy of one pass, from the .log ("# COUNT0: ..." lines). */

@@ -4,7 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 
-#include "unixbench/parse.h"
+#include "unixbench/catalogue.h"
 #include "lib/util.h"
 
 /* Longest HTML tag or entity read as one; longer ones are text. */

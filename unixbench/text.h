@@ -12,6 +12,20 @@
  * UnixBench writes begins. Every line remembers the input line it came
  * from, so problems can name it.
  */
+#define UB_LINE_MAX (256u << 10)
+#define UB_LINES_MAX (1u << 20)
+
+/* How the text was damaged on its way (bits of ub_doc.manglings and ub_lines.manglings). */
+enum {
+	UB_MANGLE_CRLF = 1 << 0,        /* CR LF or bare CR line ends */
+	UB_MANGLE_NBSP = 1 << 1,        /* non-breaking or other Unicode spaces */
+	UB_MANGLE_QUOTED = 1 << 2,      /* '>' quote prefixes */
+	UB_MANGLE_GLUED = 1 << 3,       /* several lines run together on one */
+	UB_MANGLE_WRAPPED = 1 << 4,     /* one line broken over two */
+	UB_MANGLE_TYPOGRAPHIC = 1 << 5, /* typographic dashes and quotes */
+	UB_MANGLE_CONTROL = 1 << 6,     /* tabs, control characters, bad UTF-8 */
+};
+
 struct ub_line {
 	char *s;
 	unsigned src; /* 1-based line of the input */
