@@ -614,18 +614,18 @@ static int missing_dirs(struct ctx *c, const char *path, struct strv *out)
 	_cleanup_free_ char *p = xstrdup(path);
 	struct strv rev = {0};
 	for (;;) {
-		_cleanup_free_ char *host = knob_host_path(c->rf, p);
 		struct stat st;
-		if (lstat(host, &st) == 0) {
+		int r = rootfs_lstat(c->rf, p, &st);
+		if (r == 0) {
 			if (!S_ISDIR(st.st_mode)) {
 				strv_free(&rev);
 				return -ENOTDIR;
 			}
 			break;
 		}
-		if (errno != ENOENT) {
+		if (r != -ENOENT) {
 			strv_free(&rev);
-			return -errno;
+			return r;
 		}
 		strv_push(&rev, p);
 		char *slash = strrchr(p, '/');
@@ -639,13 +639,10 @@ static int missing_dirs(struct ctx *c, const char *path, struct strv *out)
 	return 0;
 }
 
-static bool dir_empty(const char *host)
+static bool dir_empty(struct rootfs *rf, const char *path)
 {
-	_cleanup_closedir_ DIR *d = opendir(host);
-	if (!d)
-		return true;
 	struct strv l = {0};
-	dir_list_sorted(d, &l);
+	rootfs_list(rf, path, &l);
 	bool empty = l.n == 0;
 	strv_free(&l);
 	return empty;
@@ -681,14 +678,13 @@ static void plan_workdir(struct ctx *c)
 	if (!streq(type->value, "tmpfs"))
 		return;
 
-	_cleanup_free_ char *host = knob_host_path(c->rf, path->value);
 	_cleanup_free_ char *fstype = NULL;
-	if (knob_mount_type(host, &fstype) == 0 && fstype && !streq(fstype, "tmpfs")) {
+	if (knob_mount_type(c->rf, path->value, &fstype) == 0 && fstype && !streq(fstype, "tmpfs")) {
 		note(&c->plan->errors, "workdir: %s is already a mount point (%s): not mounting a tmpfs over it",
 		     path->value, fstype);
 		return;
 	}
-	if (!fstype && !dir_empty(host)) {
+	if (!fstype && !dir_empty(c->rf, path->value)) {
 		note(&c->plan->errors, "workdir: %s is not empty: a tmpfs would hide its files; choose another path",
 		     path->value);
 		return;
