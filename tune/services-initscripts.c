@@ -85,8 +85,8 @@ static char *state_of(struct svc *s, const struct initscript *sc, char **why)
 	int r = initscript_running(s->rf, sc, &t, &pid);
 	proc_table_free(&t);
 	if (r < 0) {
-		*why = xasprintf("cannot tell whether it runs: %s has no status verb and /proc shows no processes",
-				 sc->path);
+		*why = xasprintf("cannot tell whether it runs: %s %s and /proc shows no processes", sc->path,
+				 !sc->has_status ? "has no status verb" : "is not run with --root");
 		return xstrdup("unknown");
 	}
 	return xstrdup(r ? "active" : "inactive");

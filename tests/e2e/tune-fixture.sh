@@ -6,10 +6,10 @@ STATE=$R/var/lib/ubtune
 CPUFREQ=$R/sys/devices/system/cpu/cpufreq
 apply() { "$UBTUNE" apply --root "$R" --record "$T/rec.json" "$@"; }
 
-# same_as_pristine WHAT: $R is byte for byte the copy $T/pristine (ubtune's
-# own state directory aside), and no journal or applied.json is left.
+# same_as_pristine WHAT: $R is byte for byte the copy $T/pristine, without
+# the state directory apply made there or anything else of ubtune's.
 same_as_pristine() {
-	diff -r --no-dereference -x ubtune "$T/pristine" "$R" >"$T/diff" ||
+	diff -r --no-dereference "$T/pristine" "$R" >"$T/diff" ||
 		fail "$1: the root differs from the original: $(head -c 600 "$T/diff")"
 	[ ! -e "$STATE/journal" ] || fail "$1: the journal is still there"
 	[ ! -e "$STATE/applied.json" ] || fail "$1: applied.json is still there"
