@@ -104,3 +104,21 @@ path = /var/tmp/bench/work
 copies = 1, 8
 EOF2
 }
+
+# mock_unit_states UNIT...: "name=ActiveState ... default=TARGET" from the
+# mock systemd on $DBUS_SYSTEM_BUS_ADDRESS (tests/lib/mock-systemd.py).
+mock_unit_states() {
+	"$PY" - "$@" <<'PYEOF'
+import dbus, dbus.bus, os, sys
+bus = dbus.bus.BusConnection(os.environ['DBUS_SYSTEM_BUS_ADDRESS'])
+m = dbus.Interface(bus.get_object('org.freedesktop.systemd1', '/org/freedesktop/systemd1'),
+                   'org.freedesktop.systemd1.Manager')
+out = []
+for n in sys.argv[1:]:
+    u = bus.get_object('org.freedesktop.systemd1', m.GetUnit(n))
+    out.append(n + '=' + u.Get('org.freedesktop.systemd1.Unit', 'ActiveState',
+                               dbus_interface='org.freedesktop.DBus.Properties'))
+out.append('default=' + m.GetDefaultTarget())
+print(' '.join(out))
+PYEOF
+}
