@@ -131,6 +131,8 @@ DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 # xmllint checks that the SVG charts and HTML reports are well-formed XML
 DEPS_TEST += libxml2-utils
+# strace injects kills and I/O errors into apply, revert and the store
+DEPS_TEST += strace
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
@@ -188,7 +190,12 @@ check-minimal: $(FIXTURE_STAMP)
 	@tools/run-tests unit $(MIN_UNIT_BIN)
 	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
 
-.PHONY: unit-tests check-arm64 check-vm check-builds
+.PHONY: unit-tests check-arm64 check-vm check-builds check-crash
+# The kill and I/O-error tests at every point of apply, revert and the
+# store (make check tries every few): about 5 minutes on 2 cores.
+check-crash: $(B)/ubtune
+	@CRASH_STRIDE=1 FAULT_STRIDE=1 tools/run-tests e2e tests/e2e/test-tune-crash.sh tests/e2e/test-faults.sh
+
 # the unit test programs, without running them
 unit-tests: $(UNIT_BIN)
 

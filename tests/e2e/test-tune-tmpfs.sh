@@ -6,14 +6,7 @@
 # unmounted by revert, also after a kill at any step; a change that fails
 # rolls back the run. All mounts happen in a private mount namespace of
 # this test.
-if [ -z "${UBTUNE_IN_MOUNT_NS:-}" ]; then
-	if ! unshare -m --propagation private true 2>/dev/null; then
-		echo "skipped: unshare -m is not permitted here (it needs root or user namespaces)"
-		exit 77
-	fi
-	# the namespace ubtune must leave alone (UBTUNE_TEST_ROOT_MOUNTS below)
-	UBTUNE_IN_MOUNT_NS=$(stat -Lc %i /proc/self/ns/mnt) exec unshare -m --propagation private bash "$0" "$@"
-fi
+. "$(dirname "$0")/mount-ns.sh"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tune-fixture.sh"
 WORK=$R/var/tmp/ubtune-work
