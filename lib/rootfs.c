@@ -261,9 +261,21 @@ static int open_canon(struct rootfs *rf, const char *path, int flags, enum rootf
 		return r;
 	const char *rel;
 	int dfd = at(rf, canon, &rel);
-	fd = openat(dfd, rel, flags | O_CLOEXEC | (rf->fd >= 0 ? O_NOFOLLOW : 0));
+	/* A dump's files are files or directories: a FIFO, socket or device
+	 * there (a hostile dump) is refused, opened without blocking. */
+	bool dump = rf->fd >= 0 && !(flags & O_PATH);
+	fd = openat(dfd, rel, flags | O_CLOEXEC | (rf->fd >= 0 ? O_NOFOLLOW : 0) | (dump ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return -errno;
+	if (dump) {
+		struct stat st;
+		if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+			close(fd);
+			return -EINVAL;
+		}
+		if (!(flags & O_NONBLOCK))
+			(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	}
 	rootfs_trace_add(rf, canon, kind);
 	return fd;
 }
