@@ -195,7 +195,7 @@ static const struct schema unixbench_schema = SCHEMA(T, FIELD_SELF(T, json), S(v
 #undef T
 
 #define T struct env_record
-const struct schema env_record_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED),
+const struct schema env_record_schema = SCHEMA(T, FIELD_SELF(T, json), S(schema),
 					       S(generated_at), S(root), S(source),
 					       L(unavailable, unavailable_schema), O(host, host_schema),
 					       O(cpu, cpu_schema), O(memory, memory_schema), O(virt, virt_schema),

@@ -8,12 +8,13 @@
 #include <sys/stat.h>
 
 #include "lib/cpuset.h"
+#include "lib/env-record.h"
 #include "tune/knob.h"
 #include "tune/services.h"
 
 struct ctx {
 	const struct profile *p;
-	json_object *rec;
+	struct env_record env; /* the machine as the probe saw it */
 	struct rootfs *rf;
 	const struct plan_opts *o;
 	struct plan *plan;
@@ -361,19 +362,16 @@ static void leaf_disks(struct ctx *c, const char *disk, int depth, struct strv *
 	strv_free(&slaves);
 }
 
-/* The scheduler to set from the offered ones, or NULL (with a note). */
-/* The record's object for a disk: the workdir's device or one of the
+/* The record's entry for a disk: the workdir's device or one of the
  * disks below it (storage.device.slaves), found by name. */
-static json_object *record_disk(json_object *dev, const char *name, int depth)
+static const struct env_device *record_disk(const struct env_device *dev, const char *name, int depth)
 {
 	if (!dev || depth > 8)
 		return NULL;
-	if (streq_ptr(jpath_str(dev, "name"), name))
+	if (streq_ptr(dev->name, name))
 		return dev;
-	json_object *slaves = jpath(dev, "slaves");
-	size_t n = slaves && json_object_is_type(slaves, json_type_array) ? json_object_array_length(slaves) : 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *d = record_disk(json_object_array_get_idx(slaves, i), name, depth + 1);
+	for (size_t i = 0; i < dev->slaves.n; i++) {
+		const struct env_device *d = record_disk(&dev->slaves.v[i], name, depth + 1);
 		if (d)
 			return d;
 	}
@@ -384,27 +382,28 @@ static json_object *record_disk(json_object *dev, const char *name, int depth)
  * The device whose disks [io] tunes: the workdir's, or for an overlay or
  * a loop device the one holding its backing directory or file.
  */
-static json_object *workdir_device(json_object *rec)
+static const struct env_device *workdir_device(const struct env_record *env)
 {
-	json_object *d = jpath(rec, "storage.device");
+	const struct env_device *d = env->storage.device;
 	for (int i = 0; d && i < 4; i++) {
-		const char *kind = jpath_str(d, "kind");
-		json_object *below = jpath(d, "backing.device");
-		if (!below || !kind || (!streq(kind, "overlay") && !streq(kind, "loop")))
-			return jpath_str(d, "name") ? d : NULL;
+		const struct env_device *below = d->backing.device;
+		if (!below || !d->kind || (!streq(d->kind, "overlay") && !streq(d->kind, "loop")))
+			return d->name ? d : NULL;
 		d = below;
 	}
 	return NULL;
 }
 
+/* The scheduler to set from the offered ones, or NULL (with a note). */
+
 static const char *pick_scheduler(struct ctx *c, const struct profile_setting *s, const char *disk,
 				  const char *path, const struct strv *offered, char **reason)
 {
 	bool is_auto = streq(s->value, "auto");
-	json_object *dev = workdir_device(c->rec);
-	json_object *d = record_disk(dev, disk, 0) ?: dev;
-	const char *rec_sched = jpath_str(d, "recommended_scheduler");
-	const char *kind = jpath_str(d, "kind");
+	const struct env_device *dev = workdir_device(&c->env);
+	const struct env_device *d = record_disk(dev, disk, 0) ?: dev;
+	const char *rec_sched = d ? d->recommended_scheduler : NULL;
+	const char *kind = d ? d->kind : NULL;
 	if (is_auto && !rec_sched) {
 		note(&c->plan->skipped, "io: scheduler auto: the probe has no recommendation for %s", disk);
 		return NULL;
@@ -451,8 +450,9 @@ static void plan_io(struct ctx *c)
 	const struct profile_setting *ra = setting(c, "io", "read-ahead-kb");
 	if (!sched && !ra)
 		return;
-	const char *dev = jpath_str(workdir_device(c->rec), "name");
-	const char *workdir = jpath_str(c->rec, "storage.workdir");
+	const struct env_device *wd = workdir_device(&c->env);
+	const char *dev = wd ? wd->name : NULL;
+	const char *workdir = c->env.storage.workdir;
 	if (!dev || strchr(dev, '/') || streq(dev, "..") || streq(dev, ".")) {
 		note(&c->plan->skipped, "io: the block device holding %s is not known (see `ubtune probe`): "
 			  "scheduler and read-ahead left alone", workdir ? workdir : "the workdir");
@@ -517,13 +517,10 @@ static void plan_vm(struct ctx *c)
 
 static char *node_cpus(struct ctx *c, int64_t node)
 {
-	json_object *nodes = jpath(c->rec, "numa.nodes");
-	size_t n = nodes && json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(nodes, i);
-		int64_t id;
-		if (jpath_int(e, "id", &id) && id == node && jpath_str(e, "cpus"))
-			return xstrdup(jpath_str(e, "cpus"));
+	for (size_t i = 0; i < c->env.numa.nodes.n; i++) {
+		const struct env_node *e = &c->env.numa.nodes.v[i];
+		if (e->id.known && e->id.v == node && e->cpus)
+			return xstrdup(e->cpus);
 	}
 	return NULL;
 }
@@ -531,13 +528,13 @@ static char *node_cpus(struct ctx *c, int64_t node)
 /* The CPUs one storage IRQ should go to: the profile's list, or those of
  * the NUMA node of its controller (the IRQ's own device_node, else the
  * workdir device's); NULL with a note when not known. */
-static char *irq_cpus(struct ctx *c, const struct profile_setting *s, json_object *irq, const char *what)
+static char *irq_cpus(struct ctx *c, const struct profile_setting *s, const struct env_irq *irq, const char *what)
 {
 	if (!streq(s->value, "device-node"))
 		return xstrdup(s->value);
-	int64_t node = -1;
-	if ((!jpath_int(irq, "device_node", &node) && !jpath_int(c->rec, "storage.device.numa_node", &node)) ||
-	    node < 0) {
+	const struct env_device *dev = c->env.storage.device;
+	int64_t node = int_or(irq->device_node, dev ? int_or(dev->numa_node, -1) : -1);
+	if (node < 0) {
 		note(&c->plan->skipped, "irq: %s: the NUMA node of its controller is not known", what);
 		return NULL;
 	}
@@ -548,12 +545,13 @@ static char *irq_cpus(struct ctx *c, const struct profile_setting *s, json_objec
 	return cpus;
 }
 
-static void plan_one_irq(struct ctx *c, const struct profile_setting *s, json_object *e, const struct cpuset *online)
+static void plan_one_irq(struct ctx *c, const struct profile_setting *s, const struct env_irq *e,
+			 const struct cpuset *online)
 {
-	int64_t irq;
-	if (!jpath_int(e, "irq", &irq) || irq < 0)
+	int64_t irq = int_or(e->irq, -1);
+	if (irq < 0)
 		return;
-	const char *name = jpath_str(e, "name");
+	const char *name = e->name;
 	_cleanup_free_ char *what = xasprintf("IRQ %" PRId64 "%s%s%s affinity", irq, name ? " (" : "", name ? name : "",
 					      name ? ")" : "");
 	_cleanup_free_ char *cpus = irq_cpus(c, s, e, what);
@@ -587,13 +585,12 @@ static void plan_irq(struct ctx *c)
 	const struct profile_setting *s = setting(c, "irq", "storage-affinity");
 	if (!s)
 		return;
-	json_object *irqs = jpath(c->rec, "numa.storage_irqs");
-	size_t n = irqs && json_object_is_type(irqs, json_type_array) ? json_object_array_length(irqs) : 0;
+	size_t n = c->env.numa.storage_irqs.n;
 	if (!n) {
 		note(&c->plan->skipped, "irq: the probe found no storage controller IRQs (numa.storage_irqs)");
 		return;
 	}
-	if (streq(s->value, "device-node") && jpath_len(c->rec, "numa.nodes") < 2) {
+	if (streq(s->value, "device-node") && c->env.numa.nodes.n < 2) {
 		note(&c->plan->skipped, "irq: one NUMA node only: storage IRQs left where they are");
 		return;
 	}
@@ -602,7 +599,7 @@ static void plan_irq(struct ctx *c)
 	bool known = rootfs_read_line(c->rf, "/sys/devices/system/cpu/online", &online_s) == 0 &&
 		     cpuset_parse_list(online_s, &online) == 0;
 	for (size_t i = 0; i < n; i++)
-		plan_one_irq(c, s, json_object_array_get_idx(irqs, i), known ? &online : NULL);
+		plan_one_irq(c, s, &c->env.numa.storage_irqs.v[i], known ? &online : NULL);
 	cpuset_free(&online);
 }
 
@@ -740,7 +737,12 @@ void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, co
 		struct plan *plan)
 {
 	*plan = (struct plan){ .record = json_object_new_object() };
-	struct ctx c = { .p = p, .rec = rec, .rf = rf, .o = o, .plan = plan };
+	struct ctx c = { .p = p, .rf = rf, .o = o, .plan = plan };
+	_cleanup_free_ char *error = NULL;
+	if (env_decode(rec, "", &c.env, &error) < 0) {
+		note(&plan->errors, "the environment record: %s", error);
+		return;
+	}
 	/* services first: irqbalance would move the IRQs back */
 	plan_services(&c);
 	plan_cpu(&c);
@@ -750,6 +752,7 @@ void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, co
 	plan_irq(&c);
 	plan_workdir(&c);
 	plan_record(&c);
+	env_record_free(&c.env);
 }
 
 /* ---- plan lifetime ------------------------------------------------------------ */
