@@ -4,6 +4,8 @@
 
 #include <errno.h>
 
+#include "lib/schema.h"
+
 static const char *const kind_names[] = {
 	[ACT_FILE] = "file", [ACT_SERVICE] = "service", [ACT_DEFAULT_TARGET] = "default-target",
 	[ACT_MKDIR] = "mkdir", [ACT_MOUNT] = "mount",
@@ -33,14 +35,37 @@ static json_object *target_to_json(enum action_kind kind, const char *what, cons
 	return o;
 }
 
-static int target_from_json(json_object *o, enum action_kind *kind, char **what, char **target, bool *choice)
+/* What a journal entry or an applied.json knob says, borrowed from its JSON. */
+struct entry {
+	const char *kind, *what, *target, *value, *area, *from, *to, *why, *options;
+	struct opt_bool choice, persistent, best_effort;
+};
+
+#define T struct entry
+#define TARGET_FIELDS FIELD_STR(T, kind, REQUIRED), FIELD_STR(T, what, OPTIONAL), FIELD_STR(T, target, REQUIRED), \
+		FIELD_BOOL(T, choice, OPTIONAL)
+static const struct schema action_schema = SCHEMA(T, TARGET_FIELDS, FIELD_STR(T, area, OPTIONAL),
+						  FIELD_STR(T, from, REQUIRED), FIELD_STR(T, to, REQUIRED),
+						  FIELD_STR(T, why, OPTIONAL), FIELD_STR(T, options, OPTIONAL),
+						  FIELD_BOOL(T, persistent, OPTIONAL),
+						  FIELD_BOOL(T, best_effort, OPTIONAL));
+static const struct schema knob_schema = SCHEMA(T, TARGET_FIELDS, FIELD_STR(T, value, REQUIRED));
+#undef TARGET_FIELDS
+#undef T
+
+static int entry_decode(const struct schema *s, json_object *o, struct entry *e, enum action_kind *kind)
 {
-	if (action_kind_parse(jpath_str(o, "kind"), kind) < 0 || !jpath_str(o, "target"))
+	_cleanup_free_ char *error = NULL;
+	if (!o || schema_decode(s, o, "", e, &error) < 0 || action_kind_parse(e->kind, kind) < 0)
 		return -EBADMSG;
-	*target = xstrdup(jpath_str(o, "target"));
-	*what = xstrdup(jpath_str(o, "what") ?: *target);
-	jpath_bool(o, "choice", choice);
 	return 0;
+}
+
+static void target_from_entry(const struct entry *e, char **what, char **target, bool *choice)
+{
+	*target = xstrdup(e->target);
+	*what = xstrdup(e->what ?: e->target);
+	*choice = is_true(e->choice);
 }
 
 json_object *action_to_json(const struct action *a)
@@ -61,16 +86,17 @@ json_object *action_to_json(const struct action *a)
 int action_from_json(json_object *o, struct action *a)
 {
 	*a = (struct action){0};
-	if (!jpath_str(o, "from") || !jpath_str(o, "to") ||
-	    target_from_json(o, &a->kind, &a->what, &a->target, &a->choice) < 0)
+	struct entry e;
+	if (entry_decode(&action_schema, o, &e, &a->kind) < 0)
 		return -EBADMSG;
-	a->area = xstrdup_or_null(jpath_str(o, "area"));
-	a->from = xstrdup_or_null(jpath_str(o, "from"));
-	a->to = xstrdup_or_null(jpath_str(o, "to"));
-	a->why = xstrdup_or_null(jpath_str(o, "why"));
-	a->options = xstrdup_or_null(jpath_str(o, "options"));
-	jpath_bool(o, "persistent", &a->persistent);
-	jpath_bool(o, "best_effort", &a->best_effort);
+	target_from_entry(&e, &a->what, &a->target, &a->choice);
+	a->area = xstrdup_or_null(e.area);
+	a->from = xstrdup(e.from);
+	a->to = xstrdup(e.to);
+	a->why = xstrdup_or_null(e.why);
+	a->options = xstrdup_or_null(e.options);
+	a->persistent = is_true(e.persistent);
+	a->best_effort = is_true(e.best_effort);
 	return 0;
 }
 
@@ -84,8 +110,10 @@ json_object *knob_to_json(const struct knob *k)
 int knob_from_json(json_object *o, struct knob *k)
 {
 	*k = (struct knob){0};
-	if (!jpath_str(o, "value") || target_from_json(o, &k->kind, &k->what, &k->target, &k->choice) < 0)
+	struct entry e;
+	if (entry_decode(&knob_schema, o, &e, &k->kind) < 0)
 		return -EBADMSG;
-	k->value = xstrdup_or_null(jpath_str(o, "value"));
+	target_from_entry(&e, &k->what, &k->target, &k->choice);
+	k->value = xstrdup(e.value);
 	return 0;
 }
