@@ -2,15 +2,8 @@
 /* The environment record's schema tables (docs/probe-json.md), one line per key. */
 #include "env-record.h"
 
+#include "schema-table.h"
 #include "util.h"
-
-#define S(m) FIELD_STR(T, m, OPTIONAL)
-#define I(m) FIELD_INT(T, m, OPTIONAL)
-#define N(m) FIELD_NUM(T, m, OPTIONAL)
-#define B(m) FIELD_BOOL(T, m, OPTIONAL)
-#define J(m) FIELD_JSON(T, m, OPTIONAL)
-#define O(m, sub) FIELD_OBJ(T, m, OPTIONAL, sub)
-#define L(m, sub) FIELD_OBJ_ARRAY(T, m, OPTIONAL, sub)
 
 #define T struct env_midr
 static const struct schema midr_schema = SCHEMA(T, S(implementer), S(part), S(variant), I(revision));
