@@ -107,7 +107,7 @@ static const struct schema mount_schema = SCHEMA(T, S(target), S(source), S(fsty
 static const struct schema device_schema;
 
 #define T struct env_backing
-static const struct schema backing_schema = SCHEMA(T, S(path), S(mount),
+static const struct schema backing_schema = SCHEMA(T, S(path), O(mount, mount_schema),
 						   FIELD_PTR(T, device, OPTIONAL, device_schema));
 #undef T
 

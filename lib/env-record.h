@@ -125,8 +125,10 @@ struct env_mount {
 };
 
 struct env_device;
+/* What an overlay's upper layer or a loop device's file lies on. */
 struct env_backing {
-	const char *path, *mount;
+	const char *path;
+	struct env_mount mount;
 	struct env_device *device;
 };
 
