@@ -20,11 +20,10 @@ struct finding {
 
 /*
  * A finding rule: data (stable id, area, default severity, message, fix)
- * plus a small predicate over the environment record: `check` reads it
- * decoded (lib/env-record.h), `match` (rules not yet moved to the
- * structs) as JSON; a rule has one of the two. The predicate returns
- * true when the finding applies; it must set f->evidence (the file and
- * value seen) and may override severity, message and fix.
+ * plus a small predicate over the environment record, decoded
+ * (lib/env-record.h). The predicate returns true when the finding
+ * applies; it must set f->evidence (the file and value seen) and may
+ * override severity, message and fix.
  */
 struct rule {
 	const char *id;
@@ -33,7 +32,6 @@ struct rule {
 	const char *message;
 	const char *fix;
 	bool (*check)(const struct env_record *env, struct finding *f);
-	bool (*match)(json_object *rec, struct finding *f);
 };
 
 /* Rule tables, one per area, each ended by an entry with id == NULL. */
