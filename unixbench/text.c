@@ -216,8 +216,8 @@ static size_t pattern_anchor(const char *s, size_t i)
 static size_t literal_anchor(const char *s, size_t i)
 {
 	size_t best = 0;
-	for (size_t k = 0; ub_test_at(k); k++) {
-		const char *name = ub_test_at(k)->name;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
+		const char *name = t->name;
 		size_t n = strlen(name);
 		if (n > best && strncmp(s + i, name, n) == 0)
 			best = n;
