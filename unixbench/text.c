@@ -221,8 +221,8 @@ static void anchor_first_init(void)
 	static bool done;
 	if (done)
 		return;
-	for (size_t k = 0; ub_test_at(k); k++)
-		anchor_first[(unsigned char)ub_test_at(k)->name[0]] = true;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++)
+		anchor_first[(unsigned char)t->name[0]] = true;
 	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++)
 		anchor_first[(unsigned char)structure_anchors[k][0]] = true;
 	done = true;

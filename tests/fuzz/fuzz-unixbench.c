@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "lib/store.h"
 #include "tests/fuzz/fuzz.h"
 
