@@ -140,6 +140,8 @@ int read_file(const char *path, size_t max, char **out, size_t *len);
 /* Removes a directory tree that ubtune created, without following
  * symlinks out of it. */
 int remove_tree(const char *dir);
+/* The same for the entry name of the directory dfd. */
+int remove_tree_at(int dfd, const char *name);
 
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */

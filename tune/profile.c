@@ -217,13 +217,17 @@ static char *check_readahead(const char *value, const char *choices)
 
 static char *check_path(const char *value, const char *choices)
 {
-	static const char *const forbidden[] = { "/proc", "/sys", "/dev", "/run" };
+	/* the kernel's, and the system's own files: a benchmark's files there,
+	 * or a tmpfs over them, would break the machine */
+	static const char *const forbidden[] = { "/proc", "/sys", "/dev", "/run", "/etc", "/usr", "/bin", "/sbin",
+						 "/lib", "/lib32", "/lib64", "/libx32", "/boot" };
 	if (value[0] != '/')
 		return xasprintf("'%s' is not an absolute path", value);
 	if (strlen(value) > 200 || !all_chars(value, "/_.+-@"))
 		return xasprintf("'%s' is not a usable path (letters, digits and /_.+-@ only)", value);
-	if (strstr(value, "/../") || endswith(value, "/..") || strstr(value, "//") || streq(value, "/"))
-		return xasprintf("'%s' must name a directory below / without '..' or '//'", value);
+	if (strstr(value, "/../") || endswith(value, "/..") || strstr(value, "/./") || endswith(value, "/.") ||
+	    strstr(value, "//") || streq(value, "/"))
+		return xasprintf("'%s' must name a directory below / without '.', '..' or '//'", value);
 	for (size_t i = 0; i < ARRAY_SIZE(forbidden); i++) {
 		const char *rest = startswith(value, forbidden[i]);
 		if (rest && (!*rest || *rest == '/'))
@@ -340,6 +344,25 @@ static char *check_sysctl_value(const char *value, const char *choices)
 	if (strlen(value) > 128)
 		return xstrdup("is longer than 128 characters");
 	return check_text(value, NULL);
+}
+
+/* Sysctls whose value names a program the kernel runs as root: a profile
+ * must not make the kernel run something (a core_pattern may still name a
+ * file). NULL when the setting is not one of them. */
+static char *check_sysctl_program(const char *name, const char *value)
+{
+	static const char *const programs[] = { "kernel.modprobe", "kernel.hotplug", "kernel.poweroff_cmd" };
+	_cleanup_free_ char *dotted = xstrdup(name);
+	for (char *c = dotted; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	for (size_t i = 0; i < ARRAY_SIZE(programs); i++)
+		if (streq(dotted, programs[i]))
+			return xasprintf("%s names a program the kernel runs as root: not set by a profile", programs[i]);
+	if (streq(dotted, "kernel.core_pattern") && value[strspn(value, " \t")] == '|')
+		return xstrdup("a core_pattern starting with '|' makes the kernel run a program as root on every crash: "
+			       "not set by a profile");
+	return NULL;
 }
 
 /* A sysctl name: "kernel.randomize_va_space" or "kernel/randomize_va_space". */
@@ -631,6 +654,8 @@ static void check_section(struct loader *l, struct section *s)
 			err = check_sysctl_name(e->key);
 			if (!err)
 				err = check_sysctl_value(e->value, NULL);
+			if (!err)
+				err = check_sysctl_program(e->key, e->value);
 		} else {
 			const struct key_spec *k = key_lookup(s->type, e->key);
 			if (!k) {

@@ -204,6 +204,15 @@ static void documented_errors(void **state)
 		     "2: [cpu] min-freq: '1800' is neither max|keep nor a frequency with its unit (1800MHz, 2.2GHz)");
 	expect_error("[workdir]\npath = /proc/ub\n",
 		     "2: [workdir] path: '/proc/ub' is inside /proc, which is no place for a benchmark directory");
+	expect_error("[workdir]\npath = /etc\n",
+		     "2: [workdir] path: '/etc' is inside /etc, which is no place for a benchmark directory");
+	expect_error("[workdir]\npath = /var/./../etc\n",
+		     "2: [workdir] path: '/var/./../etc' must name a directory below / without '.', '..' or '//'");
+	expect_error("[sysctl]\nkernel.core_pattern = |/tmp/prog %p\n",
+		     "2: [sysctl] kernel.core_pattern: a core_pattern starting with '|' makes the kernel run a program "
+		     "as root on every crash: not set by a profile");
+	expect_error("[sysctl]\nkernel/modprobe = /tmp/prog\n",
+		     "2: [sysctl] kernel/modprobe: kernel.modprobe names a program the kernel runs as root: not set by a profile");
 	expect_error("[workdir]\nsize = 2T\n", "2: [workdir] size: '2T' is not a size such as 2G, 512M or 50%");
 	expect_error("[build]\ncflags = -O2 `rm -rf`\n",
 		     "2: [build] cflags: '`rm' is not a compiler option (options start with '-' and use no shell characters)");
