@@ -213,7 +213,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_apply = {
 	.name = "apply",
-	.run = run,
+	.run_argv = run,
 	.args = "PROFILE [--dry-run] [--check] [--persistent] [--root DIR] [--workdir DIR] [--record FILE]",
 	.summary = "Tune this machine with a profile, journaling every old value first",
 	.help = "PROFILE is a file, or the name of a shipped profile (generic, ft2000, kunpeng920,\n"
@@ -234,5 +234,5 @@ const struct command cmd_apply = {
 		"the same profile again changes nothing; a second profile stacks on the first. A\n"
 		"failing change rolls back what this run changed. Live changes need root. Settings\n"
 		"for `ubtune bench` ([build], [bench], [workdir]) go to applied.json beside the journal.\n",
-	.options = options,
+	.longopts = options,
 };

@@ -334,7 +334,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_bench = {
 	.name = "bench",
-	.run = run,
+	.run_argv = run,
 	.args = "[--tests LIST] [--copies LIST] [--iterations N] [--quick] [--workdir DIR] [--json] "
 		"[--wait SECONDS] [--force] [--no-store] [--unixbench DIR [--engine programs|run]]",
 	.summary = "Run the UnixBench index tests, score them and store the result with its environment",
@@ -375,6 +375,6 @@ const struct command cmd_bench = {
 		"workdir) and compiler flags for the workloads; the command line wins.\n"
 		"Ctrl-C stops the run: the tests that finished are stored, marked incomplete.\n"
 		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n",
-	.options = options,
+	.longopts = options,
 	.exits = "128+N stopped by signal N",
 };

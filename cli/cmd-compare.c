@@ -110,7 +110,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_compare = {
 	.name = "compare",
-	.run = run,
+	.run_argv = run,
 	.args = "[--markdown|--csv|--json] [--chart FILE.svg [--relative]] [--copies N] RESULT RESULT...",
 	.summary = "Put results side by side: per-test changes, their significance, what differs",
 	.help = "RESULT is a result id of the store (12, last, last~1), a result file (`ubtune export`,\n"
@@ -129,5 +129,5 @@ const struct command cmd_compare = {
 		"out of the noise (p < 0.05), and \"~\" marks one that does not. Imported UnixBench\n"
 		"reports have no per-pass values unless their .log lies beside them. The biggest\n"
 		"changes are marked, and the environment facts that differ are listed below the table.\n",
-	.options = options,
+	.longopts = options,
 };

@@ -137,7 +137,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_diagnose = {
 	.name = "diagnose",
-	.run = run,
+	.run_argv = run,
 	.args = "[--json] [--reference FILE] [ID | FILE]",
 	.summary = "Explain a low score: ranked causes with evidence, fix and expected gain",
 	.help = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'. FILE is a\n"
@@ -155,5 +155,5 @@ const struct command cmd_diagnose = {
 		"a fix and the gain expected per test; then what looks normal, what could not be\n"
 		"checked (an imported log has no environment), and A/B experiments to confirm the\n"
 		"fix with `ubtune compare`.\n",
-	.options = options,
+	.longopts = options,
 };

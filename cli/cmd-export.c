@@ -51,12 +51,12 @@ static int run(int argc, char **argv)
 
 const struct command cmd_export = {
 	.name = "export",
-	.run = run,
+	.run_argv = run,
 	.args = "ID [-o FILE]",
 	.summary = "Write a stored result as JSON, to share it or import it elsewhere",
 	.help = "ID is a number from `ubtune history`, 'last', or 'last~N'.\n\n"
 		"Options:\n"
 		"  -o, --output FILE  write to FILE (default, and \"-\": standard output)\n"
 		"  -h, --help         show this help\n",
-	.options = options,
+	.longopts = options,
 };

@@ -135,7 +135,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_gather = {
 	.name = "gather",
-	.run = run,
+	.run_argv = run,
 	.args = "[-o FILE.tar.gz] [--workdir DIR] [--root DIR|FILE.tar.gz]",
 	.summary = "Save the files probe reads into an archive that `probe --root` reads back",
 	.help = "Options:\n"
@@ -149,5 +149,5 @@ const struct command cmd_gather = {
 		"kernel log, unit states, CPUID and toolchain facts, and the record itself as\n"
 		".ubtune/record.json. `ubtune probe --root FILE.tar.gz` reads it back and gives\n"
 		"the same record. Nothing else of the machine is copied; gather never changes it.\n",
-	.options = options,
+	.longopts = options,
 };

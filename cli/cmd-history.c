@@ -81,7 +81,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_history = {
 	.name = "history",
-	.run = run,
+	.run_argv = run,
 	.args = "[--json]",
 	.summary = "List the stored results",
 	.help = "Options:\n"
@@ -90,5 +90,5 @@ const struct command cmd_history = {
 		"Columns: id (for show, export, compare; 'last' and 'last~N' work too), start time,\n"
 		"host, suite, copy counts, the index score of each, and flags (quick, incomplete,\n"
 		"imported, partial, the profile applied).\n",
-	.options = options,
+	.longopts = options,
 };

@@ -232,7 +232,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_import = {
 	.name = "import",
-	.run = run,
+	.run_argv = run,
 	.args = "[--copies LIST] [--json] [--no-store] FILE|-...",
 	.summary = "Store UnixBench output (report, Run's output, .log, .html, pasted text) as results",
 	.help = "FILE is UnixBench output as people have it: the text report Run writes to results/,\n"
@@ -252,5 +252,5 @@ const struct command cmd_import = {
 		"Lines that look like a test but cannot be read are listed and left out; the rest\n"
 		"is imported. A file that is not UnixBench output or a result file is an input\n"
 		"error (status 2); one that cannot be read or stored a failure (status 1).\n",
-	.options = options,
+	.longopts = options,
 };

@@ -69,7 +69,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_probe = {
 	.name = "probe",
-	.run = run,
+	.run_argv = run,
 	.args = "[--json] [--root DIR|FILE.tar.gz] [--workdir DIR] [--strict]",
 	.summary = "Report everything about this machine that moves a UnixBench score",
 	.help = "Options:\n"
@@ -83,6 +83,6 @@ const struct command cmd_probe = {
 		"  -h, --help       show this help\n\n"
 		"Facts that cannot be read (no permission, not in a dump) are listed as not\n"
 		"available; nothing is guessed. probe never changes the machine.\n",
-	.options = options,
+	.longopts = options,
 	.exits = "3 a warning or critical finding (--strict)",
 };

@@ -52,7 +52,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_report = {
 	.name = "report",
-	.run = run,
+	.run_argv = run,
 	.args = "[--html FILE] RESULT...",
 	.summary = "Write one self-contained HTML page for a result, or for several side by side",
 	.help = "RESULT is a result id of the store (12, last, last~1), a result file, or UnixBench\n"
@@ -64,5 +64,5 @@ const struct command cmd_report = {
 		"findings and the events of the run, every test with its dispersion, charts of the\n"
 		"indexes and the clock, temperature and alarms sampled during the run, all as inline\n"
 		"SVG: it opens offline and prints as it shows.\n",
-	.options = options,
+	.longopts = options,
 };

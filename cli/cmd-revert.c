@@ -83,7 +83,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_revert = {
 	.name = "revert",
-	.run = run,
+	.run_argv = run,
 	.args = "[--root DIR]",
 	.summary = "Undo every change of the applied profiles from the journal",
 	.help = "Options:\n"
@@ -95,5 +95,5 @@ const struct command cmd_revert = {
 		"any point. Values set before a reboot were reset by it: they are reported and left\n"
 		"as they are. When everything is back, the journal and applied.json are removed;\n"
 		"otherwise the journal is kept for another try.\n",
-	.options = options,
+	.longopts = options,
 };

@@ -33,12 +33,12 @@ static int run(int argc, char **argv)
 
 const struct command cmd_show = {
 	.name = "show",
-	.run = run,
+	.run_argv = run,
 	.args = "ID [--json]",
 	.summary = "Print a stored result as the bench report, or as JSON",
 	.help = "ID is a number from `ubtune history`, 'last', or 'last~N' (N results before the last).\n\n"
 		"Options:\n"
 		"  --json           print the result record (schema ubtune.result/1)\n"
 		"  -h, --help       show this help\n",
-	.options = options,
+	.longopts = options,
 };

@@ -108,7 +108,7 @@ static int run(int argc, char **argv)
 
 const struct command cmd_status = {
 	.name = "status",
-	.run = run,
+	.run_argv = run,
 	.args = "[--json] [--root DIR]",
 	.summary = "Show the applied profiles and every knob that drifted from them",
 	.help = "Options:\n"
@@ -118,6 +118,6 @@ const struct command cmd_status = {
 		"Every knob the applied profiles set (services, governors, schedulers, sysctls, IRQ\n"
 		"affinity, workdir) is read again: ok, drifted (changed since), lost (reset by a\n"
 		"reboot) or unknown (cannot be read).\n",
-	.options = options,
+	.longopts = options,
 	.exits = "3 a knob is not as set, or an apply was interrupted",
 };
