@@ -59,7 +59,7 @@ static void print_result_ids(void)
 		return;
 	for (size_t i = jarr_len(list); i-- > 0;) {
 		int64_t id;
-		if (jpath_int(json_object_array_get_idx(list, i), "id", &id) == 0)
+		if (jpath_int(json_object_array_get_idx(list, i), "id", &id))
 			printf("%" PRId64 "\n", id);
 	}
 }
