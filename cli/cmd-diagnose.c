@@ -7,6 +7,7 @@
 #include "command.h"
 #include "result-args.h"
 #include "store-setup.h"
+#include "stdin-input.h"
 #include "lib/paths.h"
 #include "lib/store.h"
 
@@ -100,7 +101,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	const struct args *a = opts;
 	const char *arg = ctx->nargs ? ctx->args[0] : "last";
 	struct loaded_list list = {0};
-	int code = load_one(arg, &list);
+	int code = stdin_input(arg, &arg) < 0 ? EXIT_FAIL : load_one(arg, &list);
 	struct diag_refs refs = {0};
 	if (code == EXIT_OK)
 		code = load_references(a->reference, &refs);

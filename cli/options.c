@@ -141,8 +141,8 @@ static int set_value(const struct command *c, const struct cmd_option *o, const 
 	case OPT_NUMBER:
 		return set_number(c, o, v, dest);
 	case OPT_HELP:
-		command_help(c, stdout);
-		return EXIT_OK;
+		*(bool *)dest = true; /* shown once every option is read: --width after it counts */
+		break;
 	}
 	return -1;
 }
@@ -294,6 +294,12 @@ int options_parse(const struct command *c, int argc, char **argv, struct cmd_ctx
 	}
 	for (int k = optind; k < argc; k++) /* after "--" */
 		ctx->args[ctx->nargs++] = argv[k];
+	if (ctx->help) {
+		if (ctx->width)
+			term_set_width(ctx->width);
+		command_help(c, stdout);
+		return EXIT_OK;
+	}
 	if ((code = check_combinations(c, &l, given)) >= 0)
 		return code;
 	return check_operands(c, &l, given, ctx);

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "lib/store.h"
+#include "stdin-input.h"
 
 int command_result_arg(struct cmd_ctx *ctx, json_object **rec)
 {
@@ -34,7 +35,14 @@ int result_load_exit(int r)
 int command_result_args(const struct command *c, char *const *args, size_t nargs, struct loaded_inputs *li)
 {
 	_cleanup_free_ char *error = NULL;
-	int r = load_inputs(args, nargs, NULL, li, &error);
+	_cleanup_free_ char **names = xcalloc(nargs + 1, sizeof(char *));
+	for (size_t i = 0; i < nargs; i++) {
+		const char *name;
+		if (stdin_input(args[i], &name) < 0)
+			return EXIT_FAIL;
+		names[i] = (char *)name;
+	}
+	int r = load_inputs(names, nargs, NULL, li, &error);
 	if (r == -E2BIG)
 		return command_usage_error(c, "%s", error);
 	if (r < 0) {

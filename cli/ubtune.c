@@ -69,7 +69,8 @@ static void exit_status(const struct command *c, FILE *f, size_t width)
 static void main_usage(FILE *f)
 {
 	size_t width = term_width(f);
-	fprintf(f, "Usage: ubtune [--color WHEN] [--width COLUMNS] COMMAND [OPTIONS] [--] [OPERANDS]\n"
+	fprintf(f, "Usage: ubtune [--color WHEN] [--width COLUMNS] COMMAND [OPTIONS]\n"
+		   "              [--] [OPERANDS]\n"
 		   "       ubtune help COMMAND | ubtune COMMAND --help | ubtune --version\n\n"
 		   "Makes UnixBench scores trustworthy and explainable.\n\nCommands:\n");
 	for (size_t i = 0; commands[i]; i++)
@@ -101,7 +102,9 @@ void command_help(const struct command *c, FILE *f)
 	}
 	size_t width = term_width(f);
 	options_usage(c, f, width);
-	fprintf(f, "\n%s.\n", c->summary);
+	_cleanup_free_ char *summary = xasprintf("%s.", c->summary);
+	fputc('\n', f);
+	print_paragraphs(f, summary, 0, width);
 	if (c->description) {
 		fputc('\n', f);
 		print_paragraphs(f, c->description, 0, width);
