@@ -35,6 +35,23 @@ comp() {
 }
 [ "$(comp ubtune dia)" = diagnose ] || fail "completion of 'dia': $(comp ubtune dia)"
 [ "$(comp ubtune bench --qu)" = --quick ] || fail "completion of 'bench --qu': $(comp ubtune bench --qu)"
+# what fits where (in an empty directory: files are offered too): profiles for apply, result ids and 'last', commands for help
+cd "$T" || fail "no temporary directory"
+[ "$(comp ubtune apply r)" = "rk3568 rpi4" ] || fail "completion of 'apply r': $(comp ubtune apply r)"
+[ "$(comp ubtune apply --dry-run x8)" = "x86-server" ] || fail "completion of 'apply --dry-run x8': $(comp ubtune apply --dry-run x8)"
+[ "$(comp ubtune show la)" = last ] || fail "completion of 'show la': $(comp ubtune show la)"
+[ "$(comp ubtune help dia)" = diagnose ] || fail "completion of 'help dia': $(comp ubtune help dia)"
+[ "$(comp ubtune compare --copies 1 --js)" = --json ] || fail "completion of 'compare ... --js': $(comp ubtune compare --copies 1 --js)"
+[ "$(comp ubtune probe --color ne)" = never ] || fail "completion of '--color ne': $(comp ubtune probe --color ne)"
+[ "$(comp ubtune probe --root "$FIXTURES/rpi4-un")" = "$FIXTURES/rpi4-undervoltage" ] ||
+	fail "completion of '--root DIR': $(comp ubtune probe --root "$FIXTURES/rpi4-un")"
+# apply --list shows every shipped profile with its description
+"$UBTUNE" apply --list >"$T/list" || fail "apply --list failed"
+for p in "$SRCDIR"/profiles/*.profile; do
+	n=$(basename "$p" .profile)
+	grep -q "^  $n  *[A-Z]" "$T/list" || fail "apply --list has no $n with a description: $(cat "$T/list")"
+done
+expect_exit 2 "$UBTUNE" apply --list rpi4
 
 expect_exit 2 "$UBTUNE"
 expect_exit 2 "$UBTUNE" nosuchcommand
