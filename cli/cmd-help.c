@@ -116,14 +116,6 @@ static int complete_run(struct cmd_ctx *ctx, void *opts)
 	const struct command *c = command_find(ctx->args[0]);
 	if (!c || !command_listed(c))
 		return EXIT_USAGE;
-	if (c->run_argv) { /* no option table: its long options only */
-		if (!a->value && !a->operands)
-			for (const struct option *o = c->longopts; o && o->name; o++)
-				printf("--%s\n", o->name);
-		else if (a->operands)
-			printf("@file\n");
-		return EXIT_OK;
-	}
 	if (a->operands) {
 		print_candidates(c->operands.complete, NULL);
 	} else if (a->value) {
@@ -163,7 +155,7 @@ static int man_run(struct cmd_ctx *ctx, void *opts)
 	(void)opts;
 	for (size_t i = 0; commands[i]; i++) {
 		const struct command *c = commands[i];
-		if (!command_listed(c) || c->run_argv || (ctx->nargs && !streq(ctx->args[0], c->name)))
+		if (!command_listed(c) || (ctx->nargs && !streq(ctx->args[0], c->name)))
 			continue;
 		printf(".SS %s\n", c->name);
 		options_synopsis_roff(c, stdout);

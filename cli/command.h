@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli/options.h"
@@ -56,13 +55,6 @@ struct command {
 	const char *notes;
 	/* exit statuses beyond 0 success, 1 failure, 2 usage error: "3 ..." */
 	const char *exits;
-	/* A command without an option table parses its own argv (argv[0] is
-	 * its name) with getopt_long(longopts) and command_getopt(); args is
-	 * its synopsis and help its option list. */
-	int (*run_argv)(int argc, char **argv);
-	const char *args;
-	const char *help;
-	const struct option *longopts;
 };
 
 extern const struct command *const commands[];
@@ -80,9 +72,6 @@ int command_usage_error(const struct command *c, const char *fmt, ...) __attribu
  * long report is written out before the flush); else says that `what`
  * could not be written and returns -errno. */
 int command_flush(const char *what);
-/* Standard handling of getopt's '?' and ':' and of --help ('h'), for
- * commands without an option table. */
-int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code);
 /* "'prbe' is not a command (did you mean 'probe'?)": returns EXIT_USAGE. */
 int command_unknown(const char *name);
 /* Prints text as --help does: paragraphs reflowed to width. */

@@ -92,14 +92,6 @@ void command_help(const struct command *c, FILE *f)
 		main_usage(f);
 		return;
 	}
-	if (c->run_argv) {
-		fprintf(f, "Usage: ubtune %s %s\n\n%s.\n", c->name, c->args, c->summary);
-		if (c->help && *c->help)
-			fprintf(f, "\n%s", c->help);
-		fputc('\n', f);
-		exit_status(c, f, term_width(f));
-		return;
-	}
 	size_t width = term_width(f);
 	options_usage(c, f, width);
 	_cleanup_free_ char *summary = xasprintf("%s.", c->summary);
@@ -152,24 +144,6 @@ int command_flush(const char *what)
 	return log_error_errno(errno ? -errno : -EIO, "Failed to write %s: %m", what);
 }
 
-int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code)
-{
-	opterr = 0;
-	int opt = getopt_long(argc, argv, shortopts, c->longopts, NULL);
-	if (opt == 'h') {
-		command_help(c, stdout);
-		*exit_code = EXIT_OK;
-	} else if (opt == '?') {
-		if (optopt)
-			*exit_code = command_usage_error(c, "unknown option '-%c'", optopt);
-		else
-			*exit_code = command_usage_error(c, "unknown option '%s'", argv[optind - 1]);
-	} else if (opt == ':') {
-		*exit_code = command_usage_error(c, "option '%s' needs a value", argv[optind - 1]);
-	}
-	return opt;
-}
-
 /* What a static build carries, so that one copied file is enough. */
 static void print_carried(void)
 {
@@ -210,10 +184,6 @@ static int apply_globals(const struct cmd_ctx *ctx)
 
 static int run_command(const struct command *c, int argc, char **argv)
 {
-	if (c->run_argv) {
-		optind = 0; /* glibc: start over */
-		return c->run_argv(argc, argv);
-	}
 	struct cmd_ctx ctx = {0};
 	_cleanup_free_ void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
 	int code = options_parse(c, argc, argv, &ctx, opts);

@@ -45,6 +45,14 @@ cd "$T" || fail "no temporary directory"
 [ "$(comp ubtune probe --color ne)" = never ] || fail "completion of '--color ne': $(comp ubtune probe --color ne)"
 [ "$(comp ubtune probe --root "$FIXTURES/rpi4-un")" = "$FIXTURES/rpi4-undervoltage" ] ||
 	fail "completion of '--root DIR': $(comp ubtune probe --root "$FIXTURES/rpi4-un")"
+[ "$(comp ubtune bench --tests dhry)" = dhry2reg ] || fail "completion of '--tests dhry': $(comp ubtune bench --tests dhry)"
+[ "$(comp ubtune bench --tests dhry2reg,wh)" = dhry2reg,whetstone-double ] ||
+	fail "completion of '--tests dhry2reg,wh': $(comp ubtune bench --tests dhry2reg,wh)"
+[ "$(comp ubtune bench --unixbench /tmp --engine r)" = run ] || fail "completion of '--engine r'"
+expect_exit 2 "$UBTUNE" bench --engine run
+grep -q -- "--engine is for --unixbench DIR" "$T/stderr" || fail "bench --engine alone: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" bench --iterations 0
+grep -q -- "--iterations takes a number from 1 to 1000, not '0'" "$T/stderr" || fail "bench --iterations 0: $(cat "$T/stderr")"
 # apply --list shows every shipped profile with its description
 "$UBTUNE" apply --list >"$T/list" || fail "apply --list failed"
 for p in "$SRCDIR"/profiles/*.profile; do
