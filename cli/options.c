@@ -512,12 +512,16 @@ static void roff_tag(const struct cmd_option *o, void *data)
 		fputs(" \" ", f);
 		roff_escaped(f, v);
 		fputc('"', f);
-	} else if (v) {
-		fputs(".BR \"\\-\\-", f);
+	} else if (v) { /* .BI \-\-engine " programs" | run */
+		fputs(".BI \\-\\-", f);
 		roff_escaped(f, o->name);
-		fprintf(f, " %s\"", o->choices[0]);
-		for (size_t i = 1; o->choices[i]; i++)
-			fprintf(f, " | %s", o->choices[i]);
+		fputs(" \" ", f);
+		roff_escaped(f, o->choices[0]);
+		fputc('"', f);
+		for (size_t i = 1; o->choices[i]; i++) {
+			fputs(" | ", f);
+			roff_escaped(f, o->choices[i]);
+		}
 	} else {
 		fputs(".B \\-\\-", f);
 		roff_escaped(f, o->name);

@@ -20,6 +20,14 @@ for c in $("$UBTUNE" __complete); do
 	# the man page documents the command and every option of it
 	awk -v c="$c" '/^\.SS /{on = ($2 == c)} on' "$SRCDIR/man/ubtune.1" >"$T/man-$c"
 	[ -s "$T/man-$c" ] || fail "man page does not document $c"
+	# its synopsis is the one the option table makes, and each option has its entry
+	"$UBTUNE" __man "$c" >"$T/gen-$c" || fail "__man $c failed"
+	awk '/^\.(B|BI|BR) \\-/ {exit} {print}' "$T/gen-$c" >"$T/syn-$c"
+	head -n "$(wc -l <"$T/syn-$c")" "$T/man-$c" | cmp -s - "$T/syn-$c" ||
+		fail "man page: the synopsis of $c is not the option table's: $(diff "$T/syn-$c" <(head -n "$(wc -l <"$T/syn-$c")" "$T/man-$c"))"
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$T/man-$c" || fail "man page: $c has no line '$line'"
+	done < <(tail -n +"$(($(wc -l <"$T/syn-$c") + 1))" "$T/gen-$c")
 	for o in $("$UBTUNE" __complete "$c"); do
 		# the global options are documented once, in the SYNOPSIS
 		case $o in --help | --color | --width) continue ;; esac
