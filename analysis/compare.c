@@ -7,8 +7,8 @@
 #include <math.h>
 
 #include "analysis/stats.h"
-#include "analysis/ubparse.h"
-#include "bench/score.h"
+#include "unixbench/parse.h"
+#include "bench/spread.h"
 #include "lib/util.h"
 
 /* ---- the records ---- */

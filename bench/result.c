@@ -7,8 +7,9 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "bench/score.h"
+#include "bench/spread.h"
 #include "lib/util.h"
+#include "unixbench/score.h"
 
 char *result_run_id(void)
 {

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "bench/result.h"
 #include "bench/runner.h"
 #include "lib/util.h"

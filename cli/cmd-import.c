@@ -3,7 +3,7 @@
 #include <inttypes.h>
 
 #include "analysis/load.h"
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "bench/suite.h"
 #include "command.h"
 #include "result-args.h"

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "bench/score.h"
+#include "bench/spread.h"
 #include "bench/suite.h"
 #include "testlib.h"
 

@@ -9,7 +9,7 @@
 #include "analysis/compare.h"
 #include "analysis/report-html.h"
 #include "analysis/stats.h"
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "testlib.h"
 
 #define LOGS SRCDIR "/tests/fixtures/unixbench-logs/"
