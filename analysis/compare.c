@@ -338,9 +338,72 @@ static bool interval(json_object *run, double *lo, double *hi)
 	return *lo < *hi;
 }
 
+/* The index of test id in run, when it has one. */
+static bool run_test_index(json_object *run, const char *id, double *index)
+{
+	json_object *tests = jpath(run, "tests");
+	for (size_t i = 0; i < jarr_len(tests); i++) {
+		json_object *t = json_object_array_get_idx(tests, i);
+		if (streq_ptr(jpath_str(t, "id"), id))
+			return jpath_double(t, "index", index) && *index > 0;
+	}
+	return false;
+}
+
+/* Whether every test indexed on one side is indexed on the other. */
+static bool same_tests(json_object *a, json_object *b)
+{
+	double v;
+	for (int side = 0; side < 2; side++) {
+		json_object *from = side ? b : a, *to = side ? a : b, *tests = jpath(from, "tests");
+		for (size_t i = 0; i < jarr_len(tests); i++) {
+			json_object *t = json_object_array_get_idx(tests, i);
+			if (run_test_index(from, jpath_str(t, "id"), &v) && !run_test_index(to, jpath_str(t, "id"), &v))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Runs of different test sets: no index change between them; the tests
+ * both indexed, with the geometric mean of their indexes on each side. */
+static json_object *partial_change(json_object *a, json_object *b)
+{
+	json_object *c = json_object_new_object(), *common = json_object_new_object(), *ids = json_object_new_array();
+	json_object *tests = jpath(a, "tests");
+	double la = 0, lb = 0, va, vb;
+	size_t n = 0;
+	for (size_t i = 0; i < jarr_len(tests); i++) {
+		const char *id = jpath_str(json_object_array_get_idx(tests, i), "id");
+		if (!run_test_index(a, id, &va) || !run_test_index(b, id, &vb))
+			continue;
+		jarr_add_str(ids, id);
+		la += log(va), lb += log(vb), n++;
+	}
+	jset_null(c, "pct");
+	jset_str(c, "basis", "partial");
+	jset_null(c, "p");
+	jset_str(c, "test", "partial");
+	jset_null(c, "significant");
+	_cleanup_free_ char *note = xasprintf("partial: not comparable: the runs index different tests (%zu in common)", n);
+	jset_str(c, "note", note);
+	jset_bool(c, "highlight", false);
+	jset(common, "tests", ids);
+	if (n) {
+		double ga = exp(la / (double)n), gb = exp(lb / (double)n);
+		jset_double(common, "geomean", round_to(ga, 0.1));
+		jset_double(common, "geomean_other", round_to(gb, 0.1));
+		jset_double(common, "pct", round_to((gb / ga - 1) * 100, 0.01));
+	}
+	jset(c, "common", common);
+	return c;
+}
+
 static json_object *score_change(json_object *a, json_object *b, const char *la, const char *lb)
 {
 	double sa, sb, alo, ahi, blo, bhi;
+	if (a && b && !same_tests(a, b))
+		return partial_change(a, b);
 	if (!a || !b || !jpath_double(a, "index.score", &sa) || !jpath_double(b, "index.score", &sb) || !(sa > 0))
 		return NULL;
 	json_object *c = json_object_new_object();
