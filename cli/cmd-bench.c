@@ -9,6 +9,7 @@
 #include "bench/engine.h"
 #include "bench/result.h"
 #include "bench/runner.h"
+#include "bench/stability.h"
 #include "command.h"
 #include "lib/paths.h"
 #include "lib/store.h"
@@ -23,7 +24,7 @@ struct args {
 	const char *tests, *copies, *workdir, *unixbench, *engine;
 	unsigned iterations;
 	double wait_s;
-	bool quick, json, force, no_store;
+	bool quick, json, force, no_store, strict;
 	bool run_script; /* --engine run */
 };
 
@@ -49,6 +50,8 @@ static const struct cmd_option options[] = {
 	{ .name = "wait", .type = OPT_NUMBER, .arg = "SECONDS", OPT_AT(wait_s), .min = 0, .max = MAX_WAIT_S,
 	  .help = "when the machine is busy, wait this long for it to calm down" },
 	{ .name = "force", .type = OPT_FLAG, OPT_AT(force), .help = "run even when the machine is busy" },
+	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
+	  .help = "exit with status 3 when the result is not to be trusted (the stability verdict)" },
 	OPT_NO_STORE("do not add the result to the results store"),
 	{ .name = "unixbench", .type = OPT_STRING, .arg = "DIR", OPT_AT(unixbench), .complete = COMPLETE_DIR,
 	  .help = "run a byte-unixbench tree (5.1.2, 5.1.3 or 6.x; DIR, a checkout holding UnixBench/, or its "
@@ -216,6 +219,12 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 		r = -EIO;
 	if (print_result(rec, a->json) < 0 && r == 0)
 		r = -EIO;
+	/* the verdict: on stdout after the report, on stderr after JSON */
+	size_t unstable = stability_render(rec, a->json ? stderr : stdout);
+	if (command_flush("the verdict") < 0 && r == 0)
+		r = -EIO;
+	if (r == 0 && unstable && a->strict)
+		return EXIT_FINDINGS;
 	return exit_code(r);
 }
 
@@ -304,6 +313,9 @@ const struct command cmd_bench = {
 		"A profile applied with `ubtune apply` supplies defaults (copies, tests, quick,\n"
 		"workdir) and compiler flags for the workloads; the command line wins.\n"
 		"Ctrl-C stops the run: the tests that finished are stored, marked incomplete.\n"
-		"A test that fails, or a machine too busy to measure, is a failure (status 1).",
-	.exits = "128+N stopped by signal N",
+		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n\n"
+		"The last line is the stability verdict: the result is not to be trusted when a test's\n"
+		"passes vary by more than 5 % (CV), fall into two groups 15 % apart (bimodal), or when\n"
+		"the sampler saw events during the run. The exit status stays 0 unless --strict.",
+	.exits = "3 the result is not to be trusted (--strict), 128+N stopped by signal N",
 };

@@ -3,6 +3,7 @@
 
 #include "analysis/chart.h"
 #include "analysis/compare.h"
+#include "bench/stability.h"
 #include "bench/suite.h"
 #include "command.h"
 #include "result-args.h"
@@ -41,6 +42,16 @@ static int write_chart(json_object *cmp, const struct args *a)
 	return 0;
 }
 
+/* Each result's stability verdict, labelled as the table labels them. */
+static void print_verdicts(const struct loaded_inputs *li)
+{
+	fputc('\n', stdout);
+	for (size_t i = 0; i < li->n; i++) {
+		printf("%c (%s): ", (int)('A' + (i < 26 ? i : 25)), li->in[i].source ? li->in[i].source : "?");
+		stability_render(li->in[i].rec, stdout);
+	}
+}
+
 static int compare_and_print(const struct loaded_inputs *li, const struct args *a)
 {
 	struct compare_opts o = { .copies = a->copies };
@@ -49,6 +60,8 @@ static int compare_and_print(const struct loaded_inputs *li, const struct args *
 	if (a->chart && write_chart(cmp, a) < 0)
 		code = EXIT_FAIL;
 	compare_render(cmp, a->format, stdout);
+	if (a->format == COMPARE_TEXT)
+		print_verdicts(li);
 	if (command_flush("the comparison") < 0)
 		code = EXIT_FAIL;
 	return code;
