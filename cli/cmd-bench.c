@@ -89,9 +89,13 @@ static void on_progress(const struct bench_progress *p, void *data)
 	clock_text(p->eta_s, eta, sizeof(eta));
 	_cleanup_free_ char *left = isnan(p->eta_s) ? xstrdup("") : xasprintf(", about %s left", eta);
 	if (ui->tty) {
-		fprintf(stderr, "\r\033[K%s[%u/%u]%s %s · %u cop%s · pass %u/%u · %s elapsed%s", term_esc(stderr, ANSI_BOLD),
-			p->step, p->steps, term_esc(stderr, ANSI_RESET), p->test->name, p->copies,
-			p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
+		/* one line, cut to the terminal's width so that \r redraws it in place */
+		_cleanup_free_ char *step = xasprintf("[%u/%u]", p->step, p->steps);
+		_cleanup_free_ char *rest = xasprintf(" %s, %u cop%s, pass %u/%u, %s elapsed%s", p->test->name, p->copies,
+						      p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
+		size_t width = term_width(stderr), room = width > strlen(step) + 1 ? width - strlen(step) - 1 : 0;
+		fprintf(stderr, "\r\033[K%s%s%s%.*s", term_esc(stderr, ANSI_BOLD), step, term_esc(stderr, ANSI_RESET),
+			(int)(strlen(rest) < room ? strlen(rest) : room), rest);
 		ui->line_open = true;
 	} else {
 		fprintf(stderr, "ubtune bench: [%u/%u] %s, %u cop%s, pass %u/%u (%s elapsed%s)\n", p->step, p->steps,

@@ -64,4 +64,15 @@ case $last in
 "Stability: no test"*) [ "$code" = 0 ] || fail "a steady run exited $code: $(cat "$T/err")" ;;
 *) fail "bench's last line is no verdict: $last ($(tail -3 "$T/err"))" ;;
 esac
+
+# on a terminal the progress line is cut to the width and redrawn in place
+COLUMNS=40 script -qec "$UBTUNE bench --quick --tests syscall --copies 1 --force --no-store ${ENGINE[*]}" /dev/null >"$T/tty" 2>&1
+$PY - "$T/tty" <<'PY' || fail "the progress line is not cut to 40 columns: $(head -c 600 "$T/tty" | cat -v)"
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+lines = [seg for line in plain.split("\n") for seg in line.split("\r") if seg.startswith("[1/")]
+assert lines, "no progress line"
+assert all(len(seg) <= 40 for seg in lines), [seg for seg in lines if len(seg) > 40]
+PY
 pass
