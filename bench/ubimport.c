@@ -10,10 +10,10 @@
 
 #include "bench/result.h"
 #include "bench/spread.h"
-#include "bench/suite.h"
 #include "lib/store.h"
 #include "lib/util.h"
 #include "probe/probe.h"
+#include "unixbench/catalogue.h"
 #include "unixbench/score.h"
 
 /* The score line and the indexes agree within UnixBench's rounding. */
@@ -403,9 +403,9 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 		jset(idx, "score", n ? jnum(round(computed * 10) / 10) : NULL);
 		jset_str(idx, "score_source", n ? "computed" : NULL);
 	}
-	jset_bool(idx, "partial", b->partial || n < BENCH_NTESTS);
+	jset_bool(idx, "partial", b->partial || n < UB_NINDEX);
 	jset_int(idx, "tests_indexed", (int64_t)n);
-	jset_int(idx, "tests_total", BENCH_NTESTS);
+	jset_int(idx, "tests_total", UB_NINDEX);
 	jset(idx, "ci95", ci);
 	if (ci) {
 		jset_str(idx, "ci_method", "percentile bootstrap over passes");

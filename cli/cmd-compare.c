@@ -4,7 +4,7 @@
 #include "analysis/chart.h"
 #include "analysis/compare.h"
 #include "bench/stability.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "command.h"
 #include "result-args.h"
 
@@ -26,7 +26,7 @@ static const struct cmd_option options[] = {
 	  .help = "also draw a grouped bar chart of every test's index" },
 	{ .name = "relative", .type = OPT_FLAG, OPT_AT(relative), .needs = "chart",
 	  .help = "chart each test as a percentage of the first result" },
-	{ .name = "copies", .type = OPT_UINT, .arg = "N", OPT_AT(copies), .min = 1, .max = BENCH_MAX_COPIES,
+	{ .name = "copies", .type = OPT_UINT, .arg = "N", OPT_AT(copies), .min = 1, .max = UB_COPIES_MAX,
 	  .help = "compare only the runs with N copies" },
 	OPT_END,
 };

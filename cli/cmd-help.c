@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "command.h"
 #include "lib/embed.h"
 #include "lib/paths.h"
@@ -88,8 +88,8 @@ static void print_candidates(enum opt_complete what, const char *const *choices)
 		break;
 	}
 	case COMPLETE_TESTS:
-		for (size_t i = 0; i < BENCH_NTESTS; i++)
-			printf("%s\n", bench_tests[i].id);
+		for (size_t i = 0; i < UB_NINDEX; i++)
+			printf("%s\n", ub_tests[i].id);
 		break;
 	case COMPLETE_RESULT_ID:
 		print_result_ids();

@@ -4,7 +4,7 @@
 
 #include "analysis/load.h"
 #include "bench/ubimport.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "command.h"
 #include "result-args.h"
 #include "stdin-input.h"
@@ -14,7 +14,7 @@
 
 struct args {
 	const char *copies_list;
-	unsigned copies[BENCH_MAX_RUNS];
+	unsigned copies[UB_RUNS_MAX];
 	unsigned ncopies;
 	bool json, no_store;
 };
@@ -31,10 +31,10 @@ static const struct cmd_option options[] = {
 /* copy counts for tables that do not say: "1" or "1,8" ('all' means nothing here) */
 static int parse_copies(struct args *a)
 {
-	if (a->copies_list && bench_parse_copies(a->copies_list, 0, a->copies, &a->ncopies) < 0)
+	if (a->copies_list && ub_parse_copies(a->copies_list, ",", 0, a->copies, &a->ncopies, NULL) < 0)
 		return command_usage_error(&cmd_import, "--copies takes up to %d numbers from 1 to %d, separated by "
 							"commas, not '%s'",
-					   BENCH_MAX_RUNS, BENCH_MAX_COPIES, a->copies_list);
+					   UB_RUNS_MAX, UB_COPIES_MAX, a->copies_list);
 	return EXIT_OK;
 }
 

@@ -994,8 +994,7 @@ static const struct ub_test_info *known_name(const char *s, const char **rest, c
 {
 	const struct ub_test_info *best = NULL;
 	size_t best_n = 0;
-	for (size_t i = 0; ub_test_at(i); i++) {
-		const struct ub_test_info *t = ub_test_at(i);
+	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
 		size_t n = strlen(t->name);
 		if (n <= best_n || strncmp(s, t->name, n) != 0)
 			continue;
@@ -1134,8 +1133,8 @@ static char *join_wrapped_name(struct parser *p, const char *s)
 	if (p->i + 1 >= p->lines->n || strlen(s) < 6)
 		return NULL;
 	const char *next = p->lines->v[p->i + 1].s;
-	for (size_t k = 0; ub_test_at(k); k++) {
-		const char *name = ub_test_at(k)->name;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
+		const char *name = t->name;
 		const char *rest = startswith(name, s);
 		if (rest && *rest == ' ' && startswith(next, rest + 1))
 			return xasprintf("%s %s", s, next);

@@ -28,7 +28,6 @@
 #define UB_BLOCKS_MAX 64
 #define UB_TESTS_MAX 64
 #define UB_PASSES_MAX 1000
-#define UB_COPIES_MAX 4096
 #define UB_CPUS_MAX 4096
 
 /* What the input turned out to be (bits of ub_doc.formats). */

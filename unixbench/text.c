@@ -212,12 +212,31 @@ static size_t pattern_anchor(const char *s, size_t i)
 	return 0;
 }
 
+/* The bytes a literal anchor may begin with: most positions of a line
+ * start none, and are passed over without comparing every name. */
+static bool anchor_first[256];
+
+static void anchor_first_init(void)
+{
+	static bool done;
+	if (done)
+		return;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++)
+		anchor_first[(unsigned char)t->name[0]] = true;
+	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++)
+		anchor_first[(unsigned char)structure_anchors[k][0]] = true;
+	done = true;
+}
+
 /* The longest literal anchor (test name or structure) starting at s+i. */
 static size_t literal_anchor(const char *s, size_t i)
 {
+	anchor_first_init();
+	if (!anchor_first[(unsigned char)s[i]])
+		return 0;
 	size_t best = 0;
-	for (size_t k = 0; ub_test_at(k); k++) {
-		const char *name = ub_test_at(k)->name;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
+		const char *name = t->name;
 		size_t n = strlen(name);
 		if (n > best && strncmp(s + i, name, n) == 0)
 			best = n;
