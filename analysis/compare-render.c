@@ -44,6 +44,8 @@ const char *compare_verdict(json_object *change, char *b, size_t n)
 	double p;
 	if (!change || !test) {
 		snprintf(b, n, "%s", "");
+	} else if (streq(test, "partial")) {
+		snprintf(b, n, "%s", "not comparable");
 	} else if (streq(test, "welch") && jpath_double(change, "p", &p) && jpath_bool(change, "significant", &sig)) {
 		if (p < 0.01)
 			snprintf(b, n, "%sp<0.01", sig ? "" : "~ ");
@@ -200,6 +202,16 @@ static void text_score(json_object *section, const struct widths *w, FILE *out)
 			text_change(&row, at(jpath(section, "score.changes"), i), out);
 	}
 	end_row(&row, out);
+	/* runs of different test sets: the tests they share, on their own */
+	for (size_t i = 1; i < w->n; i++) {
+		json_object *c = at(jpath(section, "score.changes"), i);
+		double ga, gb, pct;
+		if (!streq_ptr(jpath_str(c, "test"), "partial") || !jpath_double(c, "common.geomean", &ga) ||
+		    !jpath_double(c, "common.geomean_other", &gb) || !jpath_double(c, "common.pct", &pct))
+			continue;
+		fprintf(out, "Partial: not comparable; the %zu tests both indexed: geometric mean %.1f and %.1f (%+.1f %%)\n",
+			jpath_len(c, "common.tests"), ga, gb, pct);
+	}
 }
 
 struct big {

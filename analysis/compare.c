@@ -346,10 +346,70 @@ static bool interval(const struct result_run *run, double *lo, double *hi)
 	return *lo < *hi;
 }
 
+/* The index of test id in run, when it has one. */
+static bool run_test_index(const struct result_run *run, const char *id, double *index)
+{
+	const struct result_test *t = run_test(run, id);
+	if (!t || !t->index.known || !(t->index.v > 0))
+		return false;
+	*index = t->index.v;
+	return true;
+}
+
+/* Whether every test indexed on one side is indexed on the other. */
+static bool same_tests(const struct result_run *a, const struct result_run *b)
+{
+	double v;
+	for (int side = 0; side < 2; side++) {
+		const struct result_run *from = side ? b : a, *to = side ? a : b;
+		for (size_t i = 0; i < from->tests.n; i++) {
+			const char *id = from->tests.v[i].id;
+			if (run_test_index(from, id, &v) && !run_test_index(to, id, &v))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Runs of different test sets: no index change between them; the tests
+ * both indexed, with the geometric mean of their indexes on each side. */
+static json_object *partial_change(const struct result_run *a, const struct result_run *b)
+{
+	json_object *c = json_object_new_object(), *common = json_object_new_object(), *ids = json_object_new_array();
+	double la = 0, lb = 0, va, vb;
+	size_t n = 0;
+	for (size_t i = 0; i < a->tests.n; i++) {
+		const char *id = a->tests.v[i].id;
+		if (!run_test_index(a, id, &va) || !run_test_index(b, id, &vb))
+			continue;
+		jarr_add_str(ids, id);
+		la += log(va), lb += log(vb), n++;
+	}
+	jset_null(c, "pct");
+	jset_str(c, "basis", "partial");
+	jset_null(c, "p");
+	jset_str(c, "test", "partial");
+	jset_null(c, "significant");
+	_cleanup_free_ char *note = xasprintf("partial: not comparable: the runs index different tests (%zu in common)", n);
+	jset_str(c, "note", note);
+	jset_bool(c, "highlight", false);
+	jset(common, "tests", ids);
+	if (n) {
+		double ga = exp(la / (double)n), gb = exp(lb / (double)n);
+		jset_double(common, "geomean", round_to(ga, 0.1));
+		jset_double(common, "geomean_other", round_to(gb, 0.1));
+		jset_double(common, "pct", round_to((gb / ga - 1) * 100, 0.01));
+	}
+	jset(c, "common", common);
+	return c;
+}
+
 static json_object *score_change(const struct result_run *a, const struct result_run *b, const char *la,
 				 const char *lb)
 {
 	double alo = 0, ahi = 0, blo = 0, bhi = 0;
+	if (a && b && !same_tests(a, b))
+		return partial_change(a, b);
 	if (!a || !b || !a->index.score.known || !b->index.score.known || !(a->index.score.v > 0))
 		return NULL;
 	double sa = a->index.score.v, sb = b->index.score.v;

@@ -47,6 +47,15 @@ static void header_line(FILE *out, const char *label, const char *value)
 		fprintf(out, "   %s: %s\n", label, value);
 }
 
+/* What an imported log did not say is shown as such, never as a default. */
+#define NOT_RECORDED "not recorded"
+
+static bool is_imported(json_object *rec)
+{
+	bool imported = false;
+	return jpath_bool(rec, "imported", &imported) && imported;
+}
+
 static void render_title(json_object *rec, FILE *out)
 {
 	const char *name = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
@@ -89,6 +98,10 @@ static void render_header(json_object *rec, FILE *out)
 	header_line(out, "Machine", jpath_str(env, "host.arch"));
 	const char *locale = jpath_str(rec, "options.locale");
 	_cleanup_free_ char *lang = locale ? xasprintf("%s (set for the tests)", locale) : NULL;
+	if (is_imported(rec)) { /* the log's own Language line, or nothing */
+		free(lang);
+		lang = xstrdup(jpath_str(env, "unixbench.language") ?: NOT_RECORDED);
+	}
 	header_line(out, "Language", lang);
 	const char *model = jpath_str(env, "cpu.model");
 	double bogo;
@@ -215,17 +228,23 @@ static void render_run(json_object *rec, json_object *run, FILE *out)
 {
 	int64_t copies = 0, online;
 	jpath_int(run, "copies", &copies);
+	bool imported = is_imported(rec);
 	fprintf(out, "%s\nBenchmark Run: ", RULE);
-	print_time(out, jpath_str(run, "started_at") ?: jpath_str(rec, "started_at"), "%a %b %d %Y %H:%M:%S");
-	const char *end = jpath_str(run, "ended_at") ?: jpath_str(rec, "ended_at");
-	if (end) {
+	/* an import without a date of its own is dated by the import: not the run's time */
+	const char *start = jpath_str(run, "started_at") ?: imported ? NULL : jpath_str(rec, "started_at");
+	if (start)
+		print_time(out, start, "%a %b %d %Y %H:%M:%S");
+	else
+		fputs("time " NOT_RECORDED, out);
+	const char *end = jpath_str(run, "ended_at") ?: imported ? NULL : jpath_str(rec, "ended_at");
+	if (start && end) {
 		fputs(" - ", out);
 		print_time(out, end, "%H:%M:%S");
 	}
-	_cleanup_free_ char *cpus = jpath_int(rec, "online_cpus", &online)
-					    ? xasprintf("%" PRId64 " CPU%s", online, online == 1 ? "" : "s")
-					    : xstrdup("unknown CPUs");
-	fprintf(out, "\n%s in system; running %" PRId64 " parallel cop%s of tests\n\n", cpus, copies,
+	bool known = imported ? jpath_int(run, "cpus_in_system", &online) : jpath_int(rec, "online_cpus", &online);
+	_cleanup_free_ char *cpus = known ? xasprintf("%" PRId64 " CPU%s in system", online, online == 1 ? "" : "s")
+					  : xstrdup(imported ? "CPUs in system " NOT_RECORDED : "unknown CPUs in system");
+	fprintf(out, "\n%s; running %" PRId64 " parallel cop%s of tests\n\n", cpus, copies,
 		copies == 1 ? "y" : "ies");
 
 	size_t n;
@@ -234,10 +253,12 @@ static void render_run(json_object *rec, json_object *run, FILE *out)
 		double result = 0, time = 0;
 		int64_t samples = 0;
 		jpath_double(t[i], "result", &result);
-		jpath_double(t[i], "time_s", &time);
-		jpath_int(t[i], "samples", &samples);
-		fprintf(out, "%-40s %12.1f %-5s (%.1f s, %" PRId64 " samples)\n", jpath_str(t[i], "name"), result,
-			jpath_str(t[i], "unit") ?: "", time, samples);
+		bool has_time = jpath_double(t[i], "time_s", &time), has_samples = jpath_int(t[i], "samples", &samples);
+		_cleanup_free_ char *how = has_time || has_samples || !imported
+						   ? xasprintf("%.1f s, %" PRId64 " samples", time, samples)
+						   : xstrdup("time and samples " NOT_RECORDED);
+		fprintf(out, "%-40s %12.1f %-5s (%s)\n", jpath_str(t[i], "name"), result, jpath_str(t[i], "unit") ?: "",
+			how);
 	}
 	fputc('\n', out);
 	render_index(run, t, n, out);
@@ -291,7 +312,12 @@ void result_render(json_object *rec, FILE *out)
 		render_run(rec, json_object_array_get_idx(runs, i), out);
 	render_events(rec, out);
 	json_object *before = jpath(rec, "environment.before");
-	if (before && jpath(before, "findings")) {
+	if (before && is_imported(rec) && !jpath_len(before, "findings")) {
+		/* the log's header is no probe: no finding means nothing was checked */
+		fprintf(out, "%s\nThe machine before the run\n\nFindings  " NOT_RECORDED
+			     ": an imported log holds no environment record to check\n",
+			RULE);
+	} else if (before && jpath(before, "findings")) {
 		fprintf(out, "%s\nThe machine before the run (ubtune probe)\n", RULE);
 		findings_render(before, out);
 	}

@@ -6,21 +6,30 @@
 #include "lib/paths.h"
 #include "probe/probe.h"
 #include "cli/tune-env.h"
+#include "lib/term.h"
+#include "profiles.h"
 
-static const struct option options[] = {
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ "check", no_argument, NULL, 'c' },
-	{ "persistent", no_argument, NULL, 'p' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "workdir", required_argument, NULL, 'w' },
-	{ "record", required_argument, NULL, 'R' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+struct args {
+	bool dry_run, check, persistent, list;
+	const char *root, *workdir, *record;
 };
 
-struct apply_opts {
-	bool dry_run, check, persistent;
-	const char *root, *workdir, *record;
+static const struct cmd_option options[] = {
+	{ .name = "dry-run", .type = OPT_FLAG, OPT_AT(dry_run),
+	  .help = "print the plan (what, from, to, why) and change nothing" },
+	{ .name = "check", .type = OPT_FLAG, OPT_AT(check), .help = "only validate the profile and its includes" },
+	{ .name = "persistent", .type = OPT_FLAG, OPT_AT(persistent),
+	  .help = "also make changes that survive a reboot ([services] default-target)" },
+	{ .name = "list", .type = OPT_FLAG, OPT_AT(list), .flags = OPTF_NO_OPERANDS,
+	  .help = "list the shipped profiles with their descriptions" },
+	OPT_ROOT("DIR", "apply to the files of a machine dump in DIR instead of this machine; the journal is then "
+			"DIR/var/lib/ubtune/journal. Only files inside DIR change: nothing is mounted and no "
+			"program of DIR runs"),
+	OPT_WORKDIR(workdir, "the benchmark directory whose device [io] tunes (default: a [workdir] type=dir path "
+			     "when it exists, else the current directory)"),
+	{ .name = "record", .type = OPT_STRING, .arg = "FILE", OPT_AT(record), .complete = COMPLETE_FILE,
+	  .help = "plan from this environment record (`ubtune probe --json`) instead of probing" },
+	OPT_END,
 };
 
 /* A profile name that is not found: name the shipped ones, and the one
@@ -28,19 +37,37 @@ struct apply_opts {
 static void list_shipped(const char *name)
 {
 	_cleanup_free_ char *dir = data_path("profiles");
-	struct strv files = {0}, names = {0};
-	data_list(dir, &files);
-	for (size_t i = 0; i < files.n; i++)
-		if (endswith(files.v[i], ".profile"))
-			strv_take(&names, xstrndup(files.v[i], strlen(files.v[i]) - strlen(".profile")));
+	struct strv names = {0};
+	profiles_list(&names, NULL);
 	_cleanup_free_ char *list = strv_join(&names, ", ");
 	const char *hint = names.n ? str_closest(name, (const char *const *)names.v) : NULL;
 	if (hint)
 		log_info("did you mean '%s'? Shipped profiles (%s): %s", hint, dir, list);
 	else if (names.n)
 		log_info("shipped profiles (%s): %s", dir, list);
-	strv_free(&files);
 	strv_free(&names);
+}
+
+/* --list: the shipped profiles, as `tuned-adm list` shows its own. */
+static int list_profiles(void)
+{
+	_cleanup_free_ char *dir = data_path("profiles");
+	struct strv names = {0}, descriptions = {0};
+	profiles_list(&names, &descriptions);
+	size_t w = 0, width = term_width(stdout);
+	for (size_t i = 0; i < names.n; i++)
+		if (strlen(names.v[i]) > w)
+			w = strlen(names.v[i]);
+	printf("Profiles in %s:\n", dir);
+	for (size_t i = 0; i < names.n; i++) {
+		printf("  %-*s  ", (int)w, names.v[i]);
+		term_print_wrapped(stdout, *descriptions.v[i] ? descriptions.v[i] : "(no description)", w + 4, width);
+	}
+	if (!names.n)
+		printf("  (none)\n");
+	strv_free(&names);
+	strv_free(&descriptions);
+	return command_flush("the profiles") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 static int load(const char *name, const char *path, json_object *rec, struct profile **p)
@@ -67,7 +94,7 @@ static int check(const char *name, const char *path)
 	return EXIT_OK;
 }
 
-static int probe(const struct apply_opts *o, const char *workdir, json_object **rec)
+static int probe(const struct args *o, const char *workdir, json_object **rec)
 {
 	if (o->record) {
 		int r = jload_file(o->record, JSON_FILE_MAX, rec);
@@ -132,7 +159,7 @@ static int carry_out(struct tune_env *env, const struct profile *p, const struct
 	return EXIT_OK;
 }
 
-static int apply(const char *name, const char *path, const struct apply_opts *o)
+static int apply(const char *name, const char *path, const struct args *o)
 {
 	struct tune_env env;
 	if (cli_tune_env(o->root, &env) < 0)
@@ -175,68 +202,31 @@ out:
 	return code;
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	struct apply_opts o = {0};
-	int opt, code;
-
-	while ((opt = command_getopt(&cmd_apply, argc, argv, "h", &code)) != -1) {
-		switch (opt) {
-		case 'n':
-			o.dry_run = true;
-			break;
-		case 'c':
-			o.check = true;
-			break;
-		case 'p':
-			o.persistent = true;
-			break;
-		case 'r':
-			o.root = optarg;
-			break;
-		case 'w':
-			o.workdir = optarg;
-			break;
-		case 'R':
-			o.record = optarg;
-			break;
-		default:
-			return code;
-		}
-	}
-	if (optind >= argc)
-		return command_usage_error(&cmd_apply, "which profile? (for example: ubtune apply generic)");
-	if (optind + 1 < argc)
-		return command_usage_error(&cmd_apply, "unexpected argument '%s'", argv[optind + 1]);
-	_cleanup_free_ char *path = profile_find(argv[optind]);
-	if (o.check)
-		return check(argv[optind], path);
-	return apply(argv[optind], path, &o);
+	struct args *o = opts;
+	o->root = ctx->root;
+	if (o->list)
+		return list_profiles();
+	const char *name = ctx->args[0];
+	_cleanup_free_ char *path = profile_find(name);
+	if (o->check)
+		return check(name, path);
+	return apply(name, path, o);
 }
 
 const struct command cmd_apply = {
 	.name = "apply",
 	.run = run,
-	.args = "PROFILE [--dry-run] [--check] [--persistent] [--root DIR] [--workdir DIR] [--record FILE]",
-	.summary = "Tune this machine with a profile, journaling every old value first",
-	.help = "PROFILE is a file, or the name of a shipped profile (generic, ft2000, kunpeng920,\n"
-		"rk3568, rpi4, x86-server, vm-guest).\n\n"
-		"Options:\n"
-		"  --dry-run        print the plan (what, from, to, why) and change nothing\n"
-		"  --check          only validate the profile and its includes\n"
-		"  --persistent     also make changes that survive a reboot ([services] default-target)\n"
-		"  --root DIR       apply to the files of a machine dump in DIR instead of this machine;\n"
-		"                   the journal is then DIR/var/lib/ubtune/journal. Only files inside\n"
-		"                   DIR change: nothing is mounted and no program of DIR runs\n"
-		"  --workdir DIR    the benchmark directory whose device [io] tunes (default: a [workdir]\n"
-		"                   type=dir path when it exists, else the current directory)\n"
-		"  --record FILE    plan from this environment record (`ubtune probe --json`) instead\n"
-		"                   of probing\n"
-		"  -h, --help       show this help\n\n"
-		"Before each change its old value is appended to the journal and synced to disk, so\n"
-		"`ubtune revert` restores everything, even after a crash, a kill or a reboot. Applying\n"
-		"the same profile again changes nothing; a second profile stacks on the first. A\n"
-		"failing change rolls back what this run changed. Live changes need root. Settings\n"
-		"for `ubtune bench` ([build], [bench], [workdir]) go to applied.json beside the journal.\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.operands = { .usage = "PROFILE", .min = 1, .max = 1, .complete = COMPLETE_PROFILE,
+		      .missing = "which profile? (for example: ubtune apply generic; ubtune apply --list shows them)" },
+	.summary = "Tune this machine with a profile, journaling every old value first",
+	.description = "PROFILE is a file, or the name of a shipped profile (`ubtune apply --list` shows them).",
+	.notes = "Before each change its old value is appended to the journal and synced to disk, so\n"
+		 "`ubtune revert` restores everything, even after a crash, a kill or a reboot. Applying\n"
+		 "the same profile again changes nothing; a second profile stacks on the first. A\n"
+		 "failing change rolls back what this run changed. Live changes need root. Settings\n"
+		 "for `ubtune bench` ([build], [bench], [workdir]) go to applied.json beside the journal.",
 };

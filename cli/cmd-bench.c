@@ -9,6 +9,7 @@
 #include "bench/engine.h"
 #include "bench/result.h"
 #include "bench/runner.h"
+#include "bench/stability.h"
 #include "command.h"
 #include "lib/paths.h"
 #include "lib/store.h"
@@ -19,29 +20,49 @@
 #define MAX_ITERATIONS 1000
 #define MAX_WAIT_S 86400
 
-static const struct option options[] = {
-	{ "tests", required_argument, NULL, 't' },
-	{ "iterations", required_argument, NULL, 'i' },
-	{ "copies", required_argument, NULL, 'c' },
-	{ "workdir", required_argument, NULL, 'w' },
-	{ "quick", no_argument, NULL, 'q' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "wait", required_argument, NULL, 'W' },
-	{ "force", no_argument, NULL, 'f' },
-	{ "no-store", no_argument, NULL, 'n' },
-	{ "unixbench", required_argument, NULL, 'u' },
-	{ "engine", required_argument, NULL, 'e' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
-};
-
 struct args {
-	const char *tests, *copies, *workdir, *unixbench;
+	const char *tests, *copies, *workdir, *unixbench, *engine;
 	unsigned iterations;
 	double wait_s;
-	bool quick, json, force, no_store;
-	bool run_script; /* --engine=run */
-	bool engine_given;
+	bool quick, json, force, no_store, strict;
+	bool run_script; /* --engine run */
+};
+
+static const char *const engine_words[] = { "programs", "run", NULL };
+
+static const struct cmd_option options[] = {
+	{ .name = "tests", .type = OPT_STRING, .arg = "LIST", OPT_AT(tests), .complete = COMPLETE_TESTS,
+	  .help = "UnixBench test ids, comma-separated (default: all 12, 'index'): dhry2reg, whetstone-double, "
+		  "execl, fstime, fsbuffer, fsdisk, pipe, context1, spawn, syscall, shell1, shell8" },
+	{ .name = "copies", .type = OPT_STRING, .arg = "LIST", OPT_AT(copies),
+	  .help = "copy counts, one pass over the tests each: numbers or 'all' (online CPUs, never capped); "
+		  "default 1,all" },
+	{ .name = "iterations", .type = OPT_UINT, .arg = "N", OPT_AT(iterations), .min = 1, .max = MAX_ITERATIONS,
+	  .help = "long tests run N passes, short ones int((N+1)/3), at least 1 (UnixBench's -i; default 10 "
+		  "and 3)" },
+	{ .name = "quick", .type = OPT_FLAG, OPT_AT(quick),
+	  .help = "short durations and fewer passes (3 and 1) for a first look; the result is marked and not "
+		  "comparable with full runs" },
+	OPT_WORKDIR(workdir, "where File Copy and Shell Scripts run (in a temporary directory made inside DIR and "
+			     "removed afterwards; DIR itself is kept); default: the applied profile's workdir, else "
+			     "the current directory"),
+	OPT_JSON("print the result record (schema ubtune.result/1) instead of text"),
+	{ .name = "wait", .type = OPT_NUMBER, .arg = "SECONDS", OPT_AT(wait_s), .min = 0, .max = MAX_WAIT_S,
+	  .help = "when the machine is busy, wait this long for it to calm down" },
+	{ .name = "force", .type = OPT_FLAG, OPT_AT(force), .help = "run even when the machine is busy" },
+	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
+	  .help = "exit with status 3 when the result is not to be trusted (the stability verdict)" },
+	OPT_NO_STORE("do not add the result to the results store"),
+	{ .name = "unixbench", .type = OPT_STRING, .arg = "DIR", OPT_AT(unixbench), .complete = COMPLETE_DIR,
+	  .help = "run a byte-unixbench tree (5.1.2, 5.1.3 or 6.x; DIR, a checkout holding UnixBench/, or its "
+		  "pgms/) instead of ubtune's workloads; it is built into a copy in the cache (never in DIR) with "
+		  "the applied profile's compiler and flags (5.1.x OPTON, 6.x UB_GCC_OPTIONS), and the record "
+		  "keeps the exact commands" },
+	{ .name = "engine", .type = OPT_CHOICE, .choices = engine_words, OPT_AT(engine), .needs = "unixbench",
+	  .help = "programs: its programs under ubtune's harness (the default: the same passes, scoring and "
+		  "sampling as the workloads; no copy cap); run: its own Run script, unchanged, with UB_TMPDIR "
+		  "in the workdir; its report becomes the result (5.1.x Run runs at most 16 copies)" },
+	OPT_END,
 };
 
 /* ---- progress on stderr ---- */
@@ -68,9 +89,13 @@ static void on_progress(const struct bench_progress *p, void *data)
 	clock_text(p->eta_s, eta, sizeof(eta));
 	_cleanup_free_ char *left = isnan(p->eta_s) ? xstrdup("") : xasprintf(", about %s left", eta);
 	if (ui->tty) {
-		fprintf(stderr, "\r\033[K%s[%u/%u]%s %s · %u cop%s · pass %u/%u · %s elapsed%s", term_esc(stderr, ANSI_BOLD),
-			p->step, p->steps, term_esc(stderr, ANSI_RESET), p->test->name, p->copies,
-			p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
+		/* one line, cut to the terminal's width so that \r redraws it in place */
+		_cleanup_free_ char *step = xasprintf("[%u/%u]", p->step, p->steps);
+		_cleanup_free_ char *rest = xasprintf(" %s, %u cop%s, pass %u/%u, %s elapsed%s", p->test->name, p->copies,
+						      p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
+		size_t width = term_width(stderr), room = width > strlen(step) + 1 ? width - strlen(step) - 1 : 0;
+		fprintf(stderr, "\r\033[K%s%s%s%.*s", term_esc(stderr, ANSI_BOLD), step, term_esc(stderr, ANSI_RESET),
+			(int)(strlen(rest) < room ? strlen(rest) : room), rest);
 		ui->line_open = true;
 	} else {
 		fprintf(stderr, "ubtune bench: [%u/%u] %s, %u cop%s, pass %u/%u (%s elapsed%s)\n", p->step, p->steps,
@@ -90,68 +115,6 @@ static void on_notice(const char *msg, void *data)
 {
 	end_line(data);
 	log_warning("%s", msg);
-}
-
-/* ---- options ---- */
-
-static int parse_args(int argc, char **argv, struct args *a, int *code)
-{
-	int opt;
-	uint64_t u;
-	while ((opt = command_getopt(&cmd_bench, argc, argv, "+h", code)) != -1) {
-		switch (opt) {
-		case 't':
-			a->tests = optarg;
-			break;
-		case 'c':
-			a->copies = optarg;
-			break;
-		case 'w':
-			a->workdir = optarg;
-			break;
-		case 'u':
-			a->unixbench = optarg;
-			break;
-		case 'e':
-			if (!streq(optarg, "programs") && !streq(optarg, "run"))
-				return *code = command_usage_error(&cmd_bench, "--engine takes programs or run, not '%s'",
-								   optarg);
-			a->run_script = streq(optarg, "run");
-			a->engine_given = true;
-			break;
-		case 'i':
-			if (parse_u64(optarg, &u) < 0 || u < 1 || u > MAX_ITERATIONS)
-				return *code = command_usage_error(&cmd_bench, "--iterations takes a number from 1 to %d, not '%s'",
-								   MAX_ITERATIONS, optarg);
-			a->iterations = (unsigned)u;
-			break;
-		case 'W':
-			if (parse_double(optarg, &a->wait_s) < 0 || !(a->wait_s >= 0 && a->wait_s <= MAX_WAIT_S))
-				return *code = command_usage_error(&cmd_bench, "--wait takes seconds from 0 to %d, not '%s'",
-								   MAX_WAIT_S, optarg);
-			break;
-		case 'q':
-			a->quick = true;
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case 'f':
-			a->force = true;
-			break;
-		case 'n':
-			a->no_store = true;
-			break;
-		default:
-			return -1;
-		}
-	}
-	if (optind < argc)
-		return *code = command_usage_error(&cmd_bench, "unexpected argument '%s'", argv[optind]);
-	if (a->engine_given && !a->unixbench)
-		return *code = command_usage_error(&cmd_bench, "--engine picks how a UnixBench tree runs: give "
-							       "--unixbench DIR too");
-	return 0;
 }
 
 /* Run before 6.0 runs no system test at more copies than its cap. */
@@ -252,6 +215,12 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 		r = -EIO;
 	if (print_result(rec, a->json) < 0 && r == 0)
 		r = -EIO;
+	/* the verdict: on stdout after the report, on stderr after JSON */
+	size_t unstable = stability_render(rec, a->json ? stderr : stdout);
+	if (command_flush("the verdict") < 0 && r == 0)
+		r = -EIO;
+	if (r == 0 && unstable && a->strict)
+		return EXIT_FINDINGS;
 	return exit_code(r);
 }
 
@@ -266,12 +235,13 @@ static bool profile_stale(const struct applied_profile *p)
 	return applied_profile_stale(p, boot);
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	struct args a = {0};
+	struct args a = *(struct args *)opts;
+	a.json = ctx->json;
+	a.no_store = ctx->no_store;
+	a.run_script = streq_ptr(a.engine, "run");
 	int code = EXIT_OK;
-	if (parse_args(argc, argv, &a, &code) < 0 || code != EXIT_OK)
-		return code;
 
 	_cleanup_free_ char *state = tune_state_dir(NULL);
 	_cleanup_free_ char *error = NULL, *profile_source = NULL;
@@ -327,37 +297,10 @@ static int run(int argc, char **argv)
 const struct command cmd_bench = {
 	.name = "bench",
 	.run = run,
-	.args = "[--tests LIST] [--copies LIST] [--iterations N] [--quick] [--workdir DIR] [--json] "
-		"[--wait SECONDS] [--force] [--no-store] [--unixbench DIR [--engine programs|run]]",
+	.opts_size = sizeof(struct args),
+	.options = options,
 	.summary = "Run the UnixBench index tests, score them and store the result with its environment",
-	.help = "Options:\n"
-		"  --tests LIST       UnixBench test ids, comma-separated (default: all 12, 'index'):\n"
-		"                     dhry2reg, whetstone-double, execl, fstime, fsbuffer, fsdisk,\n"
-		"                     pipe, context1, spawn, syscall, shell1, shell8\n"
-		"  --copies LIST      copy counts, one pass over the tests each: numbers or 'all'\n"
-		"                     (online CPUs, never capped); default 1,all\n"
-		"  --iterations N     long tests run N passes, short ones int((N+1)/3), at least 1\n"
-		"                     (UnixBench's -i; default 10 and 3)\n"
-		"  --quick            short durations and fewer passes (3 and 1) for a first look;\n"
-		"                     the result is marked and not comparable with full runs\n"
-		"  --workdir DIR      where File Copy and Shell Scripts run (in a temporary directory\n"
-		"                     made inside DIR and removed afterwards; DIR itself is kept);\n"
-		"                     default: the applied profile's workdir, else the current directory\n"
-		"  --json             print the result record (schema ubtune.result/1) instead of text\n"
-		"  --wait SECONDS     when the machine is busy, wait this long for it to calm down\n"
-		"  --force            run even when the machine is busy\n"
-		"  --no-store         do not add the result to the results store\n"
-		"  --unixbench DIR    run a byte-unixbench tree (5.1.2, 5.1.3 or 6.x; DIR, a checkout\n"
-		"                     holding UnixBench/, or its pgms/) instead of ubtune's workloads;\n"
-		"                     it is built into a copy in the cache (never in DIR) with the\n"
-		"                     applied profile's compiler and flags (5.1.x OPTON, 6.x\n"
-		"                     UB_GCC_OPTIONS), and the record keeps the exact commands\n"
-		"  --engine programs  its programs under ubtune's harness (the default: the same\n"
-		"                     passes, scoring and sampling as the workloads; no copy cap)\n"
-		"  --engine run       its own Run script, unchanged, with UB_TMPDIR in the workdir; its\n"
-		"                     report becomes the result (5.1.x Run runs at most 16 copies)\n"
-		"  -h, --help         show this help\n\n"
-		"Every pass is preceded by UnixBench's settling (sync; sleep 1; sync; sleep 2) and\n"
+	.notes = "Every pass is preceded by UnixBench's settling (sync; sleep 1; sync; sleep 2) and\n"
 		"starts all its copies at once. Scores follow UnixBench 6.0.0: the lowest third of\n"
 		"the passes by count is dropped and the rest averaged geometrically; the index is\n"
 		"10 x result / baseline. The report adds each test's dispersion, a 95 % interval of\n"
@@ -366,7 +309,9 @@ const struct command cmd_bench = {
 		"A profile applied with `ubtune apply` supplies defaults (copies, tests, quick,\n"
 		"workdir) and compiler flags for the workloads; the command line wins.\n"
 		"Ctrl-C stops the run: the tests that finished are stored, marked incomplete.\n"
-		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n",
-	.options = options,
-	.exits = "128+N stopped by signal N",
+		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n\n"
+		"The last line is the stability verdict: the result is not to be trusted when a test's\n"
+		"passes vary by more than 5 % (CV), fall into two groups 15 % apart (bimodal), or when\n"
+		"the sampler saw events during the run. The exit status stays 0 unless --strict.",
+	.exits = "3 the result is not to be trusted (--strict), 128+N stopped by signal N",
 };

@@ -3,66 +3,33 @@
 
 #include "analysis/chart.h"
 #include "analysis/compare.h"
+#include "bench/stability.h"
 #include "unixbench/catalogue.h"
 #include "command.h"
 #include "result-args.h"
 
-static const struct option options[] = {
-	{ "markdown", no_argument, NULL, 'm' },
-	{ "csv", no_argument, NULL, 'c' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "chart", required_argument, NULL, 'C' },
-	{ "relative", no_argument, NULL, 'r' },
-	{ "copies", required_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
-};
-
 struct args {
-	enum compare_format format;
-	int formats;
+	int format; /* enum compare_format */
 	const char *chart;
 	bool relative;
 	unsigned copies;
 };
 
-static int parse_args(int argc, char **argv, struct args *a, int *code)
-{
-	int opt;
-	uint64_t u;
-	while ((opt = command_getopt(&cmd_compare, argc, argv, "+h", code)) != -1) {
-		switch (opt) {
-		case 'm':
-			a->format = COMPARE_MARKDOWN, a->formats++;
-			break;
-		case 'c':
-			a->format = COMPARE_CSV, a->formats++;
-			break;
-		case 'j':
-			a->format = COMPARE_JSON, a->formats++;
-			break;
-		case 'C':
-			a->chart = optarg;
-			break;
-		case 'r':
-			a->relative = true;
-			break;
-		case 'n':
-			if (parse_u64(optarg, &u) < 0 || u < 1 || u > UB_COPIES_MAX)
-				return *code = command_usage_error(&cmd_compare, "--copies takes a number from 1 to %d, not '%s'",
-								   UB_COPIES_MAX, optarg);
-			a->copies = (unsigned)u;
-			break;
-		default:
-			return -1;
-		}
-	}
-	if (a->formats > 1)
-		return *code = command_usage_error(&cmd_compare, "give one of --markdown, --csv and --json");
-	if (a->relative && !a->chart)
-		return *code = command_usage_error(&cmd_compare, "--relative is for --chart FILE.svg");
-	return 0;
-}
+static const struct cmd_option options[] = {
+	{ .name = "markdown", .type = OPT_SET, .set = COMPARE_MARKDOWN, OPT_AT(format), .group = "format",
+	  .help = "a Markdown table, ready for an issue or a wiki" },
+	{ .name = "csv", .type = OPT_SET, .set = COMPARE_CSV, OPT_AT(format), .group = "format",
+	  .help = "one row per test and result (RFC 4180)" },
+	{ .name = "json", .type = OPT_SET, .set = COMPARE_JSON, OPT_AT(format), .group = "format",
+	  .help = "the comparison record (schema ubtune.compare/1)" },
+	{ .name = "chart", .type = OPT_STRING, .arg = "FILE.svg", OPT_AT(chart), .complete = COMPLETE_FILE,
+	  .help = "also draw a grouped bar chart of every test's index" },
+	{ .name = "relative", .type = OPT_FLAG, OPT_AT(relative), .needs = "chart",
+	  .help = "chart each test as a percentage of the first result" },
+	{ .name = "copies", .type = OPT_UINT, .arg = "N", OPT_AT(copies), .min = 1, .max = UB_COPIES_MAX,
+	  .help = "compare only the runs with N copies" },
+	OPT_END,
+};
 
 static int write_chart(json_object *cmp, const struct args *a)
 {
@@ -75,6 +42,16 @@ static int write_chart(json_object *cmp, const struct args *a)
 	return 0;
 }
 
+/* Each result's stability verdict, labelled as the table labels them. */
+static void print_verdicts(const struct loaded_inputs *li)
+{
+	fputc('\n', stdout);
+	for (size_t i = 0; i < li->n; i++) {
+		printf("%c (%s): ", (int)('A' + (i < 26 ? i : 25)), li->in[i].source ? li->in[i].source : "?");
+		stability_render(li->in[i].rec, stdout);
+	}
+}
+
 static int compare_and_print(const struct loaded_inputs *li, const struct args *a)
 {
 	struct compare_opts o = { .copies = a->copies };
@@ -83,27 +60,23 @@ static int compare_and_print(const struct loaded_inputs *li, const struct args *
 	if (a->chart && write_chart(cmp, a) < 0)
 		code = EXIT_FAIL;
 	compare_render(cmp, a->format, stdout);
+	if (a->format == COMPARE_TEXT)
+		print_verdicts(li);
 	if (command_flush("the comparison") < 0)
 		code = EXIT_FAIL;
 	return code;
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	struct args a = { .format = COMPARE_TEXT };
-	int code = EXIT_OK;
-	if (parse_args(argc, argv, &a, &code) < 0 || code != EXIT_OK)
-		return code;
-	if (argc - optind < 1)
-		return command_usage_error(&cmd_compare, "which results? give two or more");
-
+	const struct args *a = opts;
 	struct loaded_inputs li;
-	code = command_result_args(&cmd_compare, argv + optind, (size_t)(argc - optind), &li);
+	int code = command_result_args(&cmd_compare, ctx->args, ctx->nargs, &li);
 	if (code == EXIT_OK && li.n < 2)
 		code = command_usage_error(&cmd_compare, "one result is nothing to compare: give two or more (ids, "
 							 "result files or UnixBench output)");
 	if (code == EXIT_OK)
-		code = compare_and_print(&li, &a);
+		code = compare_and_print(&li, a);
 	loaded_inputs_free(&li);
 	return code;
 }
@@ -111,23 +84,17 @@ static int run(int argc, char **argv)
 const struct command cmd_compare = {
 	.name = "compare",
 	.run = run,
-	.args = "[--markdown|--csv|--json] [--chart FILE.svg [--relative]] [--copies N] RESULT RESULT...",
-	.summary = "Put results side by side: per-test changes, their significance, what differs",
-	.help = "RESULT is a result id of the store (12, last, last~1), a result file (`ubtune export`,\n"
-		"`bench --json`), or UnixBench output of any kind (report, Run's output, .log, .html,\n"
-		".csv, pasted text), imported on the fly; a file with several runs adds each of them.\n\n"
-		"Options:\n"
-		"  --markdown         a Markdown table, ready for an issue or a wiki\n"
-		"  --csv              one row per test and result (RFC 4180)\n"
-		"  --json             the comparison record (schema ubtune.compare/1)\n"
-		"  --chart FILE.svg   also draw a grouped bar chart of every test's index\n"
-		"  --relative         chart each test as a percentage of the first result\n"
-		"  --copies N         compare only the runs with N copies\n"
-		"  -h, --help         show this help\n\n"
-		"Runs face each other by copy count. A change is against the first result; where both\n"
-		"sides kept two or more passes, Welch's t-test on the pass rates says whether it stands\n"
-		"out of the noise (p < 0.05), and \"~\" marks one that does not. Imported UnixBench\n"
-		"reports have no per-pass values unless their .log lies beside them. The biggest\n"
-		"changes are marked, and the environment facts that differ are listed below the table.\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.operands = { .usage = "RESULT RESULT...", .min = 1, .complete = COMPLETE_RESULT,
+		      .missing = "which results? give two or more" },
+	.summary = "Put results side by side: per-test changes, their significance, what differs",
+	.description = "RESULT is a result id of the store (12, last, last~1), a result file (`ubtune export`,\n"
+		       "`bench --json`), or UnixBench output of any kind (report, Run's output, .log, .html,\n"
+		       ".csv, pasted text), imported on the fly; a file with several runs adds each of them.",
+	.notes = "Runs face each other by copy count. A change is against the first result; where both\n"
+		 "sides kept two or more passes, Welch's t-test on the pass rates says whether it stands\n"
+		 "out of the noise (p < 0.05), and \"~\" marks one that does not. Imported UnixBench\n"
+		 "reports have no per-pass values unless their .log lies beside them. The biggest\n"
+		 "changes are marked, and the environment facts that differ are listed below the table.",
 };

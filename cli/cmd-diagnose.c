@@ -6,28 +6,25 @@
 #include "analysis/load.h"
 #include "command.h"
 #include "result-args.h"
+#include "store-setup.h"
+#include "stdin-input.h"
 #include "lib/paths.h"
 #include "lib/store.h"
 
 /* The person's own results compared with: the most recent ones. */
 #define HISTORY_MAX 20
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "reference", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+struct args {
+	const char *reference;
 };
 
-/* The store of this user, when it exists: the history it holds. */
-static struct store *store_if_any(void)
-{
-	_cleanup_free_ char *dir = state_dir(), *path = store_path(dir), *error = NULL;
-	struct store *s = NULL;
-	if (access(path, F_OK) == 0 && store_open_state(&s, &error) < 0)
-		log_warning("%s; comparing with none of your results", error);
-	return s;
-}
+static const struct cmd_option options[] = {
+	OPT_JSON("print the report (schema ubtune.diagnosis/1) as JSON"),
+	{ .name = "reference", .type = OPT_STRING, .arg = "FILE", OPT_AT(reference), .complete = COMPLETE_FILE,
+	  .help = "published runs to compare with (schema ubtune.reference/1; default: the "
+		  "reference/published-results.json installed with ubtune)" },
+	OPT_END,
+};
 
 /* The one result arg names (a stored id, a result file, UnixBench output). */
 static int load_one(const char *arg, struct loaded_list *list)
@@ -99,36 +96,19 @@ static int report(const char *what, json_object *rec, struct diag_refs *refs, bo
 	return command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	bool json = false;
-	const char *reference = NULL;
-	int opt, code;
-	while ((opt = command_getopt(&cmd_diagnose, argc, argv, "+h", &code)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'r':
-			reference = optarg;
-			break;
-		default:
-			return code;
-		}
-	}
-	if (optind + 1 < argc)
-		return command_usage_error(&cmd_diagnose, "unexpected argument '%s'", argv[optind + 1]);
-	const char *arg = optind < argc ? argv[optind] : "last";
-
+	const struct args *a = opts;
+	const char *arg = ctx->nargs ? ctx->args[0] : "last";
 	struct loaded_list list = {0};
-	code = load_one(arg, &list);
+	int code = stdin_input(arg, &arg) < 0 ? EXIT_FAIL : load_one(arg, &list);
 	struct diag_refs refs = {0};
 	if (code == EXIT_OK)
-		code = load_references(reference, &refs);
+		code = load_references(a->reference, &refs);
 	if (code == EXIT_OK) {
-		_cleanup_store_ struct store *s = store_if_any();
+		_cleanup_store_ struct store *s = cli_store_if_any();
 		add_history(s, list.v[0].rec, &refs);
-		code = report(list.v[0].source, list.v[0].rec, &refs, json);
+		code = report(list.v[0].source, list.v[0].rec, &refs, ctx->json);
 	}
 	diag_refs_free(&refs);
 	loaded_list_free(&list);
@@ -138,22 +118,18 @@ static int run(int argc, char **argv)
 const struct command cmd_diagnose = {
 	.name = "diagnose",
 	.run = run,
-	.args = "[--json] [--reference FILE] [ID | FILE]",
-	.summary = "Explain a low score: ranked causes with evidence, fix and expected gain",
-	.help = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'. FILE is a\n"
-		"result record (schema ubtune.result/1) as `ubtune bench --json` or `ubtune export`\n"
-		"write it, or UnixBench output of one run (imported on the fly, as `ubtune import`\n"
-		"reads it).\n\n"
-		"Options:\n"
-		"  --json            print the report (schema ubtune.diagnosis/1) as JSON\n"
-		"  --reference FILE  published runs to compare with (schema ubtune.reference/1;\n"
-		"                    default: the reference/published-results.json installed with ubtune)\n"
-		"  -h, --help        show this help\n\n"
-		"The report combines the environment recorded before, during and after the run, the\n"
-		"shape of the scores (each test against the others), the closest published runs of\n"
-		"the same CPU and your own stored results. Each cause has a confidence, the evidence,\n"
-		"a fix and the gain expected per test; then what looks normal, what could not be\n"
-		"checked (an imported log has no environment), and A/B experiments to confirm the\n"
-		"fix with `ubtune compare`.\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.operands = { .usage = "[ID|FILE]", .max = 1, .complete = COMPLETE_RESULT },
+	.summary = "Explain a low score: ranked causes with evidence, fix and expected gain",
+	.description = "ID is a number from `ubtune history`, 'last' (the default) or 'last~N'. FILE is a\n"
+		       "result record (schema ubtune.result/1) as `ubtune bench --json` or `ubtune export`\n"
+		       "write it, or UnixBench output of one run (imported on the fly, as `ubtune import`\n"
+		       "reads it).",
+	.notes = "The report combines the environment recorded before, during and after the run, the\n"
+		 "shape of the scores (each test against the others), the closest published runs of\n"
+		 "the same CPU and your own stored results. Each cause has a confidence, the evidence,\n"
+		 "a fix and the gain expected per test; then what looks normal, what could not be\n"
+		 "checked (an imported log has no environment), and A/B experiments to confirm the\n"
+		 "fix with `ubtune compare`.",
 };

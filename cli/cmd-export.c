@@ -5,10 +5,14 @@
 #include "command.h"
 #include "result-args.h"
 
-static const struct option options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+struct args {
+	const char *output;
+};
+
+static const struct cmd_option options[] = {
+	{ .name = "output", .short_name = 'o', .type = OPT_STRING, .arg = "FILE", OPT_AT(output),
+	  .complete = COMPLETE_FILE, .help = "write to FILE (default, and \"-\": standard output)" },
+	OPT_END,
 };
 
 static int write_json(const char *path, json_object *rec)
@@ -28,17 +32,11 @@ static int write_json(const char *path, json_object *rec)
 	return ok ? 0 : -(e ? e : EIO);
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	const char *output = NULL;
-	int opt, code;
-	while ((opt = command_getopt(&cmd_export, argc, argv, "ho:", &code)) != -1) {
-		if (opt != 'o')
-			return code;
-		output = optarg;
-	}
+	const char *output = ((struct args *)opts)->output;
 	_cleanup_json_ json_object *rec = NULL;
-	code = command_result_arg(&cmd_export, argc, argv, &rec);
+	int code = command_result_arg(ctx, &rec);
 	if (code != EXIT_OK)
 		return code;
 	if (streq_ptr(output, "-"))
@@ -52,11 +50,10 @@ static int run(int argc, char **argv)
 const struct command cmd_export = {
 	.name = "export",
 	.run = run,
-	.args = "ID [-o FILE]",
-	.summary = "Write a stored result as JSON, to share it or import it elsewhere",
-	.help = "ID is a number from `ubtune history`, 'last', or 'last~N'.\n\n"
-		"Options:\n"
-		"  -o, --output FILE  write to FILE (default, and \"-\": standard output)\n"
-		"  -h, --help         show this help\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.operands = RESULT_ID_OPERAND,
+	.flags = CMD_STORE,
+	.summary = "Write a stored result as JSON, to share it or import it elsewhere",
+	.description = RESULT_ID_HELP,
 };

@@ -8,12 +8,19 @@
 #include "probe/gather.h"
 #include "probe/probe.h"
 
-static const struct option options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "workdir", required_argument, NULL, 'w' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+struct args {
+	const char *output, *workdir;
+};
+
+static const struct cmd_option options[] = {
+	{ .name = "output", .short_name = 'o', .type = OPT_STRING, .arg = "FILE.tar.gz", OPT_AT(output),
+	  .complete = COMPLETE_FILE,
+	  .help = "write the archive to FILE (\"-\": standard output); default "
+		  "ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz in the current directory" },
+	OPT_WORKDIR(workdir, "the benchmark directory whose storage is examined"),
+	OPT_ROOT("DIR|FILE.tar.gz", "gather from a dump of another machine (a directory or an archive) instead of "
+				    "this one"),
+	OPT_END,
 };
 
 /* ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz, HOST reduced to safe characters. */
@@ -80,29 +87,12 @@ static int write_archive(const char *output, json_object *rec, const struct gath
 	return EXIT_OK;
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *args)
 {
-	struct probe_opts opts = { .trace = true };
-	const char *output = NULL;
-	int opt, code;
-
-	while ((opt = command_getopt(&cmd_gather, argc, argv, "+ho:", &code)) != -1) {
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'w':
-			opts.workdir = optarg;
-			break;
-		case 'r':
-			opts.root = optarg;
-			break;
-		default:
-			return code;
-		}
-	}
-	if (optind < argc)
-		return command_usage_error(&cmd_gather, "unexpected argument '%s'", argv[optind]);
+	const struct args *a = args;
+	struct probe_opts opts = { .trace = true, .root = ctx->root, .workdir = a->workdir };
+	const char *output = a->output;
+	int code;
 	if (!HAVE_ARCHIVE) {
 		log_error("gather needs libarchive, and this ubtune is built without it");
 		return EXIT_FAIL;
@@ -136,18 +126,11 @@ static int run(int argc, char **argv)
 const struct command cmd_gather = {
 	.name = "gather",
 	.run = run,
-	.args = "[-o FILE.tar.gz] [--workdir DIR] [--root DIR|FILE.tar.gz]",
+	.opts_size = sizeof(struct args),
+	.options = options,
 	.summary = "Save the files probe reads into an archive that `probe --root` reads back",
-	.help = "Options:\n"
-		"  -o, --output FILE  write the archive to FILE (\"-\": standard output); default\n"
-		"                     ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz in the current directory\n"
-		"  --workdir DIR      the benchmark directory whose storage is examined\n"
-		"  --root DIR|FILE    gather from a dump of another machine (a directory or an\n"
-		"                     archive) instead of this one\n"
-		"  -h, --help         show this help\n\n"
-		"The archive holds exactly what the probe read (with the content it saw), the\n"
+	.notes = "The archive holds exactly what the probe read (with the content it saw), the\n"
 		"kernel log, unit states, CPUID and toolchain facts, and the record itself as\n"
 		".ubtune/record.json. `ubtune probe --root FILE.tar.gz` reads it back and gives\n"
-		"the same record. Nothing else of the machine is copied; gather never changes it.\n",
-	.options = options,
+		"the same record. Nothing else of the machine is copied; gather never changes it.",
 };

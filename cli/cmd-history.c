@@ -3,12 +3,12 @@
 #include <inttypes.h>
 
 #include "command.h"
+#include "bench/stability.h"
 #include "lib/store.h"
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+static const struct cmd_option options[] = {
+	OPT_JSON("print the list as JSON"),
+	OPT_END,
 };
 
 /* "1,2" or "345.6, 610.2": the members of a summary list joined. */
@@ -28,67 +28,97 @@ static char *joined(json_object *a, bool numbers)
 	return b.s ? buf_steal(&b) : xstrdup("-");
 }
 
-static void print_table(json_object *list)
+#define NCOLUMNS 7
+
+/* The cells of one row of the table. */
+/* The summary's flags, and "unstable" when the stored result is not to be trusted. */
+static char *row_flags(struct store *s, json_object *e, int64_t id)
 {
-	printf("%4s  %-16s  %-16s  %-14s  %-8s  %-16s  %s\n", "ID", "STARTED", "HOST", "SUITE", "COPIES", "SCORE",
-	       "FLAGS");
-	for (size_t i = 0; i < jarr_len(list); i++) {
-		json_object *e = json_object_array_get_idx(list, i);
-		int64_t id = 0;
-		jpath_int(e, "id", &id);
-		const char *started = jpath_str(e, "started_at") ?: "?";
-		/* "2026-01-01T12:00:00+0100" shown as "2026-01-01 12:00" */
-		char when[17];
-		snprintf(when, sizeof(when), "%s", started);
-		if (strlen(when) > 10 && when[10] == 'T')
-			when[10] = ' ';
-		_cleanup_free_ char *copies = joined(jpath(e, "copies"), false);
-		_cleanup_free_ char *scores = joined(jpath(e, "scores"), true);
-		_cleanup_free_ char *flags = jpath_len(e, "flags") ? joined(jpath(e, "flags"), false) : xstrdup("");
-		printf("%4" PRId64 "  %-16s  %-16s  %-14s  %-8s  %-16s  %s\n", id, when, jpath_str(e, "host") ?: "?",
-		       jpath_str(e, "suite") ?: "?", copies, scores, flags);
-	}
+	struct strv flags = {0};
+	json_object *f = jpath(e, "flags");
+	for (size_t i = 0; i < jarr_len(f); i++)
+		strv_push(&flags, json_object_get_string(json_object_array_get_idx(f, i)));
+	_cleanup_json_ json_object *rec = NULL;
+	struct strv reasons = {0};
+	if (store_get(s, id, &rec) == 0 && result_stability(rec, &reasons))
+		strv_push(&flags, "unstable");
+	strv_free(&reasons);
+	char *text = strv_join(&flags, ",");
+	strv_free(&flags);
+	return text ? text : xstrdup("");
 }
 
-static int run(int argc, char **argv)
+static void row_cells(struct store *s, json_object *e, char **cells)
 {
-	bool json = false;
-	int opt, code;
-	while ((opt = command_getopt(&cmd_history, argc, argv, "+h", &code)) != -1) {
-		if (opt != 'j')
-			return code;
-		json = true;
-	}
-	if (optind < argc)
-		return command_usage_error(&cmd_history, "unexpected argument '%s'", argv[optind]);
+	int64_t id = 0;
+	jpath_int(e, "id", &id);
+	const char *started = jpath_str(e, "started_at") ?: "?";
+	/* "2026-01-01T12:00:00+0100" shown as "2026-01-01 12:00" */
+	char when[17];
+	snprintf(when, sizeof(when), "%s", started);
+	if (strlen(when) > 10 && when[10] == 'T')
+		when[10] = ' ';
+	cells[0] = xasprintf("%" PRId64, id);
+	cells[1] = xstrdup(when);
+	cells[2] = xstrdup(jpath_str(e, "host") ?: "?");
+	cells[3] = xstrdup(jpath_str(e, "suite") ?: "?");
+	cells[4] = joined(jpath(e, "copies"), false);
+	cells[5] = joined(jpath(e, "scores"), true);
+	cells[6] = row_flags(s, e, id);
+}
 
-	_cleanup_store_ struct store *s = NULL;
-	_cleanup_free_ char *error = NULL;
+/* Each column as wide as its widest cell, so headers sit over their values. */
+static void print_table(struct store *s, json_object *list)
+{
+	static const char *const head[NCOLUMNS] = { "ID", "STARTED", "HOST", "SUITE", "COPIES", "SCORE", "FLAGS" };
+	size_t n = jarr_len(list);
+	char **cells = xcalloc(n * NCOLUMNS + 1, sizeof(char *));
+	size_t width[NCOLUMNS];
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		width[c] = strlen(head[c]);
+	for (size_t i = 0; i < n; i++) {
+		row_cells(s, json_object_array_get_idx(list, i), cells + i * NCOLUMNS);
+		for (size_t c = 0; c < NCOLUMNS; c++)
+			if (strlen(cells[i * NCOLUMNS + c]) > width[c])
+				width[c] = strlen(cells[i * NCOLUMNS + c]);
+	}
+	for (size_t i = 0; i <= n; i++) {
+		const char *const *row = i == 0 ? head : (const char *const *)cells + (i - 1) * NCOLUMNS;
+		/* the id right-aligned, the last column not padded */
+		printf("%*s", (int)width[0], row[0]);
+		for (size_t c = 1; c < NCOLUMNS - 1; c++)
+			printf("  %-*s", (int)width[c], row[c]);
+		printf("  %s\n", row[NCOLUMNS - 1]);
+	}
+	for (size_t i = 0; i < n * NCOLUMNS; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+static int run(struct cmd_ctx *ctx, void *opts)
+{
+	(void)opts;
 	_cleanup_json_ json_object *list = NULL;
-	if (store_open_state(&s, &error) < 0)
-		return log_error("%s", error), EXIT_FAIL;
-	int r = store_list(s, &list);
+	int r = store_list(ctx->store, &list);
 	if (r < 0)
 		return log_error_errno(r, "Failed to list the results: %m"), EXIT_FAIL;
-	if (json)
+	if (ctx->json)
 		printf("%s\n", jdump(list, true));
 	else if (jarr_len(list) == 0)
 		printf("No results yet: run `ubtune bench`.\n");
 	else
-		print_table(list);
+		print_table(ctx->store, list);
 	return command_flush("the list") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 const struct command cmd_history = {
 	.name = "history",
 	.run = run,
-	.args = "[--json]",
-	.summary = "List the stored results",
-	.help = "Options:\n"
-		"  --json           print the list as JSON\n"
-		"  -h, --help       show this help\n\n"
-		"Columns: id (for show, export, compare; 'last' and 'last~N' work too), start time,\n"
-		"host, suite, copy counts, the index score of each, and flags (quick, incomplete,\n"
-		"imported, partial, the profile applied).\n",
 	.options = options,
+	.flags = CMD_STORE,
+	.summary = "List the stored results",
+	.notes = "Columns: id (for show, export, compare; 'last' and 'last~N' work too), start time,\n"
+		"host, suite, copy counts, the index score of each, and flags (quick, incomplete,\n"
+		"imported, partial, the profile applied, unstable: the result is not to be trusted, see\n"
+		"the stability verdict of `ubtune bench --help`).\n",
 };

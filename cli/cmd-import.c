@@ -7,50 +7,35 @@
 #include "unixbench/catalogue.h"
 #include "command.h"
 #include "result-args.h"
+#include "stdin-input.h"
 #include "lib/store.h"
 
 #define PROBLEMS_SHOWN 10
 
-static const struct option options[] = {
-	{ "copies", required_argument, NULL, 'c' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "no-store", no_argument, NULL, 'n' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
-};
-
 struct args {
+	const char *copies_list;
 	unsigned copies[UB_RUNS_MAX];
 	unsigned ncopies;
 	bool json, no_store;
 };
 
-static int parse_args(int argc, char **argv, struct args *a, int *code)
+static const struct cmd_option options[] = {
+	{ .name = "copies", .type = OPT_STRING, .arg = "LIST", OPT_AT(copies_list),
+	  .help = "copy counts for tables that do not say how many copies ran, in the order of the tables "
+		  "(1, or 1,8)" },
+	OPT_JSON("print the result records (a JSON list)"),
+	OPT_NO_STORE("do not add them to the results store; say what was read"),
+	OPT_END,
+};
+
+/* copy counts for tables that do not say: "1" or "1,8" ('all' means nothing here) */
+static int parse_copies(struct args *a)
 {
-	int opt;
-	while ((opt = command_getopt(&cmd_import, argc, argv, "+h", code)) != -1) {
-		switch (opt) {
-		case 'c':
-			/* copy counts for tables that do not say: "1" or "1,8" ('all' means nothing here) */
-			if (ub_parse_copies(optarg, ",", 0, a->copies, &a->ncopies, NULL) < 0)
-				return *code = command_usage_error(&cmd_import, "--copies takes up to %d numbers from 1 to %d, "
-										"separated by commas, not '%s'",
-								   UB_RUNS_MAX, UB_COPIES_MAX, optarg);
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case 'n':
-			a->no_store = true;
-			break;
-		default:
-			return -1;
-		}
-	}
-	if (optind >= argc)
-		return *code = command_usage_error(&cmd_import, "which file? (a UnixBench report, log or .html, or - "
-								"for standard input)");
-	return 0;
+	if (a->copies_list && ub_parse_copies(a->copies_list, ",", 0, a->copies, &a->ncopies, NULL) < 0)
+		return command_usage_error(&cmd_import, "--copies takes up to %d numbers from 1 to %d, separated by "
+							"commas, not '%s'",
+					   UB_RUNS_MAX, UB_COPIES_MAX, a->copies_list);
+	return EXIT_OK;
 }
 
 /* What the parser repaired and what it could not read, as warnings. */
@@ -124,8 +109,11 @@ static int store_record(struct sink *k, const char *name, json_object *rec)
 	}
 	if (k->a->json)
 		json_object_array_add(k->out, json_object_get(rec));
-	if (k->a->no_store)
+	if (k->a->no_store) {
+		_cleanup_free_ char *what = describe(rec);
+		tell(k, "%s: read %s (not stored)", name, what);
 		return 0;
+	}
 	if (!k->store && store_open_state(&k->store, &why) < 0) {
 		log_error("%s", why);
 		return -EIO;
@@ -142,9 +130,15 @@ static int store_record(struct sink *k, const char *name, json_object *rec)
 	return 0;
 }
 
+/* The input in messages. */
+static const char *input_name(const char *path)
+{
+	return streq(path, "-") || streq(path, "/dev/stdin") ? "standard input" : path;
+}
+
 static int import_unixbench(struct sink *k, const char *path)
 {
-	const char *name = streq(path, "-") ? "standard input" : path;
+	const char *name = input_name(path);
 	struct ub_import_opts o = { .source = path, .copies = k->a->copies, .ncopies = k->a->ncopies };
 	json_object *recs = NULL;
 	struct ub_doc doc = {0};
@@ -182,7 +176,7 @@ static int import_result_file(struct sink *k, const char *path)
 		if (r < 0)
 			log_error("%s", error);
 		for (size_t i = 0; r == 0 && i < list.n; i++)
-			r = store_record(k, path, list.v[i].rec);
+			r = store_record(k, input_name(path), list.v[i].rec);
 		loaded_list_free(&list);
 		return r;
 	}
@@ -204,25 +198,31 @@ static int import_result_file(struct sink *k, const char *path)
 		log_error("%s", why);
 		return r;
 	}
-	tell(k, "%s: stored as result %" PRId64, path, id);
+	tell(k, "%s: stored as result %" PRId64, input_name(path), id);
 	return 0;
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	struct args a = {0};
-	int code = EXIT_OK;
-	if (parse_args(argc, argv, &a, &code) < 0 || code != EXIT_OK)
+	struct args *a = opts;
+	a->json = ctx->json;
+	a->no_store = ctx->no_store;
+	int code = parse_copies(a);
+	if (code != EXIT_OK)
 		return code;
-	struct sink k = { .a = &a, .out = a.json ? json_object_new_array() : NULL };
-	for (int i = optind; i < argc; i++) {
-		bool json = !streq(argv[i], "-") && load_looks_like_json(argv[i]);
-		int r = json ? import_result_file(&k, argv[i]) : import_unixbench(&k, argv[i]);
+	struct sink k = { .a = a, .out = a->json ? json_object_new_array() : NULL };
+	for (size_t i = 0; i < ctx->nargs; i++) {
+		const char *path;
+		int r = stdin_input(ctx->args[i], &path);
+		if (r == 0) {
+			bool json = !streq(path, "-") && load_looks_like_json(path);
+			r = json ? import_result_file(&k, path) : import_unixbench(&k, path);
+		}
 		/* a failure outweighs a file that is not UnixBench output */
 		if (r < 0 && code != EXIT_FAIL)
 			code = result_load_exit(r);
 	}
-	if (a.json)
+	if (a->json)
 		printf("%s\n", jdump(k.out, true));
 	json_object_put(k.out);
 	if (k.store)
@@ -233,24 +233,20 @@ static int run(int argc, char **argv)
 const struct command cmd_import = {
 	.name = "import",
 	.run = run,
-	.args = "[--copies LIST] [--json] [--no-store] FILE|-...",
-	.summary = "Store UnixBench output (report, Run's output, .log, .html, pasted text) as results",
-	.help = "FILE is UnixBench output as people have it: the text report Run writes to results/,\n"
-		"Run's output (nohup ./Run > run.log), the .log, .html or .csv of results/, or text\n"
-		"pasted from a web page or a mail (non-breaking spaces, CR LF, typographic dashes,\n"
-		"lines glued together or wrapped, '>' quotes, index tables alone). '-' reads standard\n"
-		"input. Each run of Run in the file becomes one result, marked imported, with the\n"
-		"header as a partial environment record; a report's .log beside it adds every pass,\n"
-		"so its changes can be tested for significance. A result file of `ubtune export`\n"
-		"is stored as it is. A run already stored is not added twice.\n\n"
-		"Options:\n"
-		"  --copies LIST    copy counts for tables that do not say how many copies ran,\n"
-		"                   in the order of the tables (1, or 1,8)\n"
-		"  --json           print the result records (a JSON list)\n"
-		"  --no-store       do not add them to the results store\n"
-		"  -h, --help       show this help\n\n"
-		"Lines that look like a test but cannot be read are listed and left out; the rest\n"
-		"is imported. A file that is not UnixBench output or a result file is an input\n"
-		"error (status 2); one that cannot be read or stored a failure (status 1).\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.operands = { .usage = "FILE|-...", .min = 1, .complete = COMPLETE_FILE,
+		      .missing = "which file? (a UnixBench report, log or .html, or - for standard input)" },
+	.summary = "Store UnixBench output (report, Run's output, .log, .html, pasted text) as results",
+	.description = "FILE is UnixBench output as people have it: the text report Run writes to results/,\n"
+		       "Run's output (nohup ./Run > run.log), the .log, .html or .csv of results/, or text\n"
+		       "pasted from a web page or a mail (non-breaking spaces, CR LF, typographic dashes,\n"
+		       "lines glued together or wrapped, '>' quotes, index tables alone). '-' reads standard\n"
+		       "input, of any of these kinds or a result file. Each run of Run in the file becomes one\n"
+		       "result, marked imported, with the header as a partial environment record; a report's\n"
+		       ".log beside it adds every pass, so its changes can be tested for significance. A result\n"
+		       "file of `ubtune export` is stored as it is. A run already stored is not added twice.",
+	.notes = "Lines that look like a test but cannot be read are listed and left out; the rest\n"
+		 "is imported. A file that is not UnixBench output or a result file is an input\n"
+		 "error (status 2); one that cannot be read or stored a failure (status 1).",
 };

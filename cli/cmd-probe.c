@@ -6,42 +6,27 @@
 #include "probe/findings.h"
 #include "probe/probe.h"
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "workdir", required_argument, NULL, 'w' },
-	{ "strict", no_argument, NULL, 's' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+struct args {
+	const char *workdir;
+	bool strict;
 };
 
-static int run(int argc, char **argv)
+static const struct cmd_option options[] = {
+	OPT_JSON("print the environment record (schema ubtune.probe/1) as JSON"),
+	OPT_ROOT("DIR|FILE.tar.gz", "read a dump of another machine (a directory with proc/, sys/..., for example "
+				    "one unpacked from `ubtune gather`) instead of this one; an archive from "
+				    "`ubtune gather` is read directly"),
+	OPT_WORKDIR(workdir, "the benchmark directory whose storage is examined (default: the current directory)"),
+	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
+	  .help = "exit with status 3 when a warning or critical finding exists" },
+	OPT_END,
+};
+
+static int run(struct cmd_ctx *ctx, void *args)
 {
-	struct probe_opts opts = {0};
-	bool json = false, strict = false;
-	int opt, code;
-
-	while ((opt = command_getopt(&cmd_probe, argc, argv, "+h", &code)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'r':
-			opts.root = optarg;
-			break;
-		case 'w':
-			opts.workdir = optarg;
-			break;
-		case 's':
-			strict = true;
-			break;
-		default:
-			return code;
-		}
-	}
-	if (optind < argc)
-		return command_usage_error(&cmd_probe, "unexpected argument '%s'", argv[optind]);
-
+	const struct args *a = args;
+	struct probe_opts opts = { .root = ctx->root, .workdir = a->workdir };
+	bool json = ctx->json, strict = a->strict;
 	_cleanup_json_ json_object *rec = NULL;
 	_cleanup_free_ char *error = NULL;
 	/* an archive (from `ubtune gather`) is unpacked into a private directory */
@@ -70,19 +55,10 @@ static int run(int argc, char **argv)
 const struct command cmd_probe = {
 	.name = "probe",
 	.run = run,
-	.args = "[--json] [--root DIR|FILE.tar.gz] [--workdir DIR] [--strict]",
-	.summary = "Report everything about this machine that moves a UnixBench score",
-	.help = "Options:\n"
-		"  --json           print the environment record (schema ubtune.probe/1) as JSON\n"
-		"  --root DIR       read a dump of another machine (a directory with proc/, sys/...,\n"
-		"                   for example one unpacked from `ubtune gather`) instead of this one;\n"
-		"                   an archive from `ubtune gather` is read directly\n"
-		"  --workdir DIR    the benchmark directory whose storage is examined\n"
-		"                   (default: the current directory)\n"
-		"  --strict         exit with status 3 when a warning or critical finding exists\n"
-		"  -h, --help       show this help\n\n"
-		"Facts that cannot be read (no permission, not in a dump) are listed as not\n"
-		"available; nothing is guessed. probe never changes the machine.\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.summary = "Report everything about this machine that moves a UnixBench score",
+	.notes = "Facts that cannot be read (no permission, not in a dump) are listed as not\n"
+		"available; nothing is guessed. probe never changes the machine.",
 	.exits = "3 a warning or critical finding (--strict)",
 };

@@ -4,13 +4,31 @@
 
 #include "analysis/report-html.h"
 #include "command.h"
+#include "lib/term.h"
 #include "result-args.h"
 
-static const struct option options[] = {
-	{ "html", required_argument, NULL, 'H' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+struct args {
+	const char *html;
 };
+
+static const struct cmd_option options[] = {
+	{ .name = "html", .type = OPT_STRING, .arg = "FILE", OPT_AT(html), .complete = COMPLETE_FILE,
+	  .help = "write the page to FILE (\"-\": standard output; default: standard output when it is not "
+		  "a terminal, else report-ID.html, said on standard error)" },
+	OPT_END,
+};
+
+/* Without --html: standard output, unless it is a terminal (HTML is not
+ * for reading there): then report-ID.html (or report.html) in the current
+ * directory. */
+static char *default_output(const struct cmd_ctx *ctx)
+{
+	if (!term_is_tty(stdout))
+		return NULL;
+	const char *arg = ctx->args[0];
+	bool plain = ctx->nargs == 1 && arg[strspn(arg, "0123456789")] == '\0';
+	return plain ? xasprintf("report-%s.html", arg) : xstrdup("report.html");
+}
 
 static int write_report(const char *path, const struct compare_input *in, size_t n)
 {
@@ -30,20 +48,14 @@ static int write_report(const char *path, const struct compare_input *in, size_t
 	return 0;
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	const char *html = NULL;
-	int opt, code = EXIT_OK;
-	while ((opt = command_getopt(&cmd_report, argc, argv, "+h", &code)) != -1) {
-		if (opt != 'H')
-			return code;
-		html = optarg;
-	}
-	if (optind >= argc)
-		return command_usage_error(&cmd_report, "which result? (an id, 'last', a result file or UnixBench output)");
-
+	const struct args *a = opts;
 	struct loaded_inputs li;
-	code = command_result_args(&cmd_report, argv + optind, (size_t)(argc - optind), &li);
+	int code = command_result_args(&cmd_report, ctx->args, ctx->nargs, &li);
+	_cleanup_free_ char *html = NULL;
+	if (code == EXIT_OK)
+		html = a->html ? xstrdup(a->html) : default_output(ctx);
 	if (code == EXIT_OK && write_report(html, li.in, li.n) < 0)
 		code = EXIT_FAIL;
 	loaded_inputs_free(&li);
@@ -53,16 +65,15 @@ static int run(int argc, char **argv)
 const struct command cmd_report = {
 	.name = "report",
 	.run = run,
-	.args = "[--html FILE] RESULT...",
-	.summary = "Write one self-contained HTML page for a result, or for several side by side",
-	.help = "RESULT is a result id of the store (12, last, last~1), a result file, or UnixBench\n"
-		"output of any kind, imported on the fly. With several, the page compares them.\n\n"
-		"Options:\n"
-		"  --html FILE      write the page to FILE (default: standard output)\n"
-		"  -h, --help       show this help\n\n"
-		"The page holds the scores, the environment (the facts that differ first), the probe's\n"
-		"findings and the events of the run, every test with its dispersion, charts of the\n"
-		"indexes and the clock, temperature and alarms sampled during the run, all as inline\n"
-		"SVG: it opens offline and prints as it shows.\n",
+	.opts_size = sizeof(struct args),
 	.options = options,
+	.operands = { .usage = "RESULT...", .min = 1, .complete = COMPLETE_RESULT,
+		      .missing = "which result? (an id, 'last', a result file or UnixBench output)" },
+	.summary = "Write one self-contained HTML page for a result, or for several side by side",
+	.description = "RESULT is a result id of the store (12, last, last~1), a result file, or UnixBench\n"
+		       "output of any kind, imported on the fly. With several, the page compares them.",
+	.notes = "The page holds the scores, the environment (the facts that differ first), the probe's\n"
+		 "findings and the events of the run, every test with its dispersion, charts of the\n"
+		 "indexes and the clock, temperature and alarms sampled during the run, all as inline\n"
+		 "SVG: it opens offline and prints as it shows.",
 };

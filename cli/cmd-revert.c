@@ -4,10 +4,9 @@
 #include "command.h"
 #include "cli/tune-env.h"
 
-static const struct option options[] = {
-	{ "root", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+static const struct cmd_option options[] = {
+	OPT_ROOT("DIR", "revert in a machine dump in DIR (the journal DIR/var/lib/ubtune/journal)"),
+	OPT_END,
 };
 
 static void print_item(const struct revert_item *it)
@@ -34,17 +33,13 @@ static void print_item(const struct revert_item *it)
 	}
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	const char *root = NULL;
+	(void)opts;
 	int code;
-
-	if ((code = cli_tune_options(&cmd_revert, argc, argv, &root, NULL)) >= 0)
-		return code;
-
 	_cleanup_free_ char *error = NULL;
 	struct tune_env env;
-	if (cli_tune_env(root, &env) < 0)
+	if (cli_tune_env(ctx->root, &env) < 0)
 		return EXIT_FAIL;
 	struct revert_result res;
 	int r = tune_revert(&env, &res, &error);
@@ -64,7 +59,7 @@ static int run(int argc, char **argv)
 		for (size_t i = 0; i < res.n; i++)
 			print_item(&res.items[i]);
 		if (res.failed) {
-			_cleanup_free_ char *again = cli_tune_hint("revert", root);
+			_cleanup_free_ char *again = cli_tune_hint("revert", ctx->root);
 			log_error("%zu value%s could not be put back; the journal is kept: fix the cause and run "
 				  "`%s` again", res.failed, res.failed == 1 ? "" : "s", again);
 			code = EXIT_FAIL;
@@ -85,16 +80,12 @@ static int run(int argc, char **argv)
 const struct command cmd_revert = {
 	.name = "revert",
 	.run = run,
-	.args = "[--root DIR]",
+	.options = options,
 	.summary = "Undo every change of the applied profiles from the journal",
-	.help = "Options:\n"
-		"  --root DIR       revert in a machine dump in DIR (the journal DIR/var/lib/ubtune/journal)\n"
-		"  -h, --help       show this help\n\n"
-		"Replays the journal backwards and writes every old value back: services that were\n"
+	.notes = "Replays the journal backwards and writes every old value back: services that were\n"
 		"running are started again, the tmpfs workdir is unmounted, governors, schedulers,\n"
 		"sysctls and IRQ affinities get their old values. It works after apply was killed at\n"
 		"any point. Values set before a reboot were reset by it: they are reported and left\n"
 		"as they are. When everything is back, the journal and applied.json are removed;\n"
-		"otherwise the journal is kept for another try.\n",
-	.options = options,
+		"otherwise the journal is kept for another try.",
 };

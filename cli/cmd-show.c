@@ -5,26 +5,19 @@
 #include "command.h"
 #include "result-args.h"
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+static const struct cmd_option options[] = {
+	OPT_JSON("print the result record (schema ubtune.result/1)"),
+	OPT_END,
 };
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	bool json = false;
-	int opt, code;
-	while ((opt = command_getopt(&cmd_show, argc, argv, "h", &code)) != -1) {
-		if (opt != 'j')
-			return code;
-		json = true;
-	}
+	(void)opts;
 	_cleanup_json_ json_object *rec = NULL;
-	code = command_result_arg(&cmd_show, argc, argv, &rec);
+	int code = command_result_arg(ctx, &rec);
 	if (code != EXIT_OK)
 		return code;
-	if (json)
+	if (ctx->json)
 		printf("%s\n", jdump(rec, true));
 	else
 		result_render(rec, stdout);
@@ -34,11 +27,9 @@ static int run(int argc, char **argv)
 const struct command cmd_show = {
 	.name = "show",
 	.run = run,
-	.args = "ID [--json]",
-	.summary = "Print a stored result as the bench report, or as JSON",
-	.help = "ID is a number from `ubtune history`, 'last', or 'last~N' (N results before the last).\n\n"
-		"Options:\n"
-		"  --json           print the result record (schema ubtune.result/1)\n"
-		"  -h, --help       show this help\n",
 	.options = options,
+	.operands = RESULT_ID_OPERAND,
+	.flags = CMD_STORE,
+	.summary = "Print a stored result as the bench report, or as JSON",
+	.description = RESULT_ID_HELP,
 };

@@ -6,11 +6,10 @@
 #include "probe/probe.h"
 #include "cli/tune-env.h"
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 },
+static const struct cmd_option options[] = {
+	OPT_JSON("print the status as JSON"),
+	OPT_ROOT("DIR", "look at a machine dump in DIR"),
+	OPT_END,
 };
 
 static void render_settings(json_object *st)
@@ -72,14 +71,12 @@ static void render(json_object *st, const char *root)
 	}
 }
 
-static int run(int argc, char **argv)
+static int run(struct cmd_ctx *ctx, void *opts)
 {
-	const char *root = NULL;
-	bool json = false;
+	(void)opts;
+	const char *root = ctx->root;
+	bool json = ctx->json;
 	int code;
-
-	if ((code = cli_tune_options(&cmd_status, argc, argv, &root, &json)) >= 0)
-		return code;
 
 	_cleanup_free_ char *error = NULL;
 	struct tune_env env;
@@ -111,15 +108,10 @@ static int run(int argc, char **argv)
 const struct command cmd_status = {
 	.name = "status",
 	.run = run,
-	.args = "[--json] [--root DIR]",
-	.summary = "Show the applied profiles and every knob that drifted from them",
-	.help = "Options:\n"
-		"  --json           print the status as JSON\n"
-		"  --root DIR       look at a machine dump in DIR\n"
-		"  -h, --help       show this help\n\n"
-		"Every knob the applied profiles set (services, governors, schedulers, sysctls, IRQ\n"
-		"affinity, workdir) is read again: ok, drifted (changed since), lost (reset by a\n"
-		"reboot) or unknown (cannot be read).\n",
 	.options = options,
+	.summary = "Show the applied profiles and every knob that drifted from them",
+	.notes = "Every knob the applied profiles set (services, governors, schedulers, sysctls, IRQ\n"
+		"affinity, workdir) is read again: ok, drifted (changed since), lost (reset by a\n"
+		"reboot) or unknown (cannot be read).",
 	.exits = "3 a knob is not as set, or an apply was interrupted",
 };

@@ -1,11 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include <getopt.h>
 #include <stdio.h>
 
+#include "cli/options.h"
 #include "lib/json.h"
 #include "lib/log.h"
+
+struct store;
+
+/* What a command runs with: its operands, the shared options and what
+ * main set up for it. */
+struct cmd_ctx {
+	const struct command *cmd;
+	char **args; /* the operands, in order */
+	size_t nargs;
+	/* shared options (OPT_JSON, OPT_ROOT, OPT_NO_STORE) */
+	bool json;
+	const char *root;
+	bool no_store;
+	/* global options */
+	const char *color;
+	unsigned width;
+	bool help;
+	/* CMD_STORE: the results store of this user, opened before run()
+	 * unless --no-store was given */
+	struct store *store;
+};
+
+enum {
+	CMD_STORE = 1 << 0,  /* opens the results store before run() */
+	CMD_HIDDEN = 1 << 1, /* not listed, not completed: __complete, __man */
+	CMD_OPTIONS_FIRST = 1 << 2, /* options only before the first operand (ubtune's own) */
+};
 
 /*
  * One entry of the command table. `ubtune help NAME`, `ubtune NAME --help`,
@@ -14,17 +41,30 @@
  */
 struct command {
 	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *args;    /* synopsis after the name: "[--json] [--root DIR]" */
+	/* opts: a zeroed struct args of opts_size bytes with the options */
+	int (*run)(struct cmd_ctx *ctx, void *opts);
+	size_t opts_size;
+	const struct cmd_option *options; /* OPT_END-terminated, or NULL */
+	struct cmd_operands operands;
+	unsigned flags;      /* CMD_* */
 	const char *summary; /* one line, no final period */
-	const char *help;    /* option list and notes, shown by --help */
-	const struct option *options;
+	/* Paragraphs ("\n\n" between them) of --help before and after the
+	 * options; reflowed to the width, except lines that start with two
+	 * spaces (kept as they are). */
+	const char *description;
+	const char *notes;
 	/* exit statuses beyond 0 success, 1 failure, 2 usage error: "3 ..." */
 	const char *exits;
 };
 
 extern const struct command *const commands[];
 const struct command *command_find(const char *name);
+/* Commands a person may type: not hidden. */
+static inline bool command_listed(const struct command *c)
+{
+	return !(c->flags & CMD_HIDDEN);
+}
+/* --help of c; of ubtune itself (the commands) when c is NULL. */
 void command_help(const struct command *c, FILE *f);
 /* Prints "ubtune NAME: message" and a hint to --help; returns EXIT_USAGE. */
 int command_usage_error(const struct command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -32,11 +72,14 @@ int command_usage_error(const struct command *c, const char *fmt, ...) __attribu
  * long report is written out before the flush); else says that `what`
  * could not be written and returns -errno. */
 int command_flush(const char *what);
-/* Standard handling of getopt's '?' and ':' and of --help ('h'). */
-int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code);
+/* "'prbe' is not a command (did you mean 'probe'?)": returns EXIT_USAGE. */
+int command_unknown(const char *name);
+/* Prints text as --help does: paragraphs reflowed to width. */
+void print_paragraphs(FILE *f, const char *text, size_t indent, size_t width);
 
 extern const struct command cmd_probe, cmd_gather;
 extern const struct command cmd_apply, cmd_revert, cmd_status;
 extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export;
 extern const struct command cmd_import, cmd_compare, cmd_report;
 extern const struct command cmd_diagnose;
+extern const struct command cmd_help, cmd_complete, cmd_man;

@@ -4,17 +4,13 @@
 #include <errno.h>
 
 #include "lib/store.h"
+#include "stdin-input.h"
 
-int command_result_arg(const struct command *c, int argc, char **argv, json_object **rec)
+int command_result_arg(struct cmd_ctx *ctx, json_object **rec)
 {
-	if (optind >= argc)
-		return command_usage_error(c, "which result? Give an id from `ubtune history`, or 'last'");
-	if (optind + 1 < argc)
-		return command_usage_error(c, "unexpected argument '%s'", argv[optind + 1]);
-	_cleanup_store_ struct store *s = NULL;
 	_cleanup_free_ char *error = NULL;
 	int64_t id;
-	if (store_open_state(&s, &error) < 0 || store_lookup(s, argv[optind], &id, rec, &error) < 0) {
+	if (store_lookup(ctx->store, ctx->args[0], &id, rec, &error) < 0) {
 		log_error("%s", error);
 		return EXIT_FAIL;
 	}
@@ -39,7 +35,14 @@ int result_load_exit(int r)
 int command_result_args(const struct command *c, char *const *args, size_t nargs, struct loaded_inputs *li)
 {
 	_cleanup_free_ char *error = NULL;
-	int r = load_inputs(args, nargs, NULL, li, &error);
+	_cleanup_free_ char **names = xcalloc(nargs + 1, sizeof(char *));
+	for (size_t i = 0; i < nargs; i++) {
+		const char *name;
+		if (stdin_input(args[i], &name) < 0)
+			return EXIT_FAIL;
+		names[i] = (char *)name;
+	}
+	int r = load_inputs(names, nargs, NULL, li, &error);
 	if (r == -E2BIG)
 		return command_usage_error(c, "%s", error);
 	if (r < 0) {

@@ -10,9 +10,14 @@
  * loaded.
  */
 
-/* show, export: exactly one ID ("12", "last", "last~1") after the
- * options, looked up in the results store; *rec gets the record. */
-int command_result_arg(const struct command *c, int argc, char **argv, json_object **rec);
+/* show, export: the one ID ("12", "last", "last~1"), looked up in the
+ * results store (CMD_STORE); *rec gets the record. */
+int command_result_arg(struct cmd_ctx *ctx, json_object **rec);
+/* The operand of show and export. */
+#define RESULT_ID_OPERAND                                                                             \
+	{ .usage = "ID", .min = 1, .max = 1, .complete = COMPLETE_RESULT_ID,                           \
+	  .missing = "which result? Give an id from `ubtune history`, or 'last'" }
+#define RESULT_ID_HELP "ID is a number from `ubtune history`, 'last', or 'last~N' (N results before the last)."
 
 /* The exit status after loading results failed with r: EXIT_USAGE when
  * the input was read but is not what was asked for (not JSON, not a

@@ -30,21 +30,3 @@ static inline char *cli_tune_hint(const char *cmd, const char *root)
 	buf_puts(&b, "'");
 	return buf_steal(&b);
 }
-
-/* Parses the options revert and status share: --root DIR and, when json
- * is not NULL, --json. Returns -1 to go on, else the exit code. */
-static inline int cli_tune_options(const struct command *c, int argc, char **argv, const char **root, bool *json)
-{
-	int opt, code;
-	while ((opt = command_getopt(c, argc, argv, "h", &code)) != -1) {
-		if (opt == 'r')
-			*root = optarg;
-		else if (opt == 'j' && json)
-			*json = true;
-		else
-			return code;
-	}
-	if (optind < argc)
-		return command_usage_error(c, "unexpected argument '%s'", argv[optind]);
-	return -1;
-}

@@ -5,29 +5,11 @@
 #include <string.h>
 
 #include "bench/embedded.h"
+#include "cli/store-setup.h"
 #include "command.h"
 #include "lib/json.h"
 #include "lib/term.h"
 #include "lib/util.h"
-
-static int cmd_help_run(int argc, char **argv);
-static int cmd_complete_run(int argc, char **argv);
-
-static const struct command cmd_help = {
-	.name = "help",
-	.run = cmd_help_run,
-	.args = "[COMMAND]",
-	.summary = "Show the commands, or the options of one command",
-	.help = "With no COMMAND, lists the commands and the global options.\n",
-};
-
-/* Hidden: words for shell completion. */
-static const struct command cmd_complete = {
-	.name = "__complete",
-	.run = cmd_complete_run,
-	.args = "[COMMAND]",
-	.summary = NULL,
-};
 
 const struct command *const commands[] = {
 	&cmd_probe,
@@ -45,7 +27,28 @@ const struct command *const commands[] = {
 	&cmd_diagnose,
 	&cmd_help,
 	&cmd_complete,
+	&cmd_man,
 	NULL,
+};
+
+/* ubtune's own options, before the command; the global ones follow them. */
+struct main_args {
+	bool version;
+};
+
+static const struct cmd_option main_options[] = {
+	{ .name = "version", .type = OPT_FLAG, .offset = offsetof(struct main_args, version),
+	  .help = "show the version, the optional libraries and the data built in" },
+	OPT_END,
+};
+
+static const struct command cmd_main = {
+	.name = "",
+	.options = main_options,
+	.operands = { .usage = "COMMAND [OPTIONS]" },
+	.flags = CMD_HIDDEN | CMD_OPTIONS_FIRST,
+	.exits = "3 findings (probe --strict) or a knob not as the profile set it (status), 128+N bench "
+		 "stopped by signal N",
 };
 
 const struct command *command_find(const char *name)
@@ -56,22 +59,65 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+static void exit_status(const struct command *c, FILE *f, size_t width)
+{
+	_cleanup_free_ char *s = xasprintf("Exit status: 0 success, 1 failure, 2 usage error%s%s.", c->exits ? ", " : "",
+					   c->exits ? c->exits : "");
+	print_paragraphs(f, s, 0, width);
+}
+
+static void main_usage(FILE *f)
+{
+	size_t width = term_width(f);
+	fprintf(f, "Usage: ubtune [--color WHEN] [--width COLUMNS] COMMAND [OPTIONS]\n"
+		   "              [--] [OPERANDS]\n"
+		   "       ubtune help COMMAND | ubtune COMMAND --help | ubtune --version\n\n"
+		   "Makes UnixBench scores trustworthy and explainable.\n\nCommands:\n");
+	for (size_t i = 0; commands[i]; i++)
+		if (command_listed(commands[i])) {
+			fprintf(f, "  %-10s ", commands[i]->name);
+			term_print_wrapped(f, commands[i]->summary, 13, width);
+		}
+	fprintf(f, "\nOptions (after the command too):\n");
+	struct command globals = { .name = "", .options = main_options };
+	options_help(&globals, true, f, width);
+	fputc('\n', f);
+	print_paragraphs(f, "Options may come before or after the operands; \"--\" ends them.\n", 0, width);
+	exit_status(&cmd_main, f, width);
+}
+
 void command_help(const struct command *c, FILE *f)
 {
-	fprintf(f, "Usage: ubtune %s %s\n\n%s.\n", c->name, c->args, c->summary);
-	if (c->help && *c->help)
-		fprintf(f, "\n%s", c->help);
-	fprintf(f, "\nExit status: 0 success, 1 failure, 2 usage error%s%s.\n", c->exits ? ", " : "",
-		c->exits ? c->exits : "");
+	if (!c || c == &cmd_main) {
+		main_usage(f);
+		return;
+	}
+	size_t width = term_width(f);
+	options_usage(c, f, width);
+	_cleanup_free_ char *summary = xasprintf("%s.", c->summary);
+	fputc('\n', f);
+	print_paragraphs(f, summary, 0, width);
+	if (c->description) {
+		fputc('\n', f);
+		print_paragraphs(f, c->description, 0, width);
+	}
+	fprintf(f, "\nOptions:\n");
+	options_help(c, false, f, width);
+	if (c->notes) {
+		fputc('\n', f);
+		print_paragraphs(f, c->notes, 0, width);
+	}
+	fputc('\n', f);
+	exit_status(c, f, width);
 }
 
 /* "'prbe' is not a command (did you mean 'probe'?)" */
-static int unknown_command(const char *name)
+int command_unknown(const char *name)
 {
 	const char *names[ARRAY_SIZE(commands)];
 	size_t n = 0;
 	for (size_t i = 0; commands[i]; i++)
-		if (commands[i]->summary)
+		if (command_listed(commands[i]))
 			names[n++] = commands[i]->name;
 	names[n] = NULL;
 	const char *hint = str_closest(name, names);
@@ -83,11 +129,11 @@ static int unknown_command(const char *name)
 int command_usage_error(const struct command *c, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "ubtune %s: ", c->name);
+	fprintf(stderr, "ubtune%s%s: ", *c->name ? " " : "", c->name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'ubtune %s --help' for more information.\n", c->name);
+	fprintf(stderr, "\nTry 'ubtune%s%s --help' for more information.\n", *c->name ? " " : "", c->name);
 	return EXIT_USAGE;
 }
 
@@ -96,24 +142,6 @@ int command_flush(const char *what)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
 	return log_error_errno(errno ? -errno : -EIO, "Failed to write %s: %m", what);
-}
-
-int command_getopt(const struct command *c, int argc, char **argv, const char *shortopts, int *exit_code)
-{
-	opterr = 0;
-	int opt = getopt_long(argc, argv, shortopts, c->options, NULL);
-	if (opt == 'h') {
-		command_help(c, stdout);
-		*exit_code = EXIT_OK;
-	} else if (opt == '?') {
-		if (optopt)
-			*exit_code = command_usage_error(c, "unknown option '-%c'", optopt);
-		else
-			*exit_code = command_usage_error(c, "unknown option '%s'", argv[optind - 1]);
-	} else if (opt == ':') {
-		*exit_code = command_usage_error(c, "option '%s' needs a value", argv[optind - 1]);
-	}
-	return opt;
 }
 
 /* What a static build carries, so that one copied file is enough. */
@@ -134,54 +162,40 @@ static void print_carried(void)
 		       profiles == 1 ? "" : "s", reference ? " and the published reference runs" : "");
 }
 
-static void main_usage(FILE *f)
+static int print_version(void)
 {
-	fprintf(f, "Usage: ubtune [--color=WHEN] COMMAND [OPTIONS]\n"
-		   "       ubtune help COMMAND | ubtune COMMAND --help | ubtune --version\n\n"
-		   "Makes UnixBench scores trustworthy and explainable.\n\nCommands:\n");
-	for (size_t i = 0; commands[i]; i++)
-		if (commands[i]->summary)
-			fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-	fprintf(f, "\nOptions:\n"
-		   "  --color=WHEN  colour the output: auto (default), always, never;\n"
-		   "                NO_COLOR in the environment turns it off\n"
-		   "  --version     show the version, the optional libraries and the data built in\n"
-		   "  -h, --help    show this help\n\n"
-		   "Exit status: 0 success, 1 failure, 2 usage error, 3 findings (probe --strict)\n"
-		   "or a knob not as the profile set it (status), 128+N bench stopped by signal N.\n");
+	/* the optional libraries of this build (MINIMAL=1: none) */
+	printf("ubtune %s\n%csystemd %cudev %chwloc %csqlite %carchive\n", UBTUNE_VERSION, HAVE_SYSTEMD ? '+' : '-',
+	       HAVE_UDEV ? '+' : '-', HAVE_HWLOC ? '+' : '-', HAVE_SQLITE ? '+' : '-', HAVE_ARCHIVE ? '+' : '-');
+	print_carried();
+	return command_flush("the version") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
-static int cmd_help_run(int argc, char **argv)
+/* --color and --width, wherever they were given. */
+static int apply_globals(const struct cmd_ctx *ctx)
 {
-	if (argc < 2) {
-		main_usage(stdout);
-		return EXIT_OK;
-	}
-	if (streq(argv[1], "--help") || streq(argv[1], "-h")) {
-		command_help(&cmd_help, stdout);
-		return EXIT_OK;
-	}
-	const struct command *c = command_find(argv[1]);
-	if (!c || !c->summary)
-		return unknown_command(argv[1]);
-	command_help(c, stdout);
-	return EXIT_OK;
+	enum color_mode m;
+	if (ctx->color && term_parse_color_mode(ctx->color, &m) == 0)
+		term_set_color_mode(m);
+	if (ctx->width)
+		term_set_width(ctx->width);
+	return 0;
 }
 
-static int cmd_complete_run(int argc, char **argv)
+static int run_command(const struct command *c, int argc, char **argv)
 {
-	if (argc < 2) {
-		for (size_t i = 0; commands[i]; i++)
-			if (commands[i]->summary)
-				printf("%s\n", commands[i]->name);
-		return EXIT_OK;
-	}
-	const struct command *c = command_find(argv[1]);
-	if (!c)
-		return EXIT_USAGE;
-	for (const struct option *o = c->options; o && o->name; o++)
-		printf("--%s\n", o->name);
-	return EXIT_OK;
+	struct cmd_ctx ctx = {0};
+	_cleanup_free_ void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
+	int code = options_parse(c, argc, argv, &ctx, opts);
+	apply_globals(&ctx);
+	if (code < 0 && (c->flags & CMD_STORE) && !ctx.no_store && cli_store_open(&ctx.store) < 0)
+		code = EXIT_FAIL;
+	if (code < 0)
+		code = c->run(&ctx, opts);
+	if (ctx.store)
+		store_close(ctx.store);
+	free(ctx.args);
+	return code;
 }
 
 int main(int argc, char **argv)
@@ -190,40 +204,27 @@ int main(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C");
 	json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
 
-	int i = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *v;
-		if (streq(argv[i], "--version")) {
-			/* the optional libraries of this build (MINIMAL=1: none) */
-			printf("ubtune %s\n%csystemd %cudev %chwloc %csqlite %carchive\n", UBTUNE_VERSION,
-			       HAVE_SYSTEMD ? '+' : '-', HAVE_UDEV ? '+' : '-', HAVE_HWLOC ? '+' : '-',
-			       HAVE_SQLITE ? '+' : '-', HAVE_ARCHIVE ? '+' : '-');
-			print_carried();
-			return command_flush("the version") < 0 ? EXIT_FAIL : EXIT_OK;
-		} else if (streq(argv[i], "-h") || streq(argv[i], "--help")) {
-			main_usage(stdout);
-			return command_flush("the help") < 0 ? EXIT_FAIL : EXIT_OK;
-		} else if ((v = startswith(argv[i], "--color="))) {
-			enum color_mode m;
-			if (term_parse_color_mode(v, &m) < 0) {
-				log_error("--color takes auto, always or never, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			term_set_color_mode(m);
-		} else {
-			log_error("unknown option '%s' (see 'ubtune --help')", argv[i]);
-			return EXIT_USAGE;
-		}
+	struct cmd_ctx ctx = {0};
+	struct main_args a = {0};
+	int code = options_parse(&cmd_main, argc, argv, &ctx, &a);
+	apply_globals(&ctx);
+	if (code >= 0)
+		return code == EXIT_OK && command_flush("the help") < 0 ? EXIT_FAIL : code;
+	if (a.version) {
+		free(ctx.args);
+		return print_version();
 	}
-	if (i >= argc) {
+	if (!ctx.nargs) {
+		free(ctx.args);
 		main_usage(stderr);
 		return EXIT_USAGE;
 	}
-	const struct command *c = command_find(argv[i]);
+	const struct command *c = command_find(ctx.args[0]);
 	if (!c)
-		return unknown_command(argv[i]);
-	optind = 1;
-	int code = c->run(argc - i, argv + i);
+		code = command_unknown(ctx.args[0]);
+	else
+		code = run_command(c, (int)ctx.nargs, ctx.args);
+	free(ctx.args);
 	/* what a command printed without checking (its help, for one) */
 	if (code == EXIT_OK && command_flush("the output") < 0)
 		code = EXIT_FAIL;

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static enum color_mode color_mode = COLOR_AUTO;
+static unsigned width_set;
 
 void term_set_color_mode(enum color_mode m)
 {
@@ -42,6 +44,26 @@ bool term_color(FILE *f)
 	if (term && !strcmp(term, "dumb"))
 		return false;
 	return term_is_tty(f);
+}
+
+void term_set_width(unsigned width)
+{
+	width_set = width;
+}
+
+size_t term_width(FILE *f)
+{
+	if (width_set)
+		return width_set;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n = env && *env ? strtol(env, &end, 10) : 0;
+	if (n > 0 && !*end)
+		return n < TERM_WIDTH_MIN ? TERM_WIDTH_MIN : n > TERM_WIDTH_MAX ? TERM_WIDTH_MAX : (size_t)n;
+	struct winsize ws;
+	if (term_is_tty(f) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col < TERM_WIDTH_MIN ? TERM_WIDTH_MIN : ws.ws_col;
+	return TERM_WIDTH_DEFAULT;
 }
 
 const char *term_esc(FILE *f, const char *esc)

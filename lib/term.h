@@ -23,6 +23,14 @@ bool term_is_tty(FILE *f);
 /* The escape when colour is on for f, "" otherwise. */
 const char *term_esc(FILE *f, const char *esc);
 
+/* The width text output is wrapped to: the one set (--width), else
+ * $COLUMNS, else the terminal's when f is one, else 80. */
+void term_set_width(unsigned width);
+size_t term_width(FILE *f);
+#define TERM_WIDTH_DEFAULT 80
+#define TERM_WIDTH_MIN 20
+#define TERM_WIDTH_MAX 1000
+
 /* Prints text wrapped at width columns (bytes), continuation lines indented
  * by indent; the first line continues the current one at column indent. */
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width);

@@ -20,8 +20,17 @@ for c in $("$UBTUNE" __complete); do
 	# the man page documents the command and every option of it
 	awk -v c="$c" '/^\.SS /{on = ($2 == c)} on' "$SRCDIR/man/ubtune.1" >"$T/man-$c"
 	[ -s "$T/man-$c" ] || fail "man page does not document $c"
+	# its synopsis is the one the option table makes, and each option has its entry
+	"$UBTUNE" __man "$c" >"$T/gen-$c" || fail "__man $c failed"
+	awk '/^\.(B|BI|BR) \\-/ {exit} {print}' "$T/gen-$c" >"$T/syn-$c"
+	head -n "$(wc -l <"$T/syn-$c")" "$T/man-$c" | cmp -s - "$T/syn-$c" ||
+		fail "man page: the synopsis of $c is not the option table's: $(diff "$T/syn-$c" <(head -n "$(wc -l <"$T/syn-$c")" "$T/man-$c"))"
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$T/man-$c" || fail "man page: $c has no line '$line'"
+	done < <(tail -n +"$(($(wc -l <"$T/syn-$c") + 1))" "$T/gen-$c")
 	for o in $("$UBTUNE" __complete "$c"); do
-		[ "$o" = --help ] && continue
+		# the global options are documented once, in the SYNOPSIS
+		case $o in --help | --color | --width) continue ;; esac
 		grep -qF -- "$(sed 's/-/\\-/g' <<<"$o")" "$T/man-$c" || fail "man page: $c has no $o"
 		grep -qF -- "$o" "$T/h1" || fail "$c --help does not mention $o"
 	done
@@ -32,8 +41,8 @@ done
 expect_exit 2 "$UBTUNE" bench --tests nosuch
 ids=$(sed -n 's/.*; the tests are: //p' "$T/stderr")
 [ "$(wc -w <<<"$ids")" = 12 ] || fail "bench does not name the 12 tests: $(cat "$T/stderr")"
-help_ids=$("$UBTUNE" bench --help | sed -n '/^  --tests LIST/,/^  --copies/p' | sed '1d;$d' | tr -s ' \n' ' ')
-[ "$help_ids" = " $ids " ] || fail "bench --help lists the tests as '$help_ids', the catalogue as '$ids'"
+help_ids=$("$UBTUNE" bench --help --width 1000 | sed -n "s/^  --tests LIST .*'index'): //p")
+[ "$help_ids" = "$ids" ] || fail "bench --help lists the tests as '$help_ids', the catalogue as '$ids'"
 man_ids=$(sed -n '/^\.BI \\-\\-tests/,/^(default/p' "$SRCDIR/man/ubtune.1" | sed '1d;$d' | tr '\n' ' ' |
 	sed 's/.*commas: //; s/\\-/-/g; s/ $//')
 [ "$man_ids" = "$ids" ] || fail "the man page lists the tests as '$man_ids', the catalogue as '$ids'"
@@ -45,6 +54,31 @@ comp() {
 }
 [ "$(comp ubtune dia)" = diagnose ] || fail "completion of 'dia': $(comp ubtune dia)"
 [ "$(comp ubtune bench --qu)" = --quick ] || fail "completion of 'bench --qu': $(comp ubtune bench --qu)"
+# what fits where (in an empty directory: files are offered too): profiles for apply, result ids and 'last', commands for help
+cd "$T" || fail "no temporary directory"
+[ "$(comp ubtune apply r)" = "rk3568 rpi4" ] || fail "completion of 'apply r': $(comp ubtune apply r)"
+[ "$(comp ubtune apply --dry-run x8)" = "x86-server" ] || fail "completion of 'apply --dry-run x8': $(comp ubtune apply --dry-run x8)"
+[ "$(comp ubtune show la)" = last ] || fail "completion of 'show la': $(comp ubtune show la)"
+[ "$(comp ubtune help dia)" = diagnose ] || fail "completion of 'help dia': $(comp ubtune help dia)"
+[ "$(comp ubtune compare --copies 1 --js)" = --json ] || fail "completion of 'compare ... --js': $(comp ubtune compare --copies 1 --js)"
+[ "$(comp ubtune probe --color ne)" = never ] || fail "completion of '--color ne': $(comp ubtune probe --color ne)"
+[ "$(comp ubtune probe --root "$FIXTURES/rpi4-un")" = "$FIXTURES/rpi4-undervoltage" ] ||
+	fail "completion of '--root DIR': $(comp ubtune probe --root "$FIXTURES/rpi4-un")"
+[ "$(comp ubtune bench --tests dhry)" = dhry2reg ] || fail "completion of '--tests dhry': $(comp ubtune bench --tests dhry)"
+[ "$(comp ubtune bench --tests dhry2reg,wh)" = dhry2reg,whetstone-double ] ||
+	fail "completion of '--tests dhry2reg,wh': $(comp ubtune bench --tests dhry2reg,wh)"
+[ "$(comp ubtune bench --unixbench /tmp --engine r)" = run ] || fail "completion of '--engine r'"
+expect_exit 2 "$UBTUNE" bench --engine run
+grep -q -- "--engine is for --unixbench DIR" "$T/stderr" || fail "bench --engine alone: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" bench --iterations 0
+grep -q -- "--iterations takes a number from 1 to 1000, not '0'" "$T/stderr" || fail "bench --iterations 0: $(cat "$T/stderr")"
+# apply --list shows every shipped profile with its description
+"$UBTUNE" apply --list >"$T/list" || fail "apply --list failed"
+for p in "$SRCDIR"/profiles/*.profile; do
+	n=$(basename "$p" .profile)
+	grep -q "^  $n  *[A-Z]" "$T/list" || fail "apply --list has no $n with a description: $(cat "$T/list")"
+done
+expect_exit 2 "$UBTUNE" apply --list rpi4
 
 expect_exit 2 "$UBTUNE"
 expect_exit 2 "$UBTUNE" nosuchcommand

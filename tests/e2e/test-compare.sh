@@ -114,4 +114,13 @@ if [ -n "$chromium" ]; then
 else
 	echo "Chromium is not installed: no screenshot of the report"
 fi
+# runs of different test sets: no index change, the common tests on their own
+json_get "$GOLDEN/bench-programs-vs-run.json" 'd["sections"][0]["score"]["changes"][1]["test"]' | grep -qx partial ||
+	fail "a partial pair has an index change"
+[ "$(json_get "$GOLDEN/bench-programs-vs-run.json" 'd["sections"][0]["score"]["changes"][1]["pct"]')" = None ] ||
+	fail "a partial pair has a score percentage"
+[ "$(json_get "$GOLDEN/bench-programs-vs-run.json" 'sorted(d["sections"][0]["score"]["changes"][1]["common"]["tests"])')" = "['pipe', 'syscall']" ] ||
+	fail "the common tests of a partial pair are wrong"
+grep -q '^Partial: not comparable; the 2 tests both indexed: geometric mean 709.0 and 501.1 (-29.3 %)$' \
+	"$GOLDEN/bench-programs-vs-run.txt" || fail "the text does not say the pair is partial"
 pass

@@ -24,8 +24,14 @@ expect_exit 0 "$UBTUNE" history --json
 	"[(1, '0123', [4], [1.5], ['imported']), (2, 'fedc', [4], [2.5], ['imported'])]" ] ||
 	fail "history --json: $(cat "$T/stdout")"
 expect_exit 0 "$UBTUNE" history
-grep -q '^   2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported$' "$T/stdout" ||
+grep -q '^ *2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported$' "$T/stdout" ||
 	fail "history: $(cat "$T/stdout")"
+# each column header sits over its values
+for col in STARTED:2026-01-02 HOST:board SUITE:unixbench COPIES:4 SCORE:2.5 FLAGS:imported; do
+	h=$(head -1 "$T/stdout" | awk -v w="${col%%:*}" '{print index($0, w)}')
+	v=$(sed -n 3p "$T/stdout" | awk -v w="  ${col#*:}" '{print index($0, w) + 2}')
+	[ "$h" = "$v" ] || fail "history: ${col%%:*} at column $h, its value at $v: $(cat "$T/stdout")"
+done
 
 # show and export give the record that went in; references resolve
 expect_exit 0 "$UBTUNE" export last~1 -o "$T/out.json"

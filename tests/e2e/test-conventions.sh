@@ -1,0 +1,80 @@
+#!/bin/bash
+# The conventions every command keeps: options before and after operands
+# ("--" ends them), global options after the command, standard input for
+# every kind of input, HTML not written into a terminal, text wrapped to
+# the width.
+. "$(dirname "$0")/lib.sh"
+
+export UBTUNE_STATE_DIR="$T/state"
+LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
+RESULTS="$SRCDIR/tests/fixtures/results"
+
+expect_exit 0 "$UBTUNE" import "$LOGS/v6-full/vm-2026-11-29-01" "$LOGS/v5-full/vm-2026-11-29-01"
+
+# options after the operands, for every command that takes operands
+expect_exit 0 "$UBTUNE" show 1 --json
+json_get "$T/stdout" 'd["schema"]' | grep -qx ubtune.result/1 || fail "show 1 --json: $(head -3 "$T/stdout")"
+expect_exit 0 "$UBTUNE" export 1 -o "$T/one.json" --color never
+[ -s "$T/one.json" ] || fail "export 1 -o FILE wrote nothing"
+expect_exit 0 "$UBTUNE" compare 1 2 --json
+json_get "$T/stdout" 'd["schema"]' | grep -qx ubtune.compare/1 || fail "compare 1 2 --json: $(head -3 "$T/stdout")"
+expect_exit 0 "$UBTUNE" diagnose 1 --json
+json_get "$T/stdout" 'd["schema"]' | grep -qx ubtune.diagnosis/1 || fail "diagnose 1 --json: $(head -3 "$T/stdout")"
+expect_exit 0 "$UBTUNE" import "$LOGS/v5-full/vm-2026-11-29-01" --no-store --json
+json_get "$T/stdout" 'len(d)' | grep -qx 1 || fail "import FILE --no-store --json: $(head -3 "$T/stdout")"
+expect_exit 0 "$UBTUNE" report 1 --html "$T/one.html"
+grep -q '<html' "$T/one.html" || fail "report 1 --html FILE wrote no page"
+expect_exit 0 "$UBTUNE" history --json --width 70
+expect_exit 0 "$UBTUNE" help compare --width 70
+grep -q '^Usage: ubtune compare' "$T/stdout" || fail "help compare --width 70: $(head -3 "$T/stdout")"
+# "--" ends the options; options of another command or none are usage errors
+expect_exit 0 "$UBTUNE" compare --json -- 1 2
+expect_exit 1 "$UBTUNE" show -- --json
+grep -q "'--json' is not a result id" "$T/stderr" || fail "show -- --json: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" show 1 --csv
+grep -q "^ubtune show: unknown option '--csv'" "$T/stderr" || fail "show --csv: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" compare 1 2 --csv --json
+grep -q "give one of --markdown, --csv and --json" "$T/stderr" || fail "compare --csv --json: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" compare 1 2 --relative
+grep -q -- "--relative is for --chart FILE.svg" "$T/stderr" || fail "compare --relative: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" compare 1 2 --copies 0
+expect_exit 2 "$UBTUNE" show 1 2
+expect_exit 2 "$UBTUNE" history 1
+expect_exit 2 "$UBTUNE" diagnose 1 --color sometimes
+
+# standard input takes every kind of input a file does, result records too
+for f in v6-full/vm-2026-11-29-01 v6-full/vm-2026-11-29-01.html v6-full/vm-2026-11-29-01.log \
+	run-output/ub5-full-c1.out mangled/nbsp.txt mangled/wrapped.txt; do
+	expect_exit 0 "$UBTUNE" import - --no-store <"$LOGS/$f"
+	grep -q '^standard input: read UnixBench .* (not stored)$' "$T/stdout" || fail "import - of $f: $(cat "$T/stdout" "$T/stderr")"
+	# through a pipe as well as from a file
+	cat "$LOGS/$f" | "$UBTUNE" import - --no-store >"$T/piped" 2>"$T/err" || fail "cat $f | import -: $(cat "$T/err")"
+	cmp -s "$T/stdout" "$T/piped" || fail "cat $f | import - said otherwise: $(cat "$T/piped")"
+done
+"$UBTUNE" export 1 | "$UBTUNE" import - --no-store >"$T/out" 2>&1 || fail "export | import -: $(cat "$T/out")"
+grep -q '^standard input: read UnixBench 6.0.0' "$T/out" || fail "export | import -: $(cat "$T/out")"
+"$UBTUNE" export 2 | "$UBTUNE" import - >"$T/out" 2>&1 || fail "export | import - (stored): $(cat "$T/out")"
+grep -q 'already stored as result 2' "$T/out" || fail "export 2 | import -: $(cat "$T/out")"
+"$UBTUNE" export 2 | "$UBTUNE" compare 1 - >"$T/out" 2>&1 || fail "export | compare 1 -: $(cat "$T/out")"
+"$UBTUNE" diagnose - <"$RESULTS/rpi4-undervoltage.json" >"$T/out" 2>&1 || fail "diagnose - <result: $(cat "$T/out")"
+
+# report on a terminal writes a file, named on stderr; into a pipe, HTML
+(cd "$T" && script -qec "$UBTUNE report 1" /dev/null >"$T/tty" 2>&1) || fail "report on a terminal: $(cat "$T/tty")"
+[ -s "$T/report-1.html" ] || fail "report on a terminal wrote no report-1.html: $(cat "$T/tty")"
+grep -q "report written to report-1.html" "$T/tty" || fail "report on a terminal said: $(cat "$T/tty")"
+grep -q '<html' "$T/tty" && fail "report on a terminal printed HTML"
+"$UBTUNE" report 1 | grep -q '<html' || fail "report into a pipe printed no HTML"
+
+# text wraps to COLUMNS, to --width, and to 80 when not a terminal
+for c in compare import report diagnose; do
+	COLUMNS=70 "$UBTUNE" "$c" --help >"$T/h70" || fail "$c --help failed"
+	awk 'length > 70 {print; bad = 1} END {exit bad}' "$T/h70" >"$T/long" || fail "COLUMNS=70 $c --help: $(cat "$T/long")"
+	env -u COLUMNS "$UBTUNE" "$c" --help --width 60 >"$T/h60" || fail "$c --help --width 60 failed"
+	awk 'length > 60 {print; bad = 1} END {exit bad}' "$T/h60" >"$T/long" || fail "$c --help --width 60: $(cat "$T/long")"
+	env -u COLUMNS "$UBTUNE" "$c" --help >"$T/h80" || fail "$c --help failed"
+	awk 'length > 80 {print; bad = 1} END {exit bad}' "$T/h80" >"$T/long" || fail "$c --help: $(cat "$T/long")"
+	cmp -s "$T/h70" "$T/h80" && fail "$c --help is the same at 70 and 80 columns"
+done
+COLUMNS=70 "$UBTUNE" help >"$T/h70" || fail "help failed"
+awk 'length > 70 {print; bad = 1} END {exit bad}' "$T/h70" >"$T/long" || fail "COLUMNS=70 help: $(cat "$T/long")"
+pass
