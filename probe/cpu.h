@@ -7,7 +7,7 @@
 
 #define CPU_SYS "/sys/devices/system/cpu"
 /* CPU numbers at or above this are not believed (the bound of lib/cpuset lists). */
-#define CPU_NUMBER_MAX 65536
+#define CPU_NUMBER_MAX CPUSET_MAX
 
 /* Main ID Register fields; -1 where cpuinfo did not say. */
 struct midr {
@@ -75,9 +75,6 @@ char *arm_model_name(const struct midr *m, bool *known);
  * when the option is absent; NULL when its value is not a CPU list.
  */
 char *cmdline_cpu_list(const char *cmdline, const char *option);
-
-/* Kernel list strings with spaces ("0 1 2 3", related_cpus) or commas. */
-int cpu_list_parse(const char *s, struct cpuset *out);
 
 /* Fills cpu.freq (summary, policies, boost) for the online CPUs (NULL: all). */
 void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online);

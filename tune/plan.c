@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "lib/cpuset.h"
+#include "lib/hw.h"
 #include "tune/knob.h"
 #include "tune/services.h"
 
@@ -270,32 +271,23 @@ static void plan_min_freq(struct ctx *c, const struct profile_setting *s, const 
 	want_file(c, "cpu", what, path, to, false, s, streq(s->value, "max") ? "pinned to the maximum" : NULL);
 }
 
-/* Boost is one global switch, a switch per policy, or intel_pstate's
- * inverted no_turbo: whichever this machine has. */
-static void plan_boost(struct ctx *c, const struct profile_setting *s, const struct strv *pols)
+/* Boost is whichever switch this machine has (lib/hw.h: the probe reads
+ * the same one): intel_pstate's inverted no_turbo, one global switch, or
+ * a switch per policy. */
+static void plan_boost(struct ctx *c, const struct profile_setting *s)
 {
 	bool on = streq(s->value, "on");
-	if (rootfs_exists(c->rf, CPUFREQ "/boost") == 0) {
-		want_file(c, "cpu", "boost", CPUFREQ "/boost", on ? "1" : "0", false, s, NULL);
-		return;
-	}
-	bool any = false;
-	for (size_t i = 0; i < pols->n; i++) {
-		_cleanup_free_ char *path = xasprintf(CPUFREQ "/%s/boost", pols->v[i]);
-		if (rootfs_exists(c->rf, path) < 0)
-			continue;
-		_cleanup_free_ char *what = xasprintf("%s boost", pols->v[i]);
-		want_file(c, "cpu", what, path, on ? "1" : "0", false, s, NULL);
-		any = true;
-	}
-	if (any)
-		return;
-	const char *nt = "/sys/devices/system/cpu/intel_pstate/no_turbo";
-	if (rootfs_exists(c->rf, nt) == 0)
-		want_file(c, "cpu", "turbo (intel_pstate no_turbo)", nt, on ? "0" : "1", false, s, NULL);
-	else
+	struct hw_policies pols;
+	struct hw_boost sw;
+	hw_cpufreq_policies(c->rf, NULL, &pols);
+	hw_boost_switches(c->rf, &pols, &sw);
+	for (size_t i = 0; i < sw.n; i++)
+		want_file(c, "cpu", sw.v[i].what, sw.v[i].path, on != sw.v[i].inverted ? "1" : "0", false, s, NULL);
+	if (!sw.n)
 		note(&c->plan->skipped, "cpu: boost %s: this machine has no boost control (cpufreq/boost, "
 			  "policy*/boost, intel_pstate/no_turbo)", s->value);
+	hw_boost_free(&sw);
+	hw_policies_free(&pols);
 }
 
 static void plan_cpu(struct ctx *c)
@@ -319,7 +311,7 @@ static void plan_cpu(struct ctx *c)
 	for (size_t i = 0; gov && i < pols.n; i++)
 		plan_governor(c, gov, pols.v[i], labels.v[i]);
 	if (boost)
-		plan_boost(c, boost, &pols);
+		plan_boost(c, boost);
 	for (size_t i = 0; minf && i < pols.n; i++)
 		plan_min_freq(c, minf, pols.v[i], labels.v[i]);
 	strv_free(&labels);
