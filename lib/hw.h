@@ -199,3 +199,34 @@ void hw_boost_switches(struct rootfs *rf, const struct hw_policies *p, struct hw
 void hw_boost_free(struct hw_boost *b);
 /* A switch's state: 1 boost on, 0 off; -errno, -EBADMSG for a value other than 0 or 1. */
 int hw_boost_read(struct rootfs *rf, const struct hw_boost_switch *s);
+
+/* ---- the clock a CPU really runs at ---- */
+
+/*
+ * Measured with a calibrated dependent-add loop on one CPU: a chain of 64
+ * additions, each waiting for the one before (one cycle apiece on every
+ * core in use), timed against a chain of 128 with the same loop around
+ * it, so the loop's own cost and the timer's cancel out; the fastest of
+ * a few rounds counts, so an interrupt or a preemption in one does not.
+ * Under qemu's -icount every instruction takes the same virtual time and
+ * the result is the instruction rate it was given. A guest measures its
+ * host's clock, less what the hypervisor takes (steal).
+ */
+struct hw_clock {
+	uint64_t khz;         /* measured */
+	uint64_t cpufreq_khz; /* what cpufreq said right after (the policy's cur clock); 0: nothing */
+	double spread_pct;    /* between the rounds' estimates: how steady the clock was */
+	double ms;            /* what the measurement took */
+};
+
+#define HW_CLOCK_WARMUP_MS 0.5 /* busy before the rounds, so a governor can start to ramp */
+#define HW_CLOCK_ROUND_US 50   /* the long chain of one round takes at least this long */
+#define HW_CLOCK_ROUNDS 5
+
+/* Measures on CPU cpu (a thread pinned there) and reads pol's cur clock
+ * (pol may be NULL). On failure *why says why (not allowed on that CPU). */
+int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *pol, struct hw_clock *out, char **why);
+
+/* The estimate from a round: 64 × n additions more in the long chain took
+ * long_s - short_s longer. 0 when the times make no sense. */
+uint64_t hw_clock_khz(uint64_t n, double short_s, double long_s);

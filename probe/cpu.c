@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "cpu.h"
+#include "lib/hw.h"
 
 /* A set of CPUs of one kind: same MIDR on ARM, same model name elsewhere. */
 struct kind {
@@ -431,7 +432,11 @@ int cpu_collect(struct probe_ctx *ctx)
 	set_identity(ctx, cpu, &kinds);
 	collect_topology(ctx, cpu, &ci, &online, &kinds);
 	collect_bogomips(ctx, cpu, &ci, &online);
-	cpufreq_collect(ctx, cpu, have_online ? &online : NULL);
+	struct hw_policies pols;
+	hw_cpufreq_policies(ctx->rf, have_online ? &online : NULL, &pols);
+	cpufreq_collect(ctx, cpu, &pols);
+	clock_collect(ctx, cpu, &pols);
+	hw_policies_free(&pols);
 	collect_isolation(ctx, cpu);
 	collect_vulnerabilities(ctx, cpu);
 
@@ -515,6 +520,7 @@ void cpu_render(json_object *rec, FILE *out)
 	buf_free(&b);
 
 	cpufreq_render(rec, out);
+	clock_render(rec, out);
 
 	const char *online = jpath_str(rec, "cpu.online"), *possible = jpath_str(rec, "cpu.possible");
 	const char *isolated = jpath_str(rec, "cpu.isolated"), *nohz = jpath_str(rec, "cpu.nohz_full");

@@ -76,7 +76,12 @@ char *arm_model_name(const struct midr *m, bool *known);
  */
 char *cmdline_cpu_list(const char *cmdline, const char *option);
 
-/* Fills cpu.freq (summary, policies, boost) for the online CPUs (NULL: all). */
-void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online);
+struct hw_policies;
+/* Fills cpu.freq (summary, policies, boost) from the policies of the online CPUs. */
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* Adds each kind's measured clock and cpufreq's cur and max clock to cpu.kinds. */
+void clock_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* The measured clock lines of the text report. */
+void clock_render(json_object *rec, FILE *out);
 /* The frequency lines of the text report. */
 void cpufreq_render(json_object *rec, FILE *out);

@@ -170,16 +170,14 @@ static void boost_collect(struct probe_ctx *ctx, json_object *freq, json_object 
 	}
 }
 
-void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online)
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols)
 {
 	json_object *freq = jchild(cpu, "freq");
 	json_object *policies = json_object_new_array();
 
-	struct hw_policies pols;
-	hw_cpufreq_policies(ctx->rf, online, &pols);
-	for (size_t i = 0; i < pols.n; i++)
-		json_object_array_add(policies, policy_read(ctx, pols.v[i].name, pols.v[i].path,
-							    pols.v[i].have_cpus ? &pols.v[i].cpus : NULL));
+	for (size_t i = 0; i < pols->n; i++)
+		json_object_array_add(policies, policy_read(ctx, pols->v[i].name, pols->v[i].path,
+							    pols->v[i].have_cpus ? &pols->v[i].cpus : NULL));
 	if (json_object_array_length(policies) == 0)
 		probe_unavailable(ctx, "cpu", "frequency scaling: no cpufreq policy under " CPU_SYS);
 
@@ -188,8 +186,7 @@ void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuse
 	extreme_num(policies, "cur_khz", 1, freq, "cur_khz");
 	extreme_num(policies, "min_khz", -1, freq, "min_khz");
 	extreme_num(policies, "max_khz", 1, freq, "max_khz");
-	boost_collect(ctx, freq, policies, &pols);
-	hw_policies_free(&pols);
+	boost_collect(ctx, freq, policies, pols);
 	jset(freq, "policies", policies);
 }
 
