@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <time.h>
 
+#include "bench/background.h"
+#include "bench/clock.h"
 #include "bench/preflight.h"
 #include "bench/result.h"
 #include "bench/runner.h"
@@ -27,6 +29,7 @@ struct run_state {
 	const char *workdir;
 	char **env;
 	struct sampler *sampler;
+	struct bench_clock *clock; /* NULL: the kinds of core are not known */
 	double t0;
 	double est_total, est_done; /* estimated seconds of all passes, and of those done */
 	unsigned step, steps;
@@ -122,11 +125,14 @@ static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsig
 
 	int r = 0;
 	unsigned pass = 0;
+	json_object *clock = st->clock ? jchild(test, "clock") : NULL;
 	for (; pass < passes; pass++) {
 		report_progress(st, t, copies, pass + 1, passes);
 		r = runner_settle(o->quick);
 		if (r < 0)
 			break;
+		if (pass == 0 && clock)
+			jset(clock, "before", bench_clock_measure(st->clock));
 		struct pass_spec spec = {
 			.argv = argv.v,
 			.envp = st->env,
@@ -152,6 +158,8 @@ static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsig
 		result_test_add_pass(test, &out);
 		pass_outcome_free(&out);
 	}
+	if (clock && r != -EINTR)
+		jset(clock, "after", bench_clock_measure(st->clock));
 	/* skipped passes of a failed test still count toward the estimate */
 	st->est_done += (passes - (pass < passes ? pass + 1 : passes)) * pass_estimate(o, t);
 	jset_bool(test, "complete", pass == passes);
@@ -273,6 +281,7 @@ static void record_finish(json_object *rec, struct sampler *s)
 		jset(rec, "sampler", sampler_summary(s));
 		jset(rec, "samples", json_object_get(sampler_samples(s)));
 		jset(rec, "events", json_object_get(sampler_events(s)));
+		background_per_test(rec);
 	} else {
 		jset_null(rec, "sampler");
 		jset(rec, "samples", json_object_new_array());
@@ -305,12 +314,16 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 					pass_estimate(o, &bench_tests[o->tests[k]]);
 	json_object *env = jchild(rec, "environment");
 	jset(env, "before", probe_record(wd->base));
+	st.clock = bench_clock_new(rf, jpath(env, "before"));
+	json_object *clock = jchild(rec, "clock");
+	jset(clock, "before", bench_clock_measure(st.clock));
 	r = sampler_new(rf, getpid(), &st.sampler);
 	if (r == 0)
 		r = sampler_start(st.sampler, SAMPLER_INTERVAL_S);
 	if (r < 0) {
 		*error = xasprintf("cannot start the sampler: %s", strerror(-r));
 		sampler_free(st.sampler);
+		bench_clock_free(st.clock);
 		return r;
 	}
 	st.env = engine_env(o->engine, o->quick);
@@ -320,6 +333,8 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	else
 		r = run_all(&st, jpath(rec, "runs"));
 	sampler_stop(st.sampler);
+	jset(clock, "after", bench_clock_measure(st.clock));
+	bench_clock_free(st.clock);
 	record_finish(rec, st.sampler);
 	sampler_free(st.sampler);
 	jset(env, "after", probe_record(wd->base));

@@ -15,9 +15,6 @@
  * reference clock (base frequency, else the hardware maximum). */
 #define SLOW_CLOCK_SHARE 0.9
 #define BUSY_CPU_PCT 50.0
-#define STEAL_PCT 5.0
-#define IOWAIT_PCT 10.0
-#define OTHERS_PCT 10.0 /* of one CPU */
 
 /* What cpufreq says of each CPU's clock: its policy's, read once a reading. */
 struct policy_src {
@@ -489,11 +486,13 @@ static void read_system(struct sampler *s, const struct stat_snapshot *st, struc
 {
 	double steal = cpu_share_pct(&s->prev_stat.all, &st->all, cpu_part_steal);
 	double iowait = cpu_share_pct(&s->prev_stat.all, &st->all, cpu_part_iowait);
+	double sys = cpu_share_pct(&s->prev_stat.all, &st->all, cpu_part_system);
+	jset(r->sample, "sys_pct", double_or_null(sys));
 	jset(r->sample, "steal_pct", double_or_null(steal));
 	jset(r->sample, "iowait_pct", double_or_null(iowait));
-	if (steal >= STEAL_PCT)
+	if (steal >= SAMPLER_STEAL_PCT)
 		episode_touch(s, &cond_steal, "steal", r->t, r->wall, r->test, r->copies, steal, 0, 0, NULL);
-	if (iowait >= IOWAIT_PCT)
+	if (iowait >= SAMPLER_IOWAIT_PCT)
 		episode_touch(s, &cond_iowait, "iowait", r->t, r->wall, r->test, r->copies, iowait, 0, 0, NULL);
 
 	uint64_t in, out;
@@ -544,7 +543,7 @@ static void read_others(struct sampler *s, struct reading *r)
 	jset_double(r->sample, "others_pct", round1(s->others_pct));
 	if (s->others_pct > s->max_others)
 		s->max_others = s->others_pct;
-	if (s->others_top[0] && s->others_pct >= OTHERS_PCT) {
+	if (s->others_top[0] && s->others_pct >= SAMPLER_OTHERS_PCT) {
 		episode_touch(s, &cond_others, "others", r->t, r->wall, r->test, r->copies, s->others_pct, 0, 0,
 			      s->others_top);
 		jset_str(r->sample, "others_top", s->others_top);
