@@ -74,6 +74,30 @@ static void render_title(json_object *rec, FILE *out)
 	fputc('\n', out);
 }
 
+/* What the run held while it lasted (bench/hold.h). */
+static void render_holds(json_object *rec, FILE *out)
+{
+	json_object *pin = jpath(rec, "options.pin_single"), *qos = jpath(rec, "options.dma_latency");
+	int64_t us, raised, soft;
+	bool held;
+	if (pin) {
+		_cleanup_free_ char *t = jpath_str(pin, "cpus")
+						 ? xasprintf("the 1-copy pass ran on %s (CPUs %s)", jpath_str(pin, "kind") ?: "the fastest kind",
+							     jpath_str(pin, "cpus"))
+						 : xasprintf("not pinned: %s", jpath_str(pin, "note") ?: "?");
+		header_line(out, "Pinned", t);
+	}
+	if (qos && jpath_int(qos, "requested_us", &us) && jpath_bool(qos, "held", &held)) {
+		_cleanup_free_ char *t = held ? xasprintf("%s held at %" PRId64 " us for the run", jpath_str(qos, "device"), us)
+					      : xasprintf("not held (%s)", jpath_str(qos, "error") ?: "?");
+		header_line(out, "DMA latency", t);
+	}
+	if (jpath_int(rec, "options.nproc.raised_to", &raised) && jpath_int(rec, "options.nproc.soft", &soft)) {
+		_cleanup_free_ char *t = xasprintf("ulimit -u raised from %" PRId64 " to %" PRId64 " for the run", soft, raised);
+		header_line(out, "Limits", t);
+	}
+}
+
 static void render_header(json_object *rec, FILE *out)
 {
 	json_object *env = jpath(rec, "environment.before");
@@ -113,6 +137,7 @@ static void render_header(json_object *rec, FILE *out)
 		buf_puts(&b, " (applied before the last reboot: its runtime settings were gone)");
 	header_line(out, "Profile applied", b.s);
 	buf_free(&b);
+	render_holds(rec, out);
 	fputc('\n', out);
 }
 

@@ -18,6 +18,7 @@
 
 #define MAX_ITERATIONS 1000
 #define MAX_WAIT_S 86400
+#define MAX_DMA_LATENCY_US 2000000000
 
 static const struct option options[] = {
 	{ "tests", required_argument, NULL, 't' },
@@ -31,6 +32,8 @@ static const struct option options[] = {
 	{ "no-store", no_argument, NULL, 'n' },
 	{ "unixbench", required_argument, NULL, 'u' },
 	{ "engine", required_argument, NULL, 'e' },
+	{ "pin-single", required_argument, NULL, 'p' },
+	{ "dma-latency", required_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -42,6 +45,8 @@ struct args {
 	bool quick, json, force, no_store;
 	bool run_script; /* --engine=run */
 	bool engine_given;
+	const char *pin_single; /* "fastest" | "off" | NULL (the profile's) */
+	const char *dma_latency; /* microseconds | "off" | NULL (the profile's) */
 };
 
 /* ---- progress on stderr ---- */
@@ -141,6 +146,19 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 			break;
 		case 'n':
 			a->no_store = true;
+			break;
+		case 'p':
+			if (!streq(optarg, "fastest") && !streq(optarg, "off"))
+				return *code = command_usage_error(&cmd_bench, "--pin-single takes fastest or off, not '%s'",
+								   optarg);
+			a->pin_single = optarg;
+			break;
+		case 'd':
+			if (!streq(optarg, "off") && (parse_u64(optarg, &u) < 0 || u > MAX_DMA_LATENCY_US))
+				return *code = command_usage_error(&cmd_bench, "--dma-latency takes microseconds from 0 to %d "
+									       "or off, not '%s'",
+								   MAX_DMA_LATENCY_US, optarg);
+			a->dma_latency = optarg;
 			break;
 		default:
 			return -1;
@@ -304,6 +322,14 @@ static int run(int argc, char **argv)
 		o.workdir = profile.workdir;
 		o.workdir_source = profile_source = xasprintf("from %s", profile.path);
 	}
+	const char *pin = a.pin_single ? a.pin_single : profile.pin_single;
+	o.pin_single = pin && streq(pin, "fastest") ? "fastest" : NULL;
+	const char *qos = a.dma_latency ? a.dma_latency : profile.dma_latency;
+	uint64_t us;
+	if (qos && !streq(qos, "off") && parse_u64(qos, &us) == 0 && us <= MAX_DMA_LATENCY_US) {
+		o.dma_latency = true;
+		o.dma_latency_us = (unsigned)us;
+	}
 	if (o.profile_stale)
 		log_warning("%s was written before the last reboot: its runtime settings (%s) are gone; run "
 			    "`ubtune status`, then apply the profile again",
@@ -336,7 +362,8 @@ const struct command cmd_bench = {
 	.name = "bench",
 	.run = run,
 	.args = "[--tests LIST] [--copies LIST] [--iterations N] [--quick] [--workdir DIR] [--json] "
-		"[--wait SECONDS] [--force] [--no-store] [--unixbench DIR [--engine programs|run]]",
+		"[--wait SECONDS] [--force] [--no-store] [--pin-single fastest|off] [--dma-latency US|off] "
+		"[--unixbench DIR [--engine programs|run]]",
 	.summary = "Run the UnixBench index tests, score them and store the result with its environment",
 	.help = "Options:\n"
 		"  --tests LIST       UnixBench test ids, comma-separated (default: all 12, 'index'):\n"
@@ -355,6 +382,14 @@ const struct command cmd_bench = {
 		"  --wait SECONDS     when the machine is busy, wait this long for it to calm down\n"
 		"  --force            run even when the machine is busy\n"
 		"  --no-store         do not add the result to the results store\n"
+		"  --pin-single fastest|off\n"
+		"                     on machines with several kinds of core (big.LITTLE, P/E cores),\n"
+		"                     run the 1-copy pass on the fastest kind only (default: the\n"
+		"                     applied profile's [bench] pin-single, else off); recorded\n"
+		"  --dma-latency US|off\n"
+		"                     hold /dev/cpu_dma_latency at US microseconds (0: no idle state\n"
+		"                     deeper than polling) for the run, as root; said and recorded\n"
+		"                     (default: the applied profile's [bench] dma-latency, else off)\n"
 		"  --unixbench DIR    run a byte-unixbench tree (5.1.2, 5.1.3 or 6.x; DIR, a checkout\n"
 		"                     holding UnixBench/, or its pgms/) instead of ubtune's workloads;\n"
 		"                     it is built into a copy in the cache (never in DIR) with the\n"

@@ -127,6 +127,35 @@ int hw_policy_ref_khz(struct rootfs *rf, const struct hw_policy *p, uint64_t *kh
 	return -ENOENT;
 }
 
+/* ---- energy/performance bias ---- */
+
+void hw_epb_files(struct rootfs *rf, struct strv *paths)
+{
+	struct strv names = {0};
+	if (rootfs_list(rf, HW_CPU_DIR, &names) < 0)
+		return;
+	for (size_t i = 0; i < names.n; i++) {
+		if (!str_numbered(names.v[i], "cpu"))
+			continue;
+		_cleanup_free_ char *path = xasprintf(HW_CPU_DIR "/%s/power/energy_perf_bias", names.v[i]);
+		if (rootfs_exists(rf, path) == 0)
+			strv_push(paths, path);
+	}
+	strv_free(&names);
+}
+
+int hw_epb_parse(const char *word)
+{
+	/* the strings arch/x86/kernel/cpu/intel_epb.c accepts */
+	static const struct { const char *name; int v; } names[] = {
+		{ "performance", 0 }, { "balance-performance", 4 }, { "normal", 6 }, { "balance-power", 8 }, { "power", 15 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (streq(word, names[i].name))
+			return names[i].v;
+	return -1;
+}
+
 /* ---- boost ---- */
 
 static void switch_add(struct hw_boost *b, char *path, char *what, bool inverted)

@@ -180,6 +180,12 @@ int hw_policy_cur_khz(struct rootfs *rf, const struct hw_policy *p, uint64_t *kh
  * cpuinfo_max_freq, else scaling_max_freq (the first above 0). */
 int hw_policy_ref_khz(struct rootfs *rf, const struct hw_policy *p, uint64_t *khz);
 
+/* Energy/performance bias (x86 EPB, 0 = performance ... 15 = power): the
+ * cpuN/power/energy_perf_bias files of the CPUs that have one. */
+void hw_epb_files(struct rootfs *rf, struct strv *paths);
+/* The EPB names the kernel accepts for 0, 4, 6, 8 and 15; -1 for another word. */
+int hw_epb_parse(const char *word);
+
 /*
  * The boost (turbo) switch, whichever this machine has: intel_pstate's
  * no_turbo (inverted) while intel_pstate drives the CPUs, else the

@@ -435,7 +435,9 @@ int cpu_collect(struct probe_ctx *ctx)
 	struct hw_policies pols;
 	hw_cpufreq_policies(ctx->rf, have_online ? &online : NULL, &pols);
 	cpufreq_collect(ctx, cpu, &pols);
+	kinds_collect(ctx, cpu, &pols);
 	clock_collect(ctx, cpu, &pols);
+	kinds_mark_fastest(cpu);
 	hw_policies_free(&pols);
 	collect_isolation(ctx, cpu);
 	collect_vulnerabilities(ctx, cpu);
@@ -488,6 +490,9 @@ static void render_kind(json_object *kind, struct buf *b)
 	if (midr && vendor && model && !startswith(model, vendor))
 		buf_printf(b, "%s ", vendor);
 	buf_puts(b, model ? model : "unknown model");
+	const char *type = jpath_str(kind, "core_type");
+	if (type)
+		buf_printf(b, " (%s cores)", type);
 	if (!midr)
 		return;
 	if (jpath_str(midr, "variant") && jpath_int(midr, "revision", &rev))

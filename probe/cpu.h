@@ -79,6 +79,11 @@ char *cmdline_cpu_list(const char *cmdline, const char *option);
 struct hw_policies;
 /* Fills cpu.freq (summary, policies, boost) from the policies of the online CPUs. */
 void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* Splits hybrid x86 kinds into P- and E-cores; each kind's cores, threads
+ * and capacity. */
+void kinds_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* Marks the fastest kind (cpu.kinds[].fastest), after the clocks are in. */
+void kinds_mark_fastest(json_object *cpu);
 /* Adds each kind's measured clock and cpufreq's cur and max clock to cpu.kinds. */
 void clock_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
 /* The measured clock lines of the text report. */

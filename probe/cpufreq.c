@@ -55,7 +55,52 @@ static json_object *policy_read(struct probe_ctx *ctx, const char *name, const c
 		jset_bool(p, "boost", boost);
 	else
 		jset_null(p, "boost");
+	/* energy_performance_preference: intel_pstate and amd-pstate in active (EPP) mode */
+	_cleanup_free_ char *epp = hw_label_attr(ctx->rf, dir, "energy_performance_preference");
+	_cleanup_free_ char *avail = hw_label_attr(ctx->rf, dir, "energy_performance_available_preferences");
+	jset_str(p, "epp", epp);
+	if (avail) {
+		json_object *a = json_object_new_array();
+		struct strv words = {0};
+		strv_split(avail, " \t", &words);
+		for (size_t i = 0; i < words.n; i++)
+			jarr_add_str(a, words.v[i]);
+		strv_free(&words);
+		jset(p, "epp_available", a);
+	} else {
+		jset_null(p, "epp_available");
+	}
 	return p;
+}
+
+/* x86 EPB: the most power-saving value over the CPUs, and where it was read. */
+static void epb_collect(struct probe_ctx *ctx, json_object *freq)
+{
+	struct strv files = {0};
+	int64_t worst = -1;
+	const char *source = NULL;
+	bool mixed = false;
+	hw_epb_files(ctx->rf, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		uint64_t v;
+		if (rootfs_read_u64(ctx->rf, files.v[i], &v) < 0 || v > 15)
+			continue;
+		mixed |= worst >= 0 && (int64_t)v != worst;
+		if ((int64_t)v > worst) {
+			worst = (int64_t)v;
+			source = files.v[i];
+		}
+	}
+	if (worst >= 0) {
+		jset_int(freq, "epb", worst);
+		jset_str(freq, "epb_source", source);
+		jset_bool(freq, "epb_mixed", mixed);
+	} else {
+		jset_null(freq, "epb");
+		jset_null(freq, "epb_source");
+		jset_null(freq, "epb_mixed");
+	}
+	strv_free(&files);
 }
 
 /* The one value all policies share, "mixed" when they differ, NULL when none is known. */
@@ -183,10 +228,12 @@ void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_po
 
 	jset_str(freq, "driver", common_str(policies, "driver"));
 	jset_str(freq, "governor", common_str(policies, "governor"));
+	jset_str(freq, "epp", common_str(policies, "epp"));
 	extreme_num(policies, "cur_khz", 1, freq, "cur_khz");
 	extreme_num(policies, "min_khz", -1, freq, "min_khz");
 	extreme_num(policies, "max_khz", 1, freq, "max_khz");
 	boost_collect(ctx, freq, policies, pols);
+	epb_collect(ctx, freq);
 	jset(freq, "policies", policies);
 }
 
@@ -292,6 +339,12 @@ void cpufreq_render(json_object *rec, FILE *out)
 		render_group(policies, group, g, groups == 1, &b);
 		if (g + 1 == groups && boost_text)
 			buf_printf(&b, " · %s", boost_text);
+		int64_t epb;
+		const char *epp = jpath_str(rec, "cpu.freq.epp");
+		if (g + 1 == groups && epp)
+			buf_printf(&b, " · EPP %s", epp);
+		if (g + 1 == groups && jpath_int(rec, "cpu.freq.epb", &epb))
+			buf_printf(&b, " · EPB %lld", (long long)epb);
 		render_line(out, NULL, "%s", b.s);
 		buf_free(&b);
 	}

@@ -54,6 +54,50 @@ static bool faster_than_cpufreq(json_object *rec, struct finding *f)
 	return clock_vs_cpufreq(rec, f, 1);
 }
 
+/* EPP values that ask the hardware to save power rather than run fast. */
+static bool epp_saves_power(const char *epp)
+{
+	return streq(epp, "power") || streq(epp, "balance_power");
+}
+
+static bool epp_power_saving(json_object *rec, struct finding *f)
+{
+	json_object *policies = jpath(rec, "cpu.freq.policies");
+	json_object *first = NULL;
+	size_t hits = 0;
+	for (size_t i = 0; i < jarr_len(policies); i++) {
+		json_object *p = json_object_array_get_idx(policies, i);
+		const char *epp = jpath_str(p, "epp");
+		if (!epp || !epp_saves_power(epp))
+			continue;
+		if (!first)
+			first = p;
+		hits++;
+	}
+	if (!first)
+		return false;
+	const char *path = jpath_str(first, "path") ?: "cpufreq policy";
+	finding_set(&f->evidence, "%s/energy_performance_preference = %s%s", path, jpath_str(first, "epp"),
+		    hits > 1 ? " (and more policies)" : "");
+	finding_set(&f->fix, "`[cpu] epp = performance` in a profile, or as root: echo performance > %s/"
+			     "energy_performance_preference", path);
+	return true;
+}
+
+/* EPB above "normal" (6): the firmware trades speed for power. */
+#define EPB_NORMAL 6
+
+static bool epb_power_saving(json_object *rec, struct finding *f)
+{
+	int64_t epb;
+	if (!jpath_int(rec, "cpu.freq.epb", &epb) || epb <= EPB_NORMAL)
+		return false;
+	const char *source = jpath_str(rec, "cpu.freq.epb_source") ?: "energy_perf_bias";
+	finding_set(&f->evidence, "%s = %" PRId64 " (0 performance, 6 normal, 15 power)", source, epb);
+	finding_set(&f->fix, "`[cpu] epb = performance` in a profile, or as root: echo 0 > %s (on every CPU)", source);
+	return true;
+}
+
 const struct rule clock_rules[] = {
 	{
 		.id = "cpu.clock.slower-than-cpufreq",
@@ -75,6 +119,22 @@ const struct rule clock_rules[] = {
 			   "understate it.",
 		.fix = "nothing to fix; trust the measured clock over scaling_cur_freq on this machine",
 		.match = faster_than_cpufreq,
+	},
+	{
+		.id = "cpu.epp-power-saving",
+		.area = "cpu",
+		.severity = SEV_WARN,
+		.message = "The energy/performance preference asks the CPU to save power: the hardware picks lower "
+			   "clocks and ramps up later, so short tests and single copies score lower.",
+		.match = epp_power_saving,
+	},
+	{
+		.id = "cpu.epb-power-saving",
+		.area = "cpu",
+		.severity = SEV_WARN,
+		.message = "The energy/performance bias (EPB) favours saving power: the firmware limits turbo and "
+			   "slows the clocks, so scores are lower than the machine gives with a performance bias.",
+		.match = epb_power_saving,
 	},
 	{ 0 },
 };

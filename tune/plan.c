@@ -290,12 +290,68 @@ static void plan_boost(struct ctx *c, const struct profile_setting *s)
 	hw_policies_free(&pols);
 }
 
+/* EPP per policy, where the driver offers it (intel_pstate, amd-pstate in
+ * active mode); the value must be one the policy lists. intel_pstate
+ * refuses any but performance under the performance governor: best effort. */
+static void plan_epp(struct ctx *c, const struct profile_setting *s, const struct strv *pols,
+		     const struct strv *labels)
+{
+	bool any = false;
+	for (size_t i = 0; i < pols->n; i++) {
+		_cleanup_free_ char *dir = xasprintf(CPUFREQ "/%s", pols->v[i]);
+		_cleanup_free_ char *avail = rootfs_read_attr(c->rf, dir, "energy_performance_available_preferences");
+		_cleanup_free_ char *path = xasprintf("%s/energy_performance_preference", dir);
+		if (!avail || rootfs_exists(c->rf, path) < 0)
+			continue;
+		any = true;
+		struct strv offered = {0};
+		strv_split(avail, " \t", &offered);
+		_cleanup_free_ char *what = xasprintf("%s energy/performance preference", labels->v[i]);
+		if (!strv_contains(&offered, s->value)) {
+			_cleanup_free_ char *origin = profile_origin(s);
+			note(&c->plan->errors, "%s: %s is not offered (%s); %s", what, s->value, avail, origin);
+		} else {
+			_cleanup_free_ char *cur = NULL;
+			if (knob_read(c->rf, path, false, &cur) < 0)
+				note(&c->plan->errors, "%s: cannot read %s", what, path);
+			else
+				want(c, &(struct want){ .kind = ACT_FILE, .area = "cpu", .what = what, .target = path,
+							.from = cur, .to = s->value, .s = s, .best_effort = true });
+		}
+		strv_free(&offered);
+	}
+	if (!any)
+		note(&c->plan->skipped, "cpu: epp %s: no policy has an energy/performance preference (a pstate "
+			  "driver in active mode has one)", s->value);
+}
+
+/* x86 EPB on every CPU that has it; the kernel shows it as a number. */
+static void plan_epb(struct ctx *c, const struct profile_setting *s)
+{
+	struct strv files = {0};
+	int named = hw_epb_parse(s->value);
+	_cleanup_free_ char *to = named >= 0 ? xasprintf("%d", named) : xstrdup(s->value);
+	hw_epb_files(c->rf, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *cpu = files.v[i] + strlen("/sys/devices/system/cpu/");
+		_cleanup_free_ char *what = xasprintf("%.*s energy/performance bias", (int)strcspn(cpu, "/"), cpu);
+		want_file(c, "cpu", what, files.v[i], to, false, s, NULL);
+	}
+	if (!files.n)
+		note(&c->plan->skipped, "cpu: epb %s: no CPU has an energy/performance bias (x86 only)", s->value);
+	strv_free(&files);
+}
+
 static void plan_cpu(struct ctx *c)
 {
 	const struct profile_setting *gov = setting(c, "cpu", "governor");
 	const struct profile_setting *boost = setting(c, "cpu", "boost");
 	const struct profile_setting *minf = setting(c, "cpu", "min-freq");
-	if (!gov && !boost && !minf)
+	const struct profile_setting *epp = setting(c, "cpu", "epp");
+	const struct profile_setting *epb = setting(c, "cpu", "epb");
+	if (epb)
+		plan_epb(c, epb);
+	if (!gov && !boost && !minf && !epp)
 		return;
 	struct strv pols = {0};
 	policies(c, &pols);
@@ -314,6 +370,8 @@ static void plan_cpu(struct ctx *c)
 		plan_boost(c, boost);
 	for (size_t i = 0; minf && i < pols.n; i++)
 		plan_min_freq(c, minf, pols.v[i], labels.v[i]);
+	if (epp)
+		plan_epp(c, epp, &pols, &labels);
 	strv_free(&labels);
 	strv_free(&pols);
 }
@@ -726,6 +784,12 @@ static void plan_record(struct ctx *c)
 	bool quick;
 	if ((s = profile_get(c->p, "bench", "quick")) && profile_parse_bool(s->value, &quick) == 0)
 		jset_bool(jchild(rec, "bench"), "quick", quick);
+	if ((s = profile_get(c->p, "bench", "pin-single")))
+		jset_str(jchild(rec, "bench"), "pin_single", s->value);
+	uint64_t us;
+	if ((s = profile_get(c->p, "bench", "dma-latency")))
+		jset(jchild(rec, "bench"), "dma_latency_us", parse_u64(s->value, &us) == 0 ? json_object_new_int64((int64_t)us)
+										       : json_object_new_string(s->value));
 }
 
 void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, const struct plan_opts *o,

@@ -10,7 +10,7 @@
 #include "lib/hw.h"
 #include "probe/cpu.h"
 #include "probe/findings.h"
-#include "testlib.h"
+#include "probetest.h"
 
 static void clock_arithmetic(void **state)
 {
@@ -118,6 +118,106 @@ static void clock_findings(void **state)
 	assert_false(run_rule("cpu.clock.slower-than-cpufreq", "{\"cpu\": {\"kinds\": [" KIND("600000", "null") "]}}", &f));
 }
 
+/* Intel's P- and E-cores share a model name: the real hybrid dump tells
+ * them by base frequency (as hwloc's cpukinds do), a kernel with hybrid
+ * PMUs by /sys/devices/cpu_core and cpu_atom. */
+static void hybrid_kinds(void **state)
+{
+	_cleanup_json_ json_object *rec = probe_fixture("hwloc-20em64t-hybrid-1p6c2t+2ca4co1t", NULL);
+	assert_int_equal(jpath_len(rec, "cpu.kinds"), 2);
+	assert_jstr(rec, "cpu.kinds.0.cpus", "0-11");
+	assert_jstr(rec, "cpu.kinds.0.core_type", "performance");
+	assert_int_equal(jint(rec, "cpu.kinds.0.cores"), 6);
+	assert_int_equal(jint(rec, "cpu.kinds.0.threads"), 12);
+	assert_jstr(rec, "cpu.kinds.1.cpus", "12-19");
+	assert_jstr(rec, "cpu.kinds.1.core_type", "efficiency");
+	assert_int_equal(jint(rec, "cpu.kinds.1.cores"), 8);
+	assert_int_equal(jint(rec, "cpu.kinds.1.measured_cpu"), 12);
+	bool fast;
+	assert_true(jpath_bool(rec, "cpu.kinds.0.fastest", &fast) && fast);
+	assert_true(jpath_bool(rec, "cpu.kinds.1.fastest", &fast) && !fast);
+	/* one model for both: the name is said once */
+	assert_jstr(rec, "cpu.model", "13th Gen Intel(R) Core(TM) i7-1370P");
+
+	char *r = tmproot_new();
+	struct buf ci = {0};
+	for (int c = 0; c < 4; c++)
+		buf_printf(&ci, "processor\t: %d\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Core(TM) Ultra 7 155H\n\n", c);
+	tmproot_write(r, "proc/cpuinfo", ci.s);
+	buf_free(&ci);
+	tmproot_write(r, "sys/devices/system/cpu/online", "0-3");
+	tmproot_write(r, "sys/devices/cpu_core/cpus", "2-3");
+	tmproot_write(r, "sys/devices/cpu_atom/cpus", "0-1");
+	_cleanup_json_ json_object *pmu = probe_root(r, NULL);
+	assert_int_equal(jpath_len(pmu, "cpu.kinds"), 2);
+	assert_jstr(pmu, "cpu.kinds.0.cpus", "0-1"); /* in CPU order */
+	assert_jstr(pmu, "cpu.kinds.0.core_type", "efficiency");
+	assert_jstr(pmu, "cpu.kinds.1.core_type", "performance");
+	tmproot_free(r);
+
+	/* big.LITTLE by MIDR; the fastest kind by capacity */
+	_cleanup_json_ json_object *arm = probe_fixture("util-linux-arm-A510-A710-A715-X3", NULL);
+	size_t fastest = 0, n = jpath_len(arm, "cpu.kinds");
+	for (size_t i = 0; i < n; i++) {
+		json_object *k = json_object_array_get_idx(jpath(arm, "cpu.kinds"), i);
+		assert_jnull(k, "core_type");
+		if (jpath_bool(k, "fastest", &fast) && fast) {
+			fastest++;
+			assert_jstr(k, "model", "Cortex-X3");
+			assert_int_equal(jint(k, "capacity"), 1024);
+		}
+	}
+	assert_int_equal(fastest, 1);
+}
+
+/* EPP per policy and the x86 EPB, read from a root, and their findings. */
+static void energy_preference(void **state)
+{
+	char *r = tmproot_new();
+	tmproot_write(r, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Xeon\n\n"
+					 "processor\t: 1\nvendor_id\t: GenuineIntel\nmodel name\t: Xeon\n\n");
+	tmproot_write(r, "sys/devices/system/cpu/online", "0-1");
+	for (int c = 0; c < 2; c++) {
+		_cleanup_free_ char *pol = xasprintf("sys/devices/system/cpu/cpufreq/policy%d/", c);
+		_cleanup_free_ char *cpus = xasprintf("%s/related_cpus", pol), *gov = xasprintf("%s/scaling_governor", pol);
+		_cleanup_free_ char *epp = xasprintf("%s/energy_performance_preference", pol);
+		_cleanup_free_ char *avail = xasprintf("%s/energy_performance_available_preferences", pol);
+		_cleanup_free_ char *drv = xasprintf("%s/scaling_driver", pol);
+		_cleanup_free_ char *epb = xasprintf("sys/devices/system/cpu/cpu%d/power/energy_perf_bias", c);
+		_cleanup_free_ char *n = xasprintf("%d", c);
+		tmproot_write(r, cpus, n);
+		tmproot_write(r, gov, "powersave");
+		tmproot_write(r, drv, "intel_pstate");
+		tmproot_write(r, epp, c ? "balance_power" : "balance_performance");
+		tmproot_write(r, avail, "default performance balance_performance balance_power power");
+		tmproot_write(r, epb, c ? "8" : "6");
+	}
+	_cleanup_json_ json_object *rec = probe_root(r, NULL);
+	tmproot_free(r);
+	assert_jstr(rec, "cpu.freq.epp", "mixed");
+	assert_jstr(rec, "cpu.freq.policies.1.epp", "balance_power");
+	assert_int_equal(jpath_len(rec, "cpu.freq.policies.0.epp_available"), 5);
+	/* the most power-saving bias, where it was read */
+	assert_int_equal(jint(rec, "cpu.freq.epb"), 8);
+	assert_jstr(rec, "cpu.freq.epb_source", "/sys/devices/system/cpu/cpu1/power/energy_perf_bias");
+	bool mixed;
+	assert_true(jpath_bool(rec, "cpu.freq.epb_mixed", &mixed) && mixed);
+
+	struct finding f;
+	const char *json = json_object_to_json_string(rec);
+	assert_true(run_rule("cpu.epp-power-saving", json, &f));
+	assert_true(strstr(f.evidence, "policy1/energy_performance_preference = balance_power") != NULL);
+	finding_clear(&f);
+	assert_true(run_rule("cpu.epb-power-saving", json, &f));
+	assert_string_equal(f.evidence,
+			    "/sys/devices/system/cpu/cpu1/power/energy_perf_bias = 8 (0 performance, 6 normal, 15 power)");
+	finding_clear(&f);
+	/* normal and balance_performance are the kernel's defaults: nothing said */
+	assert_false(run_rule("cpu.epb-power-saving", "{\"cpu\": {\"freq\": {\"epb\": 6}}}", &f));
+	assert_false(run_rule("cpu.epp-power-saving",
+			      "{\"cpu\": {\"freq\": {\"policies\": [{\"epp\": \"balance_performance\"}]}}}", &f));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +226,8 @@ int main(void)
 		cmocka_unit_test(not_in_a_dump),
 		cmocka_unit_test(report_line),
 		cmocka_unit_test(clock_findings),
+		cmocka_unit_test(hybrid_kinds),
+		cmocka_unit_test(energy_preference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
