@@ -236,3 +236,27 @@ int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *po
 /* The estimate from a round: 64 × n additions more in the long chain took
  * long_s - short_s longer. 0 when the times make no sense. */
 uint64_t hw_clock_khz(uint64_t n, double short_s, double long_s);
+
+/* ---- devfreq ---- */
+
+struct hw_devfreq {
+	char *name;       /* "dmc", "fb000000.gpu" */
+	char *dir;        /* "/sys/class/devfreq/dmc" */
+	const char *kind; /* "memory" | "gpu" | "npu" | "bus" | NULL, from the name */
+};
+
+struct hw_devfreqs {
+	struct hw_devfreq *v;
+	size_t n;
+};
+
+/* The devices of /sys/class/devfreq, sorted; *unreadable as
+ * hw_class_entries(). -errno when the class is absent. */
+int hw_devfreq_devices(struct rootfs *rf, struct hw_devfreqs *out, char **unreadable);
+void hw_devfreqs_free(struct hw_devfreqs *d);
+
+/* ---- cpuidle ---- */
+
+/* The cpuN/cpuidle/stateK directories of one CPU, K = 0, 1, ... in order;
+ * -errno when the CPU has no cpuidle directory. */
+int hw_idle_states(struct rootfs *rf, unsigned cpu, struct strv *dirs);

@@ -441,6 +441,10 @@ int cpu_collect(struct probe_ctx *ctx)
 	hw_policies_free(&pols);
 	collect_isolation(ctx, cpu);
 	collect_vulnerabilities(ctx, cpu);
+	size_t first = 0;
+	while (have_online && first < cpuset_size(&online) && !cpuset_isset(&online, first))
+		first++;
+	idle_collect(ctx, cpu, have_online && first < cpuset_size(&online) ? (unsigned)first : 0);
 
 	kinds_free(&kinds);
 	cpuset_free(&online);
@@ -526,6 +530,7 @@ void cpu_render(json_object *rec, FILE *out)
 
 	cpufreq_render(rec, out);
 	clock_render(rec, out);
+	idle_render(rec, out);
 
 	const char *online = jpath_str(rec, "cpu.online"), *possible = jpath_str(rec, "cpu.possible");
 	const char *isolated = jpath_str(rec, "cpu.isolated"), *nohz = jpath_str(rec, "cpu.nohz_full");

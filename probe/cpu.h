@@ -84,6 +84,9 @@ void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_po
 void kinds_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
 /* Marks the fastest kind (cpu.kinds[].fastest), after the clocks are in. */
 void kinds_mark_fastest(json_object *cpu);
+/* cpu.idle: the cpuidle driver and the states of the first online CPU. */
+void idle_collect(struct probe_ctx *ctx, json_object *cpu, unsigned first_cpu);
+void idle_render(json_object *rec, FILE *out);
 /* Adds each kind's measured clock and cpufreq's cur and max clock to cpu.kinds. */
 void clock_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
 /* The measured clock lines of the text report. */

@@ -345,6 +345,7 @@ int power_collect(struct probe_ctx *ctx)
 	collect_thermal(ctx, power);
 	collect_throttle(ctx, power);
 	collect_supplies(ctx, power);
+	devfreq_collect(ctx, power);
 	if (is_guest(ctx) && (!jpath(power, "undervoltage_now") || !jpath(power, "throttle")))
 		probe_unavailable(ctx, "power", "hardware sensors: a guest sees none of the host's (undervoltage "
 						"alarm, thermal throttle counters)");
@@ -453,7 +454,7 @@ static void render_hwmon(json_object *rec, struct buf *b)
 
 void power_render(json_object *rec, FILE *out)
 {
-	struct buf first = {0}, thermal = {0}, hwmon = {0};
+	struct buf first = {0}, thermal = {0}, hwmon = {0}, devfreq = {0};
 	bool battery;
 
 	render_undervoltage(rec, &first);
@@ -462,8 +463,9 @@ void power_render(json_object *rec, FILE *out)
 	render_throttle(rec, &first);
 	render_thermal(rec, &thermal);
 	render_hwmon(rec, &hwmon);
+	devfreq_render(rec, &devfreq);
 
-	const char *lines[] = { first.s, thermal.s, hwmon.s };
+	const char *lines[] = { first.s, thermal.s, hwmon.s, devfreq.s };
 	const char *label = "Power";
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
 		if (!lines[i] || !*lines[i])
@@ -476,4 +478,5 @@ void power_render(json_object *rec, FILE *out)
 	buf_free(&first);
 	buf_free(&thermal);
 	buf_free(&hwmon);
+	buf_free(&devfreq);
 }

@@ -219,6 +219,21 @@ static char *policy_label(struct ctx *c, const char *policy)
 	return xasprintf("%s (CPUs %s)", policy, list);
 }
 
+/* The first of "a|b|c" that the space-separated list offered holds, or NULL. */
+static char *first_offered(const char *wanted_list, const char *offered_list)
+{
+	struct strv offered = {0}, wanted = {0};
+	strv_split(offered_list, " \t", &offered);
+	strv_split(wanted_list, "|", &wanted);
+	char *pick = NULL;
+	for (size_t i = 0; i < wanted.n && !pick; i++)
+		if (strv_contains(&offered, wanted.v[i]))
+			pick = xstrdup(wanted.v[i]);
+	strv_free(&offered);
+	strv_free(&wanted);
+	return pick;
+}
+
 static void plan_governor(struct ctx *c, const struct profile_setting *s, const char *policy, const char *label)
 {
 	_cleanup_free_ char *avail_path = xasprintf(CPUFREQ "/%s/scaling_available_governors", policy);
@@ -227,13 +242,7 @@ static void plan_governor(struct ctx *c, const struct profile_setting *s, const 
 		note(&c->plan->skipped, "%s governor: %s cannot be read", label, avail_path);
 		return;
 	}
-	struct strv offered = {0}, wanted = {0};
-	strv_split(avail, " \t", &offered);
-	strv_split(s->value, "|", &wanted);
-	const char *pick = NULL;
-	for (size_t i = 0; i < wanted.n && !pick; i++)
-		if (strv_contains(&offered, wanted.v[i]))
-			pick = wanted.v[i];
+	_cleanup_free_ char *pick = first_offered(s->value, avail);
 	if (!pick) {
 		_cleanup_free_ char *origin = profile_origin(s);
 		note(&c->plan->errors, "%s: %s is not offered by %s (%s); %s", label, s->value, avail_path, avail,
@@ -243,8 +252,6 @@ static void plan_governor(struct ctx *c, const struct profile_setting *s, const 
 		_cleanup_free_ char *path = xasprintf(CPUFREQ "/%s/scaling_governor", policy);
 		want_file(c, "cpu", what, path, pick, false, s, NULL);
 	}
-	strv_free(&offered);
-	strv_free(&wanted);
 }
 
 static void plan_min_freq(struct ctx *c, const struct profile_setting *s, const char *policy, const char *label)
@@ -792,6 +799,46 @@ static void plan_record(struct ctx *c)
 										       : json_object_new_string(s->value));
 }
 
+/* ---- devfreq ------------------------------------------------------------ */
+
+/* The governor of the memory controllers' devfreq devices (devices =
+ * memory, the default) or of every devfreq device (all). */
+static void plan_devfreq(struct ctx *c)
+{
+	const struct profile_setting *s = setting(c, "devfreq", "governor");
+	const struct profile_setting *which = profile_get(c->p, "devfreq", "devices");
+	bool all = which && streq(which->value, "all");
+	if (!s)
+		return;
+	struct hw_devfreqs devs;
+	_cleanup_free_ char *unreadable = NULL;
+	if (hw_devfreq_devices(c->rf, &devs, &unreadable) < 0) {
+		note(&c->plan->skipped, "devfreq: governor %s: this machine has no devfreq devices", s->value);
+		return;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < devs.n; i++) {
+		const struct hw_devfreq *d = &devs.v[i];
+		if (!all && !streq_ptr(d->kind, "memory"))
+			continue;
+		n++;
+		_cleanup_free_ char *avail = rootfs_read_attr(c->rf, d->dir, "available_governors");
+		_cleanup_free_ char *pick = avail ? first_offered(s->value, avail) : NULL;
+		_cleanup_free_ char *what = xasprintf("%s governor", d->name);
+		_cleanup_free_ char *path = xasprintf("%s/governor", d->dir);
+		if (!pick) {
+			_cleanup_free_ char *origin = profile_origin(s);
+			note(&c->plan->errors, "%s: %s is not offered by %s/available_governors (%s); %s", what, s->value,
+			     d->dir, avail ?: "unreadable", origin);
+		} else {
+			want_file(c, "devfreq", what, path, pick, false, s, NULL);
+		}
+	}
+	if (!n)
+		note(&c->plan->skipped, "devfreq: governor %s: no %sdevfreq device", s->value, all ? "" : "memory-controller ");
+	hw_devfreqs_free(&devs);
+}
+
 void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, const struct plan_opts *o,
 		struct plan *plan)
 {
@@ -800,6 +847,7 @@ void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, co
 	/* services first: irqbalance would move the IRQs back */
 	plan_services(&c);
 	plan_cpu(&c);
+	plan_devfreq(&c);
 	plan_io(&c);
 	plan_sysctl(&c);
 	plan_vm(&c);

@@ -392,6 +392,8 @@ static const struct key_spec keys[] = {
 	{ "cpu", "min-freq", check_freq, "max|keep" },
 	{ "cpu", "epp", check_enum, "performance|balance_performance|default|balance_power|power|keep" },
 	{ "cpu", "epb", check_epb, "keep" },
+	{ "devfreq", "governor", check_governors, "keep" },
+	{ "devfreq", "devices", check_enum, "memory|all" },
 	{ "io", "scheduler", check_scheduler, "auto|keep" },
 	{ "io", "read-ahead-kb", check_readahead, "keep" },
 	{ "workdir", "type", check_enum, "tmpfs|dir" },
@@ -411,7 +413,7 @@ static const struct key_spec keys[] = {
 };
 
 static const char *const section_types[] = {
-	"profile", "services", "cpu", "io", "workdir", "build", "bench", "sysctl", "vm", "irq", NULL,
+	"profile", "services", "cpu", "devfreq", "io", "workdir", "build", "bench", "sysctl", "vm", "irq", NULL,
 };
 
 /* Conditions a section (not [profile]) may carry; see section_matches(). */

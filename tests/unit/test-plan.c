@@ -203,6 +203,46 @@ static void cpu_energy_absent(void **state)
 	planned_free(&t);
 }
 
+/* The memory controller's devfreq governor, first offered wins; a GPU only with devices = all. */
+static void devfreq_governor(void **state)
+{
+	put("/sys/class/devfreq/dmc/available_governors", "dmc_ondemand userspace powersave performance simple_ondemand\n");
+	put("/sys/class/devfreq/dmc/governor", "dmc_ondemand\n");
+	put("/sys/class/devfreq/fb000000.gpu/available_governors", "simple_ondemand performance\n");
+	put("/sys/class/devfreq/fb000000.gpu/governor", "simple_ondemand\n");
+	struct planned t = {0};
+	plan_for(&t, "[devfreq]\ngovernor = turbo|performance\n", "{}");
+	assert_int_equal(t.plan.errors.n, 0);
+	assert_int_equal(t.plan.n_actions, 1);
+	assert_action(&t.plan, "dmc governor", "/sys/class/devfreq/dmc/governor", "dmc_ondemand", "performance");
+	assert_string_equal(t.plan.actions[0].area, "devfreq");
+	planned_free(&t);
+
+	plan_for(&t, "[devfreq]\ngovernor = performance\ndevices = all\n", "{}");
+	assert_int_equal(t.plan.n_actions, 2);
+	assert_action(&t.plan, "fb000000.gpu governor", "/sys/class/devfreq/fb000000.gpu/governor", "simple_ondemand",
+		      "performance");
+	planned_free(&t);
+
+	plan_for(&t, "[devfreq]\ngovernor = dmc_ondemand\ndevices = all\n", "{}");
+	assert_line(&t.plan.errors, "fb000000.gpu governor: dmc_ondemand is not offered by "
+				    "/sys/class/devfreq/fb000000.gpu/available_governors (simple_ondemand performance)");
+	planned_free(&t);
+}
+
+static void devfreq_absent(void **state)
+{
+	struct planned t = {0};
+	plan_for(&t, "[devfreq]\ngovernor = performance\n", "{}");
+	assert_int_equal(t.plan.n_actions, 0);
+	assert_line(&t.plan.skipped, "devfreq: governor performance: this machine has no devfreq devices");
+	planned_free(&t);
+	put("/sys/class/devfreq/fb000000.gpu/governor", "simple_ondemand\n");
+	plan_for(&t, "[devfreq]\ngovernor = performance\n", "{}");
+	assert_line(&t.plan.skipped, "devfreq: governor performance: no memory-controller devfreq device");
+	planned_free(&t);
+}
+
 static void no_cpufreq(void **state)
 {
 	struct planned t = {0};
@@ -407,6 +447,8 @@ int main(void)
 		cmocka_unit_test_setup(cpu_refusals, fresh),
 		cmocka_unit_test_setup(cpu_energy_preference, fresh),
 		cmocka_unit_test_setup(cpu_energy_absent, fresh),
+		cmocka_unit_test_setup(devfreq_governor, fresh),
+		cmocka_unit_test_setup(devfreq_absent, fresh),
 		cmocka_unit_test_setup(no_cpufreq, fresh),
 		cmocka_unit_test_setup(io_stacked, fresh),
 		cmocka_unit_test_setup(irq_affinity, fresh),
