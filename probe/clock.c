@@ -5,6 +5,7 @@
  * cap, undervoltage or heat lower the clock below what the kernel asked
  * for; only a measurement shows it.
  */
+#include <errno.h>
 #include <inttypes.h>
 
 #include "cpu.h"
@@ -32,6 +33,24 @@ static void set_khz(json_object *o, const char *key, bool have, uint64_t khz)
 		jset_null(o, key);
 }
 
+/* What the probe that gathered a dump measured (GATHER_META clock-cpuN),
+ * or why it could not (-ESRCH, clock-why-cpuN); -ENOENT without either. */
+static int recorded_clock(struct probe_ctx *ctx, unsigned cpu, struct hw_clock *c, char **why)
+{
+	_cleanup_free_ char *key = xasprintf("clock-cpu%u", cpu), *wkey = xasprintf("clock-why-cpu%u", cpu);
+	_cleanup_free_ char *khz = probe_gather_meta(ctx, key);
+	uint64_t v;
+	if (khz && parse_u64(khz, &v) == 0 && v > 0) {
+		c->khz = v;
+		return 0;
+	}
+	*why = probe_gather_meta(ctx, wkey);
+	if (*why)
+		return -ESRCH;
+	*why = xstrdup("measured only on the running machine, not in a dump");
+	return -ENOENT;
+}
+
 static void kind_clock(struct probe_ctx *ctx, json_object *kind, const struct hw_policies *pols, bool *said)
 {
 	long cpu = kind_first_cpu(kind);
@@ -46,7 +65,7 @@ static void kind_clock(struct probe_ctx *ctx, json_object *kind, const struct hw
 	if (cpu < 0)
 		why = xstrdup("the kind's CPUs are not known");
 	else if (!ctx->live)
-		why = xstrdup("measured only on the running machine, not in a dump");
+		r = recorded_clock(ctx, (unsigned)cpu, &c, &why);
 	else if ((r = hw_clock_measure(ctx->rf, (unsigned)cpu, pol, &c, &why)) == 0 && c.cpufreq_khz) {
 		/* what cpufreq said right after, while the CPU was still busy */
 		cur = c.cpufreq_khz;
@@ -59,7 +78,7 @@ static void kind_clock(struct probe_ctx *ctx, json_object *kind, const struct hw
 	set_khz(kind, "measured_khz", r == 0, c.khz);
 	set_khz(kind, "cur_khz", have_cur, cur);
 	set_khz(kind, "max_khz", have_max, max);
-	if (r != 0 && ctx->live)
+	if (r != 0 && (ctx->live || r == -ESRCH))
 		probe_unavailable(ctx, "cpu", "measured clock of %s: %s", jpath_str(kind, "model") ?: "a kind of core", why);
 	else if (r != 0 && !*said)
 		probe_unavailable(ctx, "cpu", "measured clock: %s", why); /* once for a dump, not per kind */

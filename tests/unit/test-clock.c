@@ -218,6 +218,23 @@ static void energy_preference(void **state)
 			      "{\"cpu\": {\"freq\": {\"policies\": [{\"epp\": \"balance_performance\"}]}}}", &f));
 }
 
+/* A gathered dump keeps what the live probe measured, or why it could not. */
+static void recorded_in_a_dump(void **state)
+{
+	char *r = tmproot_new();
+	tmproot_write(r, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Xeon\n\n");
+	tmproot_write(r, "sys/devices/system/cpu/online", "0");
+	tmproot_write(r, ".ubtune/gather", "version=0.1.0\nclock-cpu0=2993000\n");
+	_cleanup_json_ json_object *rec = probe_root(r, NULL);
+	assert_int_equal(jint(rec, "cpu.kinds.0.measured_khz"), 2993000);
+	assert_false(unavailable_mentions(rec, "cpu", "measured clock"));
+	tmproot_write(r, ".ubtune/gather", "version=0.1.0\nclock-why-cpu0=CPU 0 is outside this process's CPU set\n");
+	_cleanup_json_ json_object *why = probe_root(r, NULL);
+	tmproot_free(r);
+	assert_jnull(why, "cpu.kinds.0.measured_khz");
+	assert_true(unavailable_mentions(why, "cpu", "measured clock of Xeon: CPU 0 is outside this process's CPU set"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +245,7 @@ int main(void)
 		cmocka_unit_test(clock_findings),
 		cmocka_unit_test(hybrid_kinds),
 		cmocka_unit_test(energy_preference),
+		cmocka_unit_test(recorded_in_a_dump),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
