@@ -305,6 +305,37 @@ static void check_background(const struct diag_case *c, struct diagnosis *d)
 	d->expect = xstrdup("the flagged tests come back to the level of the others when run alone");
 }
 
+/* ---- kernel log ---- */
+
+/* What the kernel logged during the run (bench/kevents.h): an OOM kill, a
+ * hung task, a machine check or a heat shutdown spoil the run; throttling
+ * and voltage messages lower it. */
+static void check_kernel_events(const struct diag_case *c, struct diagnosis *d)
+{
+	static const char *const severe[] = { "kernel-oom", "kernel-hung-task", "kernel-thermal-shutdown", "kernel-mce" };
+	size_t n = c->events ? json_object_array_length(c->events) : 0, count = 0;
+	bool bad = false;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(c->events, i);
+		const char *kind = jpath_str(e, "kind");
+		if (!kind || !startswith(kind, "kernel-"))
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(severe); k++)
+			bad |= streq(kind, severe[k]);
+		if (count++ < 4)
+			diag_evidence(d, "%s", jpath_str(e, "message"));
+	}
+	bool read = false;
+	if (!count) {
+		if (c->events && jpath_bool(c->rec, "kernel_log.read", &read) && read)
+			diag_set_normal(d, "the kernel logged no OOM kill, hung task, heat or voltage message during the run");
+		return;
+	}
+	diag_fire(d, bad ? DC_HIGH : DC_MEDIUM, DT_ALL, "the kernel logged %zu event%s during the run%s", count,
+		  count == 1 ? "" : "s", bad ? ": a process was killed or stalled, or the machine failed" : "");
+	d->expect = xstrdup("without the events, the affected tests come back to the level of the rest");
+}
+
 const struct diag_rule diag_rules_clock[] = {
 	{
 		.id = "diag.measured-clock",
@@ -324,6 +355,16 @@ const struct diag_rule diag_rules_clock[] = {
 		.experiment = "run the flagged tests alone (`ubtune bench --tests ID`) on a quiet machine and `ubtune compare`",
 		.generic = true,
 		.check = check_background,
+	},
+	{
+		.id = "diag.kernel-events",
+		.title = "The kernel reported trouble during the run",
+		.fix = "read the messages (`dmesg`, from the marker `ubtune: bench run ... started` when run as root): "
+		       "free memory for an OOM kill, cool or power the board better for heat and voltage, check the "
+		       "storage for hung tasks",
+		.experiment = "fix the cause, run again and `ubtune compare last~1 last`",
+		.generic = true,
+		.check = check_kernel_events,
 	},
 	{ 0 },
 };

@@ -12,6 +12,7 @@
 #include "bench/background.h"
 #include "bench/clock.h"
 #include "bench/hold.h"
+#include "bench/kevents.h"
 #include "bench/preflight.h"
 #include "bench/result.h"
 #include "bench/runner.h"
@@ -296,6 +297,16 @@ static void record_finish(json_object *rec, struct sampler *s)
 	}
 }
 
+/* What the kernel logged during the run (bench/kevents.h), after the sampler's events. */
+static void kernel_events(json_object *rec, struct kevents *k)
+{
+	json_object *summary, *kev = kevents_finish(k, &summary), *events = jpath(rec, "events");
+	for (size_t i = 0; i < jarr_len(kev); i++)
+		json_object_array_add(events, json_object_get(json_object_array_get_idx(kev, i)));
+	json_object_put(kev);
+	jset(rec, "kernel_log", summary);
+}
+
 static bool needs_input(const struct bench_opts *o)
 {
 	for (unsigned i = 0; i < o->ntests; i++)
@@ -381,11 +392,16 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	jset(clock, "before", bench_clock_measure(st.clock));
 	int qos_fd;
 	hold_start(o, &st, rec, &qos_fd);
+	struct kevents kev;
+	kevents_start(&kev, jpath_str(rec, "started_at") ?: "?");
 	r = sampler_new(rf, getpid(), &st.sampler);
 	if (r == 0)
 		r = sampler_start(st.sampler, SAMPLER_INTERVAL_S);
 	if (r < 0) {
 		*error = xasprintf("cannot start the sampler: %s", strerror(-r));
+		json_object *ksum;
+		json_object_put(kevents_finish(&kev, &ksum));
+		json_object_put(ksum);
 		sampler_free(st.sampler);
 		bench_clock_free(st.clock);
 		if (qos_fd >= 0)
@@ -410,6 +426,7 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 		CPU_FREE(st.pin);
 	record_finish(rec, st.sampler);
 	sampler_free(st.sampler);
+	kernel_events(rec, &kev);
 	jset(env, "after", probe_record(wd->base));
 	for (char **e = st.env; *e; e++)
 		free(*e);

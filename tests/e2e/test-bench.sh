@@ -47,6 +47,9 @@ assert r["options"]["dma_latency"] == {"requested_us": 0, "device": r["options"]
                                        "held": True, "error": None}, r["options"]["dma_latency"]
 pin = r["options"]["pin_single"]
 assert pin["requested"] == "fastest" and (pin["cpus"] is None) == (pin["note"] is not None), pin
+assert r["kernel_log"]["source"].endswith("/kmsg") and r["kernel_log"]["read"] is True, r["kernel_log"]
+assert r["kernel_log"]["marker"] is None or r["kernel_log"]["marker"].startswith("ubtune: bench run ")
+assert not [e for e in r["events"] if e["kind"].startswith("kernel-")], r["events"]
 assert r["options"]["nproc"] is None or r["options"]["nproc"]["needed"] >= 2
 assert r["preflight"]["seconds"] > 0
 assert r["options"]["tests"] == ["pipe", "syscall", "spawn"]

@@ -112,11 +112,38 @@ static void background(void **state)
 	assert_non_null(strstr(b, "no test shared the machine beyond the thresholds (2 tests sampled)"));
 }
 
+static void kernel_events(void **state)
+{
+	enum diag_confidence conf;
+	struct strv ev = {0};
+	_cleanup_json_ json_object *rec = clocked(ARM_BOARD, 1500000, 1500000, 1500000);
+	jset(rec, "sampler", json_lit("{\"count\": 10}"));
+	jset(rec, "kernel_log", json_lit("{\"source\": \"/dev/kmsg\", \"marker\": null, \"read\": true, \"error\": null}"));
+	jset(rec, "events", json_lit("[]"));
+	_cleanup_free_ char *none = outcome("diag.kernel-events", rec, &conf, NULL);
+	assert_int_equal(conf, DC_NONE);
+	assert_non_null(strstr(none, "the kernel logged no OOM kill"));
+
+	jset(rec, "events", json_lit("[{\"kind\": \"low-clock\", \"message\": \"CPU 0 ran at 600 MHz\"},"
+				     " {\"kind\": \"kernel-voltage\", \"message\": \"kernel: hwmon hwmon1: Undervoltage detected!\"}]"));
+	_cleanup_free_ char *volt = outcome("diag.kernel-events", rec, &conf, &ev);
+	assert_int_equal(conf, DC_MEDIUM);
+	assert_non_null(strstr(volt, "the kernel logged 1 event during the run"));
+	assert_true(strv_contains(&ev, "kernel: hwmon hwmon1: Undervoltage detected!"));
+	strv_free(&ev);
+
+	jset(rec, "events", json_lit("[{\"kind\": \"kernel-oom\", \"message\": \"kernel: Out of memory: Killed process 9 (sh)\"}]"));
+	_cleanup_free_ char *oom = outcome("diag.kernel-events", rec, &conf, NULL);
+	assert_int_equal(conf, DC_HIGH);
+	assert_non_null(strstr(oom, "a process was killed or stalled"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(measured_clock),
 		cmocka_unit_test(background),
+		cmocka_unit_test(kernel_events),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
