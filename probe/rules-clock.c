@@ -44,13 +44,15 @@ static bool clock_vs_cpufreq(json_object *rec, struct finding *f, int sign)
 	return true;
 }
 
-static bool slower_than_cpufreq(json_object *rec, struct finding *f)
+static bool slower_than_cpufreq(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	return clock_vs_cpufreq(rec, f, -1);
 }
 
-static bool faster_than_cpufreq(json_object *rec, struct finding *f)
+static bool faster_than_cpufreq(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	return clock_vs_cpufreq(rec, f, 1);
 }
 
@@ -60,8 +62,9 @@ static bool epp_saves_power(const char *epp)
 	return streq(epp, "power") || streq(epp, "balance_power");
 }
 
-static bool epp_power_saving(json_object *rec, struct finding *f)
+static bool epp_power_saving(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	json_object *policies = jpath(rec, "cpu.freq.policies");
 	json_object *first = NULL;
 	size_t hits = 0;
@@ -87,8 +90,9 @@ static bool epp_power_saving(json_object *rec, struct finding *f)
 /* EPB above "normal" (6): the firmware trades speed for power. */
 #define EPB_NORMAL 6
 
-static bool epb_power_saving(json_object *rec, struct finding *f)
+static bool epb_power_saving(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	int64_t epb;
 	if (!jpath_int(rec, "cpu.freq.epb", &epb) || epb <= EPB_NORMAL)
 		return false;
@@ -108,7 +112,7 @@ const struct rule clock_rules[] = {
 			   "the kernel's own clock readings hide it.",
 		.fix = "check the power supply and the cooling (a Raspberry Pi: vcgencmd get_throttled), then "
 		       "re-run `ubtune probe`",
-		.match = slower_than_cpufreq,
+		.check = slower_than_cpufreq,
 	},
 	{
 		.id = "cpu.clock.faster-than-cpufreq",
@@ -118,7 +122,7 @@ const struct rule clock_rules[] = {
 			   "averaged over idle time): cpufreq's clock readings, here and in the run's samples, "
 			   "understate it.",
 		.fix = "nothing to fix; trust the measured clock over scaling_cur_freq on this machine",
-		.match = faster_than_cpufreq,
+		.check = faster_than_cpufreq,
 	},
 	{
 		.id = "cpu.epp-power-saving",
@@ -126,7 +130,7 @@ const struct rule clock_rules[] = {
 		.severity = SEV_WARN,
 		.message = "The energy/performance preference asks the CPU to save power: the hardware picks lower "
 			   "clocks and ramps up later, so short tests and single copies score lower.",
-		.match = epp_power_saving,
+		.check = epp_power_saving,
 	},
 	{
 		.id = "cpu.epb-power-saving",
@@ -134,7 +138,7 @@ const struct rule clock_rules[] = {
 		.severity = SEV_WARN,
 		.message = "The energy/performance bias (EPB) favours saving power: the firmware limits turbo and "
 			   "slows the clocks, so scores are lower than the machine gives with a performance bias.",
-		.match = epb_power_saving,
+		.check = epb_power_saving,
 	},
 	{ 0 },
 };

@@ -9,8 +9,9 @@
  * C1 is 1-2 µs, Intel C6 and ARM cluster sleep 100 µs and more. */
 #define DEEP_IDLE_US 50
 
-static bool deep_idle(json_object *rec, struct finding *f)
+static bool deep_idle(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	int64_t lat;
 	if (!jpath_int(rec, "cpu.idle.deepest_latency_us", &lat) || lat < DEEP_IDLE_US)
 		return false;
@@ -33,8 +34,9 @@ static bool deep_idle(json_object *rec, struct finding *f)
 
 /* A memory controller whose clock follows load: not performance, and
  * either below its top clock now or able to go there. */
-static bool devfreq_memory_dynamic(json_object *rec, struct finding *f)
+static bool devfreq_memory_dynamic(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	json_object *devs = jpath(rec, "power.devfreq");
 	for (size_t i = 0; i < jarr_len(devs); i++) {
 		json_object *d = json_object_array_get_idx(devs, i);
@@ -68,7 +70,7 @@ const struct rule idle_rules[] = {
 			   "score lower and vary more than on a busy one.",
 		.fix = "`[bench] dma-latency = 0` in a profile (or `ubtune bench --dma-latency 0`, as root) keeps idle "
 		       "CPUs in shallow states for the length of the run",
-		.match = deep_idle,
+		.check = deep_idle,
 	},
 	{
 		.id = "memory.devfreq-dynamic",
@@ -77,7 +79,7 @@ const struct rule idle_rules[] = {
 		.message = "The memory controller's clock follows load (devfreq): DRAM runs below its top rate when a "
 			   "test starts, so memory-bound tests (File Copy, Pipe Throughput, Execl, Shell Scripts) "
 			   "score lower and vary more.",
-		.match = devfreq_memory_dynamic,
+		.check = devfreq_memory_dynamic,
 	},
 	{ 0 },
 };

@@ -13,8 +13,9 @@ static int64_t procs_needed(json_object *rec)
 	return jpath_int(rec, "cpu.threads", &threads) && threads > 0 ? threads * UB_PROCS_PER_COPY : -1;
 }
 
-static bool process_limit(json_object *rec, struct finding *f)
+static bool process_limit(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	int64_t needed = procs_needed(rec);
 	if (needed < 0)
 		return false;
@@ -38,8 +39,9 @@ static bool process_limit(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool audit_syscall_rules(json_object *rec, struct finding *f)
+static bool audit_syscall_rules(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	int64_t n, all;
 	if (!jpath_int(rec, "host.audit.syscall_rules", &n) || n == 0)
 		return false;
@@ -48,8 +50,9 @@ static bool audit_syscall_rules(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool seccomp_filter(json_object *rec, struct finding *f)
+static bool seccomp_filter(const struct env_record *env, struct finding *f)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	if (!streq_ptr(jpath_str(rec, "host.audit.seccomp"), "filter"))
 		return false;
 	int64_t n = -1;
@@ -71,7 +74,7 @@ const struct rule limits_rules[] = {
 			   "describe the limit.",
 		.fix = "raise it for the run: ulimit -u / LimitNPROC, the cgroup's pids.max (TasksMax= of the "
 		       "service or session), or sysctl kernel.pid_max / kernel.threads-max",
-		.match = process_limit,
+		.check = process_limit,
 	},
 	{
 		.id = "host.audit-syscall-rules",
@@ -82,7 +85,7 @@ const struct rule limits_rules[] = {
 			   "machine without them.",
 		.fix = "compare with the rules removed (auditctl -D, as root; auditctl -R restores them), or "
 		       "state them with the result",
-		.match = audit_syscall_rules,
+		.check = audit_syscall_rules,
 	},
 	{
 		.id = "host.seccomp-filter",
@@ -90,7 +93,7 @@ const struct rule limits_rules[] = {
 		.severity = SEV_INFO,
 		.message = "ubtune runs under a seccomp filter (a container or a sandboxed service): every system "
 			   "call of the tests passes through it, which System Call Overhead measures too.",
-		.match = seccomp_filter,
+		.check = seccomp_filter,
 	},
 	{ 0 },
 };
