@@ -108,7 +108,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler bench-clock
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -243,6 +243,12 @@ $(B)/bench-sampler: tools/bench-sampler.c $(B)/libubtune.a
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
 bench-sampler: $(B)/bench-sampler
 	$(B)/bench-sampler $(SECONDS)
+
+# The measured clock on this machine: median, spread, cost per CPU.
+$(B)/bench-clock: tools/bench-clock.c $(B)/libubtune.a
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
+bench-clock: $(B)/bench-clock
+	$(B)/bench-clock $(ROUNDS)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)

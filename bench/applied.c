@@ -37,6 +37,17 @@ static int opt_list(json_object *o, const char *path, char **out)
 	return 0;
 }
 
+/* A string or a whole number, as text. */
+static int opt_scalar(json_object *o, const char *path, char **out)
+{
+	json_object *v = jpath(o, path);
+	if (v && json_object_is_type(v, json_type_int)) {
+		*out = xstrdup(json_object_get_string(v));
+		return 0;
+	}
+	return opt_string(o, path, out);
+}
+
 static int read_fields(json_object *o, struct applied_profile *p, char **bad)
 {
 	json_object *profiles = jpath(o, "profiles");
@@ -58,6 +69,8 @@ static int read_fields(json_object *o, struct applied_profile *p, char **bad)
 		{ "build.cflags", &p->cflags, opt_string, "a string" },
 		{ "bench.copies", &p->copies, opt_list, "a string or a list" },
 		{ "bench.tests", &p->tests, opt_list, "a string or a list" },
+		{ "bench.pin_single", &p->pin_single, opt_string, "a string" },
+		{ "bench.dma_latency_us", &p->dma_latency, opt_scalar, "a number or \"off\"" },
 		{ "workdir.path", &p->workdir, opt_string, "a string" },
 		{ "workdir.type", &p->workdir_type, opt_string, "a string" },
 		{ "boot_id", &p->boot_id, opt_string, "a string" },
@@ -123,6 +136,8 @@ void applied_profile_free(struct applied_profile *p)
 	free(p->cflags);
 	free(p->copies);
 	free(p->tests);
+	free(p->pin_single);
+	free(p->dma_latency);
 	free(p->workdir);
 	free(p->workdir_type);
 	free(p->boot_id);

@@ -23,6 +23,8 @@ struct applied_profile {
 	char *copies; /* "1,all" */
 	char *tests;  /* "dhry2reg,pipe" */
 	int quick;    /* -1: not set */
+	char *pin_single;  /* "fastest" | "off" */
+	char *dma_latency; /* "0" (µs) | "off" */
 	char *workdir, *workdir_type;
 	char *boot_id; /* of the boot it was applied in */
 	json_object *raw;

@@ -4,16 +4,22 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <signal.h>
 #include <time.h>
 
+#include "bench/background.h"
+#include "bench/clock.h"
+#include "bench/hold.h"
+#include "bench/kevents.h"
 #include "bench/preflight.h"
 #include "bench/result.h"
 #include "bench/runner.h"
 #include "bench/sampler.h"
 #include "bench/ubrun.h"
 #include "bench/workdir.h"
+#include "lib/cpuset.h"
 #include "lib/store.h"
 #include "lib/util.h"
 #include "probe/probe.h"
@@ -27,6 +33,9 @@ struct run_state {
 	const char *workdir;
 	char **env;
 	struct sampler *sampler;
+	struct bench_clock *clock; /* NULL: the kinds of core are not known */
+	cpu_set_t *pin;            /* the 1-copy pass's CPUs, or NULL */
+	size_t pin_size;
 	double t0;
 	double est_total, est_done; /* estimated seconds of all passes, and of those done */
 	unsigned step, steps;
@@ -122,17 +131,22 @@ static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsig
 
 	int r = 0;
 	unsigned pass = 0;
+	json_object *clock = st->clock ? jchild(test, "clock") : NULL;
 	for (; pass < passes; pass++) {
 		report_progress(st, t, copies, pass + 1, passes);
 		r = runner_settle(o->quick);
 		if (r < 0)
 			break;
+		if (pass == 0 && clock)
+			jset(clock, "before", bench_clock_measure(st->clock));
 		struct pass_spec spec = {
 			.argv = argv.v,
 			.envp = st->env,
 			.cwd = st->workdir,
 			.copies = copies,
 			.timeout_s = 3 * (ub_duration(t, o->quick) + t->extra_s) + 120,
+			.affinity = copies == 1 ? st->pin : NULL,
+			.affinity_size = st->pin_size,
 		};
 		struct pass_outcome out;
 		_cleanup_free_ char *why = NULL;
@@ -152,6 +166,8 @@ static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsig
 		result_test_add_pass(test, &out);
 		pass_outcome_free(&out);
 	}
+	if (clock && r != -EINTR)
+		jset(clock, "after", bench_clock_measure(st->clock));
 	/* skipped passes of a failed test still count toward the estimate */
 	st->est_done += (passes - (pass < passes ? pass + 1 : passes)) * pass_estimate(o, t);
 	jset_bool(test, "complete", pass == passes);
@@ -273,11 +289,22 @@ static void record_finish(json_object *rec, struct sampler *s)
 		jset(rec, "sampler", sampler_summary(s));
 		jset(rec, "samples", json_object_get(sampler_samples(s)));
 		jset(rec, "events", json_object_get(sampler_events(s)));
+		background_per_test(rec);
 	} else {
 		jset_null(rec, "sampler");
 		jset(rec, "samples", json_object_new_array());
 		jset(rec, "events", json_object_new_array());
 	}
+}
+
+/* What the kernel logged during the run (bench/kevents.h), after the sampler's events. */
+static void kernel_events(json_object *rec, struct kevents *k)
+{
+	json_object *summary, *kev = kevents_finish(k, &summary), *events = jpath(rec, "events");
+	for (size_t i = 0; i < jarr_len(kev); i++)
+		json_object_array_add(events, json_object_get(json_object_array_get_idx(kev, i)));
+	json_object_put(kev);
+	jset(rec, "kernel_log", summary);
 }
 
 static bool needs_input(const struct bench_opts *o)
@@ -286,6 +313,61 @@ static bool needs_input(const struct bench_opts *o)
 		if (ub_tests[o->tests[i]].needs_input)
 			return true;
 	return false;
+}
+
+/* The processes one copy of a test can have at once (UB_PROCS_PER_COPY
+ * for Shell Scripts (8 concurrent)); Process Creation and Context
+ * Switching a parent and a child. */
+static unsigned procs_per_copy(const struct bench_opts *o)
+{
+	unsigned most = 1;
+	for (unsigned i = 0; i < o->ntests; i++) {
+		const char *id = ub_tests[o->tests[i]].id;
+		unsigned n = streq(id, "shell8") ? UB_PROCS_PER_COPY : streq(id, "shell1") ? 5 : streq(id, "spawn") || streq(id, "context1") ? 2 : 1;
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* What the run holds while it lasts (bench/hold.h), into the options. */
+static void hold_start(const struct bench_opts *o, struct run_state *st, json_object *rec, int *qos_fd)
+{
+	json_object *opt = jpath(rec, "options");
+	*qos_fd = -1;
+	if (o->pin_single) {
+		st->pin_size = CPU_ALLOC_SIZE(CPUSET_MAX);
+		st->pin = CPU_ALLOC(CPUSET_MAX);
+		bool pinned = false;
+		json_object *pin = hold_pin_fastest(jpath(rec, "environment.before"), st->pin, st->pin_size, &pinned);
+		if (pinned)
+			notice(o, "the 1-copy pass runs on the fastest kind of core, %s (CPUs %s)", jpath_str(pin, "kind"),
+			       jpath_str(pin, "cpus"));
+		else
+			notice(o, "the 1-copy pass is not pinned: %s", jpath_str(pin, "note"));
+		if (!pinned) {
+			CPU_FREE(st->pin);
+			st->pin = NULL;
+		}
+		jset(opt, "pin_single", pin);
+	}
+	if (o->dma_latency) {
+		json_object *q = hold_dma_latency((int)o->dma_latency_us, qos_fd);
+		if (*qos_fd >= 0)
+			notice(o, "holding the CPU DMA latency at %u µs (%s) for the run: idle CPUs stay out of deeper "
+				  "idle states", o->dma_latency_us, jpath_str(q, "device"));
+		else
+			notice(o, "cannot hold the CPU DMA latency: %s", jpath_str(q, "error"));
+		jset(opt, "dma_latency", q);
+	}
+	unsigned widest = 1;
+	for (unsigned c = 0; c < o->ncopies; c++)
+		widest = o->copies[c] > widest ? o->copies[c] : widest;
+	json_object *np = hold_nproc(widest, procs_per_copy(o));
+	int64_t raised;
+	if (np && jpath_int(np, "raised_to", &raised))
+		notice(o, "the process limit (ulimit -u) was %lld, below what %u copies need: raised to %lld for the run",
+		       (long long)json_object_get_int64(jpath(np, "soft")), widest, (long long)raised);
+	jset(opt, "nproc", np);
 }
 
 /* The passes of every test, with the sampler running; the environment
@@ -305,12 +387,27 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 					pass_estimate(o, &ub_tests[o->tests[k]]);
 	json_object *env = jchild(rec, "environment");
 	jset(env, "before", probe_record(wd->base));
+	st.clock = bench_clock_new(rf, jpath(env, "before"));
+	json_object *clock = jchild(rec, "clock");
+	jset(clock, "before", bench_clock_measure(st.clock));
+	int qos_fd;
+	hold_start(o, &st, rec, &qos_fd);
+	struct kevents kev;
+	kevents_start(&kev, jpath_str(rec, "started_at") ?: "?");
 	r = sampler_new(rf, getpid(), &st.sampler);
 	if (r == 0)
 		r = sampler_start(st.sampler, SAMPLER_INTERVAL_S);
 	if (r < 0) {
 		*error = xasprintf("cannot start the sampler: %s", strerror(-r));
+		json_object *ksum;
+		json_object_put(kevents_finish(&kev, &ksum));
+		json_object_put(ksum);
 		sampler_free(st.sampler);
+		bench_clock_free(st.clock);
+		if (qos_fd >= 0)
+			close(qos_fd);
+		if (st.pin)
+			CPU_FREE(st.pin);
 		return r;
 	}
 	st.env = engine_env(o->engine, o->quick);
@@ -320,8 +417,16 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	else
 		r = run_all(&st, jpath(rec, "runs"));
 	sampler_stop(st.sampler);
+	jset(clock, "after", bench_clock_measure(st.clock));
+	bench_clock_free(st.clock);
+	/* the kernel drops the latency request when its file is closed */
+	if (qos_fd >= 0)
+		close(qos_fd);
+	if (st.pin)
+		CPU_FREE(st.pin);
 	record_finish(rec, st.sampler);
 	sampler_free(st.sampler);
+	kernel_events(rec, &kev);
 	jset(env, "after", probe_record(wd->base));
 	for (char **e = st.env; *e; e++)
 		free(*e);

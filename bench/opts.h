@@ -42,4 +42,9 @@ struct bench_opts {
 	bool profile_stale; /* applied before the last reboot */
 	const struct bench_engine *engine;
 	const struct bench_ui *ui;
+	/* "fastest": the 1-copy pass runs on the fastest kind of core; NULL: anywhere */
+	const char *pin_single;
+	/* hold the CPU DMA latency at dma_latency_us for the run */
+	bool dma_latency;
+	unsigned dma_latency_us;
 };

@@ -24,6 +24,11 @@ uint64_t cpu_part_busy(const struct cpu_times *t)
 	return cpu_times_busy(t);
 }
 
+uint64_t cpu_part_system(const struct cpu_times *t)
+{
+	return t->system + t->irq + t->softirq;
+}
+
 uint64_t cpu_part_steal(const struct cpu_times *t)
 {
 	return t->steal;

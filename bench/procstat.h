@@ -39,6 +39,8 @@ void stat_snapshot_free(struct stat_snapshot *s);
 double cpu_share_pct(const struct cpu_times *a, const struct cpu_times *b, uint64_t (*part)(const struct cpu_times *));
 uint64_t cpu_part_busy(const struct cpu_times *t);
 uint64_t cpu_part_steal(const struct cpu_times *t);
+/* Kernel time: system, irq and softirq ticks. */
+uint64_t cpu_part_system(const struct cpu_times *t);
 uint64_t cpu_part_iowait(const struct cpu_times *t);
 
 /* The process table is the probe's (probe/services.h: proc_table_read()). */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text report of a result record, laid out like UnixBench's own. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "bench/background.h"
 #include "bench/result.h"
 #include "lib/term.h"
 #include "lib/util.h"
@@ -81,6 +83,30 @@ static void render_title(json_object *rec, FILE *out)
 	fputc('\n', out);
 }
 
+/* What the run held while it lasted (bench/hold.h). */
+static void render_holds(json_object *rec, FILE *out)
+{
+	json_object *pin = jpath(rec, "options.pin_single"), *qos = jpath(rec, "options.dma_latency");
+	int64_t us, raised, soft;
+	bool held;
+	if (pin) {
+		_cleanup_free_ char *t = jpath_str(pin, "cpus")
+						 ? xasprintf("the 1-copy pass ran on %s (CPUs %s)", jpath_str(pin, "kind") ?: "the fastest kind",
+							     jpath_str(pin, "cpus"))
+						 : xasprintf("not pinned: %s", jpath_str(pin, "note") ?: "?");
+		header_line(out, "Pinned", t);
+	}
+	if (qos && jpath_int(qos, "requested_us", &us) && jpath_bool(qos, "held", &held)) {
+		_cleanup_free_ char *t = held ? xasprintf("%s held at %" PRId64 " us for the run", jpath_str(qos, "device"), us)
+					      : xasprintf("not held (%s)", jpath_str(qos, "error") ?: "?");
+		header_line(out, "DMA latency", t);
+	}
+	if (jpath_int(rec, "options.nproc.raised_to", &raised) && jpath_int(rec, "options.nproc.soft", &soft)) {
+		_cleanup_free_ char *t = xasprintf("ulimit -u raised from %" PRId64 " to %" PRId64 " for the run", soft, raised);
+		header_line(out, "Limits", t);
+	}
+}
+
 static void render_header(json_object *rec, FILE *out)
 {
 	json_object *env = jpath(rec, "environment.before");
@@ -124,6 +150,7 @@ static void render_header(json_object *rec, FILE *out)
 		buf_puts(&b, " (applied before the last reboot: its runtime settings were gone)");
 	header_line(out, "Profile applied", b.s);
 	buf_free(&b);
+	render_holds(rec, out);
 	fputc('\n', out);
 }
 
@@ -224,6 +251,67 @@ static void render_unfinished(json_object *run, FILE *out)
 	}
 }
 
+/* "3657" or "2400/1800" (one per kind) MHz measured after the test; NULL without any. */
+static char *clock_after(json_object *test)
+{
+	json_object *after = jpath(test, "clock.after");
+	struct buf b = {0};
+	for (size_t i = 0; i < jarr_len(after); i++) {
+		int64_t khz;
+		if (jpath_int(json_object_array_get_idx(after, i), "measured_khz", &khz))
+			buf_printf(&b, "%s%.0f", b.len ? "/" : "", (double)khz / 1000);
+		else
+			buf_printf(&b, "%s?", b.len ? "/" : "");
+	}
+	return b.s;
+}
+
+static void pct_cell(FILE *out, json_object *b, const char *key, int width)
+{
+	double v;
+	if (jpath_double(b, key, &v))
+		fprintf(out, " %*.1f %%", width - 2, v);
+	else
+		fprintf(out, " %*s", width, "-");
+}
+
+/* The measured clock after each test and what else the machine did meanwhile. */
+static void render_during(json_object *rec, json_object **t, size_t n, FILE *out)
+{
+	bool header = false, flagged = false;
+	for (size_t i = 0; i < n; i++) {
+		json_object *b = jpath(t[i], "background");
+		_cleanup_free_ char *clock = clock_after(t[i]);
+		if (!b && !clock)
+			continue;
+		if (!header)
+			fprintf(out, "%-40s %12s %9s %8s %8s %8s\n", "Clock and background during each test", "MHz AFTER",
+				"OTHERS", "SYS", "IOWAIT", "STEAL");
+		header = true;
+		bool untrusted = jarr_len(jpath(b, "untrusted")) > 0;
+		flagged |= untrusted;
+		fprintf(out, "%-40s %12s", jpath_str(t[i], "name"), clock ?: "-");
+		pct_cell(out, b, "others_pct", 9);
+		pct_cell(out, b, "sys_pct", 8);
+		pct_cell(out, b, "iowait_pct", 8);
+		pct_cell(out, b, "steal_pct", 8);
+		fprintf(out, "%s\n", untrusted ? "  UNTRUSTWORTHY" : "");
+	}
+	if (!header)
+		return;
+	json_object *kinds = jpath(rec, "environment.before.cpu.kinds");
+	if (jarr_len(kinds) > 1) {
+		fputs("MHz after: measured on one CPU of each kind (", out);
+		for (size_t i = 0; i < jarr_len(kinds); i++)
+			fprintf(out, "%s%s", i ? "/" : "", jpath_str(json_object_array_get_idx(kinds, i), "model") ?: "?");
+		fputs(")\n", out);
+	}
+	_cleanup_free_ char *why = background_thresholds_text();
+	_cleanup_free_ char *line = flagged ? xasprintf("UNTRUSTWORTHY: %s.", why) : xasprintf("%c%s.", toupper(why[0]), why + 1);
+	term_print_wrapped(out, line, 0, 78);
+	fputc('\n', out);
+}
+
 static void render_run(json_object *rec, json_object *run, FILE *out)
 {
 	int64_t copies = 0, online;
@@ -263,6 +351,7 @@ static void render_run(json_object *rec, json_object *run, FILE *out)
 	fputc('\n', out);
 	render_index(run, t, n, out);
 	render_dispersion(run, t, n, out);
+	render_during(rec, t, n, out);
 	render_unfinished(run, out);
 }
 

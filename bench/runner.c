@@ -139,6 +139,12 @@ static _Noreturn void copy_child(const struct pass_spec *spec, const char *exec_
 		(void)!write(2, " in chdir)\n", 11);
 		_exit(127);
 	}
+	if (spec->affinity && sched_setaffinity(0, spec->affinity_size, spec->affinity) < 0) {
+		(void)!write(2, exec_failed, strlen(exec_failed));
+		write_uint(2, (unsigned)errno);
+		(void)!write(2, " in sched_setaffinity)\n", 23);
+		_exit(127);
+	}
 	char c;
 	while (read(go_r, &c, 1) < 0 && errno == EINTR)
 		;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <sched.h>
 #include <stdbool.h>
 
 #include "bench/protocol.h"
@@ -32,6 +33,9 @@ struct pass_outcome {
 
 struct pass_spec {
 	char *const *argv;
+	/* CPUs every copy is pinned to (sched_setaffinity), or NULL */
+	const cpu_set_t *affinity;
+	size_t affinity_size;
 	char *const *envp;
 	const char *cwd;
 	unsigned copies;

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "bench/procstat.h"
+#include "lib/hw.h"
 #include "probe/services.h"
 #include "unixbench/catalogue.h"
 #include "lib/util.h"
@@ -14,28 +15,23 @@
  * reference clock (base frequency, else the hardware maximum). */
 #define SLOW_CLOCK_SHARE 0.9
 #define BUSY_CPU_PCT 50.0
-#define STEAL_PCT 5.0
-#define IOWAIT_PCT 10.0
-#define OTHERS_PCT 10.0 /* of one CPU */
 
-struct cpu_src {
-	char *freq_path;  /* NULL: no cpufreq */
+/* What cpufreq says of each CPU's clock: its policy's, read once a reading. */
+struct policy_src {
+	const struct hw_policy *p;
 	double ref_mhz;   /* 0: unknown */
-	char *throttle[2]; /* core and package throttle counters, when present */
-	uint64_t throttle_last;
-	bool has_throttle;
-};
-
-struct zone_src {
-	char *temp_path;
-	char *type;
-	int64_t trip_mc; /* lowest passive/hot/critical trip; 0: none */
+	double mhz;       /* this reading; NAN when unreadable */
 };
 
 struct alarm_src {
-	char *path;
+	const struct hw_sensor *sensor;
+	const struct hw_alarm *alarm;
 	char *label; /* "hwmon1 rpi_volt in0_lcrit_alarm" */
-	bool undervoltage;
+};
+
+struct throttle_src {
+	uint64_t last;
+	bool has_last;
 };
 
 struct episode;
@@ -68,11 +64,15 @@ struct sampler {
 	struct rootfs *rf;
 	pid_t self;
 	size_t ncpu;
-	struct cpu_src *cpus;
-	struct zone_src *zones;
-	size_t nzones;
+	struct hw_policies policies;
+	struct policy_src *pols;
+	struct policy_src **cpu_pol; /* per CPU: its policy, or NULL */
+	struct hw_zones zones;
+	struct hw_hwmons hwmon;
 	struct alarm_src *alarms;
 	size_t nalarms;
+	struct hw_throttle throttle;
+	struct throttle_src *thr;
 
 	pthread_mutex_t lock;
 	int test;
@@ -111,116 +111,42 @@ static double round1(double v)
 
 /* ---- discovery ---- */
 
-static bool read_khz(struct rootfs *rf, const char *path, double *mhz)
-{
-	uint64_t khz;
-	if (rootfs_read_u64(rf, path, &khz) < 0 || khz == 0)
-		return false;
-	*mhz = (double)khz / 1000.0;
-	return true;
-}
-
 static void discover_cpus(struct sampler *s)
 {
-	s->cpus = xcalloc(s->ncpu ? s->ncpu : 1, sizeof(*s->cpus));
-	static const char *const refs[] = { "base_frequency", "cpuinfo_max_freq", "scaling_max_freq" };
-	for (size_t i = 0; i < s->ncpu; i++) {
-		struct cpu_src *c = &s->cpus[i];
-		_cleanup_free_ char *dir = xasprintf("/sys/devices/system/cpu/cpu%zu/cpufreq", i);
-		_cleanup_free_ char *cur = xasprintf("%s/scaling_cur_freq", dir);
-		if (rootfs_exists(s->rf, cur) == 0) {
-			c->freq_path = TAKE_PTR(cur);
-			for (size_t k = 0; k < ARRAY_SIZE(refs) && c->ref_mhz == 0; k++) {
-				_cleanup_free_ char *p = xasprintf("%s/%s", dir, refs[k]);
-				read_khz(s->rf, p, &c->ref_mhz);
-			}
-		}
-		static const char *const thr[] = { "core_throttle_count", "package_throttle_count" };
-		for (size_t k = 0; k < ARRAY_SIZE(thr); k++) {
-			char *p = xasprintf("/sys/devices/system/cpu/cpu%zu/thermal_throttle/%s", i, thr[k]);
-			if (rootfs_exists(s->rf, p) == 0)
-				c->throttle[k] = p;
-			else
-				free(p);
-		}
+	hw_cpufreq_policies(s->rf, NULL, &s->policies);
+	s->pols = xcalloc(s->policies.n ? s->policies.n : 1, sizeof(*s->pols));
+	s->cpu_pol = xcalloc(s->ncpu ? s->ncpu : 1, sizeof(*s->cpu_pol));
+	for (size_t i = 0; i < s->policies.n; i++) {
+		uint64_t khz;
+		s->pols[i].p = &s->policies.v[i];
+		s->pols[i].mhz = NAN;
+		if (hw_policy_ref_khz(s->rf, &s->policies.v[i], &khz) == 0)
+			s->pols[i].ref_mhz = (double)khz / 1000.0;
 	}
-}
-
-/* The lowest trip that slows the CPU down (active trips only start fans). */
-static int64_t zone_trip(struct rootfs *rf, const char *dir)
-{
-	int64_t best = 0;
-	for (unsigned k = 0; k < 32; k++) {
-		_cleanup_free_ char *tp = xasprintf("%s/trip_point_%u_temp", dir, k);
-		_cleanup_free_ char *ty = xasprintf("%s/trip_point_%u_type", dir, k);
-		_cleanup_free_ char *type = NULL;
-		int64_t t;
-		if (rootfs_read_s64(rf, tp, &t) < 0)
-			break;
-		if (rootfs_read_line(rf, ty, &type) < 0 || streq(type, "active") || t <= 0)
-			continue;
-		if (best == 0 || t < best)
-			best = t;
+	for (size_t c = 0; c < s->ncpu; c++) {
+		const struct hw_policy *p = hw_policy_of_cpu(&s->policies, c);
+		s->cpu_pol[c] = p ? &s->pols[p - s->policies.v] : NULL;
 	}
-	return best;
-}
-
-static void discover_zones(struct sampler *s)
-{
-	struct strv names = {0};
-	if (rootfs_list(s->rf, "/sys/class/thermal", &names) < 0)
-		return;
-	s->zones = xcalloc(names.n ? names.n : 1, sizeof(*s->zones));
-	for (size_t i = 0; i < names.n; i++) {
-		if (!startswith(names.v[i], "thermal_zone"))
-			continue;
-		_cleanup_free_ char *dir = xasprintf("/sys/class/thermal/%s", names.v[i]);
-		char *temp = xasprintf("%s/temp", dir);
-		_cleanup_free_ char *typep = xasprintf("%s/type", dir);
-		char *type = NULL;
-		if (rootfs_exists(s->rf, temp) < 0) {
-			free(temp);
-			continue;
-		}
-		if (rootfs_read_line(s->rf, typep, &type) < 0)
-			type = xstrdup(names.v[i]);
-		s->zones[s->nzones++] = (struct zone_src){ temp, type, zone_trip(s->rf, dir) };
-	}
-	strv_free(&names);
-}
-
-static void discover_hwmon_alarms(struct sampler *s, const char *hwmon)
-{
-	_cleanup_free_ char *dir = xasprintf("/sys/class/hwmon/%s", hwmon);
-	_cleanup_free_ char *namep = xasprintf("%s/name", dir);
-	_cleanup_free_ char *name = NULL;
-	struct strv files = {0};
-	if (rootfs_list(s->rf, dir, &files) < 0)
-		return;
-	if (rootfs_read_line(s->rf, namep, &name) < 0)
-		name = xstrdup("?");
-	for (size_t k = 0; k < files.n; k++) {
-		const char *f = files.v[k];
-		if (!endswith(f, "_alarm"))
-			continue;
-		s->alarms = xrealloc(s->alarms, (s->nalarms + 1) * sizeof(*s->alarms));
-		s->alarms[s->nalarms++] = (struct alarm_src){
-			.path = xasprintf("%s/%s", dir, f),
-			.label = xasprintf("%s %s %s", hwmon, name, f),
-			.undervoltage = startswith(f, "in") && endswith(f, "_lcrit_alarm"),
-		};
-	}
-	strv_free(&files);
+	hw_throttle_discover(s->rf, &s->throttle);
+	s->thr = xcalloc(s->throttle.n ? s->throttle.n : 1, sizeof(*s->thr));
 }
 
 static void discover_alarms(struct sampler *s)
 {
-	struct strv hw = {0};
-	if (rootfs_list(s->rf, "/sys/class/hwmon", &hw) < 0)
-		return;
-	for (size_t i = 0; i < hw.n; i++)
-		discover_hwmon_alarms(s, hw.v[i]);
-	strv_free(&hw);
+	hw_hwmon_devices(s->rf, &s->hwmon);
+	for (size_t i = 0; i < s->hwmon.n; i++) {
+		const struct hw_hwmon *d = &s->hwmon.v[i];
+		for (size_t k = 0; k < d->n; k++)
+			for (size_t a = 0; a < d->sensors[k].nalarms; a++) {
+				const struct hw_alarm *al = &d->sensors[k].alarms[a];
+				s->alarms = xrealloc(s->alarms, (s->nalarms + 1) * sizeof(*s->alarms));
+				s->alarms[s->nalarms++] = (struct alarm_src){
+					.sensor = &d->sensors[k],
+					.alarm = al,
+					.label = xasprintf("%s %s %s", d->entry, d->name ?: "?", strrchr(al->path, '/') + 1),
+				};
+			}
+	}
 }
 
 int sampler_new(struct rootfs *rf, pid_t self, struct sampler **out)
@@ -243,7 +169,7 @@ int sampler_new(struct rootfs *rf, pid_t self, struct sampler **out)
 	s->events = json_object_new_array();
 	pthread_mutex_init(&s->lock, NULL);
 	discover_cpus(s);
-	discover_zones(s);
+	hw_thermal_zones(s->rf, &s->zones);
 	discover_alarms(s);
 	*out = s;
 	return 0;
@@ -253,22 +179,16 @@ void sampler_free(struct sampler *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->ncpu; i++) {
-		free(s->cpus[i].freq_path);
-		free(s->cpus[i].throttle[0]);
-		free(s->cpus[i].throttle[1]);
-	}
-	free(s->cpus);
-	for (size_t i = 0; i < s->nzones; i++) {
-		free(s->zones[i].temp_path);
-		free(s->zones[i].type);
-	}
-	free(s->zones);
-	for (size_t i = 0; i < s->nalarms; i++) {
-		free(s->alarms[i].path);
+	hw_policies_free(&s->policies);
+	free(s->pols);
+	free(s->cpu_pol);
+	hw_zones_free(&s->zones);
+	for (size_t i = 0; i < s->nalarms; i++)
 		free(s->alarms[i].label);
-	}
 	free(s->alarms);
+	hw_hwmons_free(&s->hwmon);
+	hw_throttle_free(&s->throttle);
+	free(s->thr);
 	stat_snapshot_free(&s->prev_stat);
 	proc_table_free(&s->prev_procs);
 	free(s->eps);
@@ -462,23 +382,28 @@ static void read_cpus(struct sampler *s, const struct stat_snapshot *st, struct 
 {
 	json_object *mhz = json_object_new_array(), *busy = json_object_new_array();
 	bool any_freq = false;
+	for (size_t i = 0; i < s->policies.n; i++) {
+		uint64_t khz;
+		struct policy_src *p = &s->pols[i];
+		p->mhz = hw_policy_cur_khz(s->rf, p->p, &khz) == 0 && khz > 0 ? (double)khz / 1000.0 : NAN;
+	}
 	for (size_t i = 0; i < s->ncpu; i++) {
-		const struct cpu_src *c = &s->cpus[i];
-		double b = NAN, f = NAN;
+		const struct policy_src *p = s->cpu_pol[i];
+		double b = NAN, f = p ? p->mhz : NAN;
 		if (i < st->ncpu && i < s->prev_stat.ncpu)
 			b = cpu_share_pct(&s->prev_stat.cpu[i], &st->cpu[i], cpu_part_busy);
 		json_object_array_add(busy, double_or_null(b));
-		if (c->freq_path && read_khz(s->rf, c->freq_path, &f)) {
+		if (!isnan(f)) {
 			any_freq = true;
 			s->min_mhz = isnan(s->min_mhz) || f < s->min_mhz ? f : s->min_mhz;
 			s->max_mhz = isnan(s->max_mhz) || f > s->max_mhz ? f : s->max_mhz;
 		}
 		json_object_array_add(mhz, isnan(f) ? NULL : json_object_new_int((int)lround(f)));
-		if (!isnan(f) && c->ref_mhz > 0 && b >= BUSY_CPU_PCT && f < SLOW_CLOCK_SHARE * c->ref_mhz) {
+		if (!isnan(f) && p->ref_mhz > 0 && b >= BUSY_CPU_PCT && f < SLOW_CLOCK_SHARE * p->ref_mhz) {
 			char key[32], cpu[24];
 			snprintf(key, sizeof(key), "clock.%zu", i);
 			snprintf(cpu, sizeof(cpu), "%zu", i);
-			episode_touch(s, &cond_low_clock, key, r->t, r->wall, r->test, r->copies, f, 0, c->ref_mhz, cpu);
+			episode_touch(s, &cond_low_clock, key, r->t, r->wall, r->test, r->copies, f, 0, p->ref_mhz, cpu);
 		}
 	}
 	jset(r->sample, "busy_pct", busy);
@@ -488,49 +413,52 @@ static void read_cpus(struct sampler *s, const struct stat_snapshot *st, struct 
 		json_object_put(mhz);
 }
 
+/* Throttle counters: core counters of every CPU, package counters once
+ * per package. */
 static void read_throttle(struct sampler *s, struct reading *r)
 {
-	for (size_t i = 0; i < s->ncpu; i++) {
-		struct cpu_src *c = &s->cpus[i];
-		uint64_t total = 0, v;
-		bool any = false;
-		for (size_t k = 0; k < 2; k++)
-			if (c->throttle[k] && rootfs_read_u64(s->rf, c->throttle[k], &v) == 0)
-				total += v, any = true;
-		if (!any)
+	for (size_t i = 0; i < s->throttle.n; i++) {
+		const struct hw_throttle_cpu *c = &s->throttle.v[i];
+		struct throttle_src *t = &s->thr[i];
+		struct hw_throttle_reading now;
+		hw_throttle_read(s->rf, c, &now);
+		if (!now.has_core && !now.has_package)
 			continue;
-		if (c->has_throttle && total > c->throttle_last) {
+		uint64_t total = (now.has_core ? now.core : 0) + (now.has_package && c->package_first ? now.package : 0);
+		if (t->has_last && total > t->last) {
 			char cpu[24];
-			snprintf(cpu, sizeof(cpu), "%zu", i);
+			snprintf(cpu, sizeof(cpu), "%u", c->cpu);
 			episode_touch(s, &cond_throttle, "throttle", r->t, r->wall, r->test, r->copies,
-				      (double)(total - c->throttle_last), 0, 0, cpu);
+				      (double)(total - t->last), 0, 0, cpu);
 		}
-		c->throttle_last = total;
-		c->has_throttle = true;
+		t->last = total;
+		t->has_last = true;
 	}
 }
 
 static void read_thermal(struct sampler *s, struct reading *r)
 {
 	double hottest = NAN;
-	const struct zone_src *hz = NULL;
-	for (size_t i = 0; i < s->nzones; i++) {
+	const struct hw_zone *hz = NULL;
+	for (size_t i = 0; i < s->zones.n; i++) {
+		const struct hw_zone *z = &s->zones.v[i];
 		int64_t mc;
-		if (rootfs_read_s64(s->rf, s->zones[i].temp_path, &mc) < 0)
+		if (hw_zone_temp(s->rf, z, &mc) < 0)
 			continue;
 		if (isnan(hottest) || (double)mc > hottest) {
 			hottest = (double)mc;
-			hz = &s->zones[i];
+			hz = z;
 		}
-		if (s->zones[i].trip_mc > 0 && mc >= s->zones[i].trip_mc) {
+		int trip = z->throttle_trip;
+		if (trip >= 0 && mc >= z->trips[trip].temp_mc) {
 			_cleanup_free_ char *key = xasprintf("thermal.%zu", i);
 			episode_touch(s, &cond_thermal, key, r->t, r->wall, r->test, r->copies, (double)mc, 0,
-				      (double)s->zones[i].trip_mc, s->zones[i].type);
+				      (double)z->trips[trip].temp_mc, z->type ?: z->name);
 		}
 	}
 	if (hz) {
 		jset_int(r->sample, "temp_mc", (int64_t)hottest);
-		jset_str(r->sample, "temp_zone", hz->type);
+		jset_str(r->sample, "temp_zone", hz->type ?: hz->name);
 		if (isnan(s->max_temp_mc) || hottest > s->max_temp_mc)
 			s->max_temp_mc = hottest;
 	}
@@ -540,12 +468,12 @@ static void read_alarms(struct sampler *s, struct reading *r)
 {
 	json_object *active = NULL;
 	for (size_t i = 0; i < s->nalarms; i++) {
-		uint64_t v;
-		if (rootfs_read_u64(s->rf, s->alarms[i].path, &v) < 0 || v == 0)
-			continue;
 		const struct alarm_src *a = &s->alarms[i];
-		episode_touch(s, a->undervoltage ? &cond_undervoltage : &cond_alarm, a->path, r->t, r->wall, r->test,
-			      r->copies, 1, 0, 0, a->label);
+		bool raised;
+		if (hw_alarm_read(s->rf, a->alarm, &raised) < 0 || !raised)
+			continue;
+		episode_touch(s, hw_alarm_undervoltage(a->sensor, a->alarm) ? &cond_undervoltage : &cond_alarm,
+			      a->alarm->path, r->t, r->wall, r->test, r->copies, 1, 0, 0, a->label);
 		if (!active)
 			active = json_object_new_array();
 		jarr_add_str(active, a->label);
@@ -558,11 +486,13 @@ static void read_system(struct sampler *s, const struct stat_snapshot *st, struc
 {
 	double steal = cpu_share_pct(&s->prev_stat.all, &st->all, cpu_part_steal);
 	double iowait = cpu_share_pct(&s->prev_stat.all, &st->all, cpu_part_iowait);
+	double sys = cpu_share_pct(&s->prev_stat.all, &st->all, cpu_part_system);
+	jset(r->sample, "sys_pct", double_or_null(sys));
 	jset(r->sample, "steal_pct", double_or_null(steal));
 	jset(r->sample, "iowait_pct", double_or_null(iowait));
-	if (steal >= STEAL_PCT)
+	if (steal >= SAMPLER_STEAL_PCT)
 		episode_touch(s, &cond_steal, "steal", r->t, r->wall, r->test, r->copies, steal, 0, 0, NULL);
-	if (iowait >= IOWAIT_PCT)
+	if (iowait >= SAMPLER_IOWAIT_PCT)
 		episode_touch(s, &cond_iowait, "iowait", r->t, r->wall, r->test, r->copies, iowait, 0, 0, NULL);
 
 	uint64_t in, out;
@@ -613,7 +543,7 @@ static void read_others(struct sampler *s, struct reading *r)
 	jset_double(r->sample, "others_pct", round1(s->others_pct));
 	if (s->others_pct > s->max_others)
 		s->max_others = s->others_pct;
-	if (s->others_top[0] && s->others_pct >= OTHERS_PCT) {
+	if (s->others_top[0] && s->others_pct >= SAMPLER_OTHERS_PCT) {
 		episode_touch(s, &cond_others, "others", r->t, r->wall, r->test, r->copies, s->others_pct, 0, 0,
 			      s->others_top);
 		jset_str(r->sample, "others_top", s->others_top);
@@ -771,11 +701,11 @@ json_object *sampler_summary(struct sampler *s)
 		jset_null(o, "cost_pct");
 	size_t nfreq = 0;
 	for (size_t i = 0; i < s->ncpu; i++)
-		nfreq += s->cpus[i].freq_path != NULL;
+		nfreq += s->cpu_pol[i] != NULL;
 	json_object *src = jchild(o, "sources");
 	jset_int(src, "cpus", (int64_t)s->ncpu);
 	jset_int(src, "cpufreq", (int64_t)nfreq);
-	jset_int(src, "thermal_zones", (int64_t)s->nzones);
+	jset_int(src, "thermal_zones", (int64_t)s->zones.n);
 	jset_int(src, "hwmon_alarms", (int64_t)s->nalarms);
 	jset(o, "max_temp_mc", isnan(s->max_temp_mc) ? NULL : json_object_new_int64((int64_t)s->max_temp_mc));
 	jset(o, "min_mhz", isnan(s->min_mhz) ? NULL : json_object_new_int((int)lround(s->min_mhz)));

@@ -18,6 +18,17 @@
  */
 struct sampler;
 
+/*
+ * What makes a reading, and a test, untrustworthy; the report states
+ * them. Shares of all CPUs' time, others of one CPU.
+ */
+#define SAMPLER_STEAL_PCT 5.0   /* the hypervisor gave the CPUs to other guests */
+#define SAMPLER_IOWAIT_PCT 10.0 /* CPUs waiting for storage */
+#define SAMPLER_OTHERS_PCT 10.0 /* processes that are not the run's, of one CPU */
+/* kernel time (system, irq, softirq) during the tests that run in user
+ * space (Dhrystone, Whetstone): interrupts or kernel threads took the CPUs */
+#define SAMPLER_SYS_PCT 5.0
+
 /* Finds what this root offers to sample; self (0: none) and its
  * descendants are not "other processes". */
 int sampler_new(struct rootfs *rf, pid_t self, struct sampler **out);

@@ -19,6 +19,7 @@
 
 #define MAX_ITERATIONS 1000
 #define MAX_WAIT_S 86400
+#define MAX_DMA_LATENCY_US 2000000000
 
 struct args {
 	const char *tests, *copies, *workdir, *unixbench, *engine;
@@ -26,9 +27,12 @@ struct args {
 	double wait_s;
 	bool quick, json, force, no_store, strict;
 	bool run_script; /* --engine run */
+	const char *pin_single; /* "fastest" | "off" | NULL (the profile's) */
+	const char *dma_latency; /* microseconds | "off" | NULL (the profile's) */
 };
 
 static const char *const engine_words[] = { "programs", "run", NULL };
+static const char *const pin_words[] = { "fastest", "off", NULL };
 
 static const struct cmd_option options[] = {
 	{ .name = "tests", .type = OPT_STRING, .arg = "LIST", OPT_AT(tests), .complete = COMPLETE_TESTS,
@@ -53,6 +57,12 @@ static const struct cmd_option options[] = {
 	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
 	  .help = "exit with status 3 when the result is not to be trusted (the stability verdict)" },
 	OPT_NO_STORE("do not add the result to the results store"),
+	{ .name = "pin-single", .type = OPT_CHOICE, .choices = pin_words, OPT_AT(pin_single),
+	  .help = "on machines with several kinds of core (big.LITTLE, P/E cores), run the 1-copy pass on the "
+		  "fastest kind only (default: the applied profile's [bench] pin-single, else off); recorded" },
+	{ .name = "dma-latency", .type = OPT_STRING, .arg = "US", OPT_AT(dma_latency),
+	  .help = "hold /dev/cpu_dma_latency at US microseconds (0: no idle state deeper than polling) for the "
+		  "run, as root, or off; said and recorded (default: the applied profile's [bench] dma-latency, else off)" },
 	{ .name = "unixbench", .type = OPT_STRING, .arg = "DIR", OPT_AT(unixbench), .complete = COMPLETE_DIR,
 	  .help = "run a byte-unixbench tree (5.1.2, 5.1.3 or 6.x; DIR, a checkout holding UnixBench/, or its "
 		  "pgms/) instead of ubtune's workloads; it is built into a copy in the cache (never in DIR) with "
@@ -242,6 +252,11 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	a.no_store = ctx->no_store;
 	a.run_script = streq_ptr(a.engine, "run");
 	int code = EXIT_OK;
+	uint64_t us;
+	if (a.dma_latency && !streq(a.dma_latency, "off") &&
+	    (parse_u64(a.dma_latency, &us) < 0 || us > MAX_DMA_LATENCY_US))
+		return command_usage_error(&cmd_bench, "--dma-latency takes microseconds from 0 to %d or off, not '%s'",
+					   MAX_DMA_LATENCY_US, a.dma_latency);
 
 	_cleanup_free_ char *state = tune_state_dir(NULL);
 	_cleanup_free_ char *error = NULL, *profile_source = NULL;
@@ -265,6 +280,13 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	} else if (profile.workdir && !o.profile_stale) {
 		o.workdir = profile.workdir;
 		o.workdir_source = profile_source = xasprintf("from %s", profile.path);
+	}
+	const char *pin = a.pin_single ? a.pin_single : profile.pin_single;
+	o.pin_single = pin && streq(pin, "fastest") ? "fastest" : NULL;
+	const char *qos = a.dma_latency ? a.dma_latency : profile.dma_latency;
+	if (qos && !streq(qos, "off") && parse_u64(qos, &us) == 0 && us <= MAX_DMA_LATENCY_US) {
+		o.dma_latency = true;
+		o.dma_latency_us = (unsigned)us;
 	}
 	if (o.profile_stale)
 		log_warning("%s was written before the last reboot: its runtime settings (%s) are gone; run "

@@ -8,8 +8,6 @@
 #include "util.h"
 
 #define LBITS (sizeof(unsigned long) * CHAR_BIT)
-/* Far above any real machine; bounds what hostile input can allocate. */
-#define CPUSET_MAX 65536
 
 void cpuset_set(struct cpuset *c, size_t cpu)
 {
@@ -183,4 +181,13 @@ void cpuset_free(struct cpuset *c)
 {
 	free(c->bits);
 	*c = (struct cpuset){0};
+}
+
+int cpu_list_parse(const char *s, struct cpuset *out)
+{
+	_cleanup_free_ char *copy = strsqueeze(xstrdup(s));
+	for (char *p = copy; *p; p++)
+		if (*p == ' ')
+			*p = ',';
+	return cpuset_parse_list(copy, out);
 }

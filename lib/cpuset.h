@@ -6,6 +6,10 @@
 
 /* A growable set of CPU (or NUMA node) numbers, as the kernel prints them:
  * lists ("0-3,8,10-11") and hex masks ("0000,55555555,55555555"). */
+/* Far above any real machine; bounds what hostile input can allocate:
+ * CPU numbers at or above it are not believed. */
+#define CPUSET_MAX 65536
+
 struct cpuset {
 	unsigned long *bits;
 	size_t nbits;
@@ -13,6 +17,8 @@ struct cpuset {
 
 int cpuset_parse_list(const char *s, struct cpuset *out);
 int cpuset_parse_mask(const char *s, struct cpuset *out);
+/* Kernel list strings with spaces ("0 1 2 3", related_cpus) or commas. */
+int cpu_list_parse(const char *s, struct cpuset *out);
 void cpuset_set(struct cpuset *c, size_t cpu);
 bool cpuset_isset(const struct cpuset *c, size_t cpu);
 size_t cpuset_count(const struct cpuset *c);

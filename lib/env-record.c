@@ -9,26 +9,48 @@
 static const struct schema midr_schema = SCHEMA(T, S(implementer), S(part), S(variant), I(revision));
 #undef T
 
+#define T struct env_limits
+static const struct schema limits_schema = SCHEMA(T, J(nproc_soft), J(nproc_hard), J(pids_max), S(pids_max_source),
+						  I(pid_max), I(threads_max));
+#undef T
+
+#define T struct env_audit
+static const struct schema audit_schema = SCHEMA(T, S(seccomp), I(seccomp_filters), I(rules), I(syscall_rules));
+#undef T
+
 #define T struct env_host
 static const struct schema host_schema = SCHEMA(T, S(hostname), S(kernel_release), S(kernel_version), S(arch), S(os),
 						S(locale), S(init), I(uptime_s),
-						FIELD_NUM_ARRAY(T, load_avg, OPTIONAL));
+						FIELD_NUM_ARRAY(T, load_avg, OPTIONAL), O(limits, limits_schema),
+						O(audit, audit_schema));
 #undef T
 
 #define T struct env_policy
 static const struct schema policy_schema = SCHEMA(T, S(policy), S(path), S(cpus), S(driver), S(governor), I(cur_khz),
 						  I(min_khz), I(max_khz), I(cpuinfo_min_khz), I(cpuinfo_max_khz),
-						  B(boost));
+						  B(boost), S(epp), J(epp_available));
 #undef T
 
 #define T struct env_freq
 static const struct schema freq_schema = SCHEMA(T, S(driver), S(governor), S(boost_source), I(cur_khz), I(min_khz),
-						I(max_khz), B(boost), B(boost_available),
-						L(policies, policy_schema));
+						I(max_khz), B(boost), B(boost_available), S(epp), I(epb),
+						S(epb_source), B(epb_mixed), L(policies, policy_schema));
 #undef T
 
 #define T struct env_cpu_kind
-static const struct schema cpu_kind_schema = SCHEMA(T, S(model), S(vendor), S(cpus), O(midr, midr_schema));
+static const struct schema cpu_kind_schema = SCHEMA(T, S(model), S(vendor), S(cpus), O(midr, midr_schema),
+						    S(core_type), I(measured_cpu), I(measured_khz), I(cur_khz), I(max_khz),
+						    I(cores), I(threads), I(capacity), B(fastest));
+#undef T
+
+#define T struct env_idle_state
+static const struct schema idle_state_schema = SCHEMA(T, S(name), S(desc), I(latency_us), I(residency_us), I(usage),
+						      I(time_us), B(disabled));
+#undef T
+
+#define T struct env_idle
+static const struct schema idle_schema = SCHEMA(T, S(driver), S(governor), I(cpu), I(deepest_latency_us),
+						L(states, idle_state_schema));
 #undef T
 
 #define T struct env_cpu
@@ -36,7 +58,7 @@ static const struct schema cpu_schema = SCHEMA(T, S(arch), S(vendor), S(model), 
 					       S(topology_source), S(isolated), S(nohz_full), S(isolation_source),
 					       O(midr, midr_schema), I(sockets), I(cores), I(threads), N(bogomips),
 					       FIELD_NUM_ARRAY(T, bogomips_per_cpu, OPTIONAL), O(freq, freq_schema),
-					       J(vulnerabilities), L(kinds, cpu_kind_schema));
+					       J(vulnerabilities), L(kinds, cpu_kind_schema), O(idle, idle_schema));
 #undef T
 
 #define T struct env_memory
@@ -92,11 +114,16 @@ static const struct schema throttle_schema = SCHEMA(T, FIELD_SELF(T, json), I(cp
 static const struct schema supply_schema = SCHEMA(T, S(name), S(path), S(type), S(status), B(online));
 #undef T
 
+#define T struct env_devfreq
+static const struct schema devfreq_schema = SCHEMA(T, S(name), S(path), S(kind), S(governor), J(governors),
+						   I(cur_hz), I(min_hz), I(max_hz), J(available_hz));
+#undef T
+
 #define T struct env_power
 static const struct schema power_schema = SCHEMA(T, B(undervoltage_now), B(on_battery), I(undervoltage_events),
 						 S(undervoltage_line), L(hwmon, hwmon_schema),
 						 L(thermal, thermal_schema), O(throttle, throttle_schema),
-						 L(supplies, supply_schema));
+						 L(supplies, supply_schema), L(devfreq, devfreq_schema));
 #undef T
 
 #define T struct env_mount

@@ -14,28 +14,57 @@ struct env_midr {
 	struct opt_int revision;
 };
 
+struct env_limits {
+	json_object *nproc_soft, *nproc_hard, *pids_max; /* a number, "unlimited"/"max", or NULL */
+	const char *pids_max_source;
+	struct opt_int pid_max, threads_max;
+};
+
+struct env_audit {
+	const char *seccomp;
+	struct opt_int seccomp_filters, rules, syscall_rules;
+};
+
 struct env_host {
 	const char *hostname, *kernel_release, *kernel_version, *arch, *os, *locale, *init;
 	struct opt_int uptime_s;
 	ARRAY_OF(struct opt_num) load_avg;
+	struct env_limits limits;
+	struct env_audit audit;
 };
 
 struct env_policy {
 	const char *policy, *path, *cpus, *driver, *governor;
 	struct opt_int cur_khz, min_khz, max_khz, cpuinfo_min_khz, cpuinfo_max_khz;
 	struct opt_bool boost;
+	const char *epp;
+	json_object *epp_available;
 };
 
 struct env_freq {
-	const char *driver, *governor, *boost_source;
-	struct opt_int cur_khz, min_khz, max_khz;
-	struct opt_bool boost, boost_available;
+	const char *driver, *governor, *boost_source, *epp, *epb_source;
+	struct opt_int cur_khz, min_khz, max_khz, epb;
+	struct opt_bool boost, boost_available, epb_mixed;
 	ARRAY_OF(struct env_policy) policies;
 };
 
 struct env_cpu_kind {
-	const char *model, *vendor, *cpus;
+	const char *model, *vendor, *cpus, *core_type;
 	struct env_midr midr;
+	struct opt_int measured_cpu, measured_khz, cur_khz, max_khz, cores, threads, capacity;
+	struct opt_bool fastest;
+};
+
+struct env_idle_state {
+	const char *name, *desc;
+	struct opt_int latency_us, residency_us, usage, time_us;
+	struct opt_bool disabled;
+};
+
+struct env_idle {
+	const char *driver, *governor;
+	struct opt_int cpu, deepest_latency_us;
+	ARRAY_OF(struct env_idle_state) states;
 };
 
 struct env_cpu {
@@ -48,6 +77,7 @@ struct env_cpu {
 	struct env_freq freq;
 	json_object *vulnerabilities; /* {"spectre_v2": "Mitigation: ...", ...} */
 	ARRAY_OF(struct env_cpu_kind) kinds;
+	struct env_idle idle;
 };
 
 struct env_memory {
@@ -110,6 +140,12 @@ struct env_supply {
 	struct opt_bool online;
 };
 
+struct env_devfreq {
+	const char *name, *path, *kind, *governor;
+	json_object *governors, *available_hz;
+	struct opt_int cur_hz, min_hz, max_hz;
+};
+
 struct env_power {
 	struct opt_bool undervoltage_now, on_battery;
 	struct opt_int undervoltage_events;
@@ -118,6 +154,7 @@ struct env_power {
 	ARRAY_OF(struct env_thermal) thermal;
 	struct env_throttle throttle;
 	ARRAY_OF(struct env_supply) supplies;
+	ARRAY_OF(struct env_devfreq) devfreq;
 };
 
 struct env_mount {

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "cpu.h"
+#include "lib/hw.h"
 
 /* A set of CPUs of one kind: same MIDR on ARM, same model name elsewhere. */
 struct kind {
@@ -431,9 +432,19 @@ int cpu_collect(struct probe_ctx *ctx)
 	set_identity(ctx, cpu, &kinds);
 	collect_topology(ctx, cpu, &ci, &online, &kinds);
 	collect_bogomips(ctx, cpu, &ci, &online);
-	cpufreq_collect(ctx, cpu, have_online ? &online : NULL);
+	struct hw_policies pols;
+	hw_cpufreq_policies(ctx->rf, have_online ? &online : NULL, &pols);
+	cpufreq_collect(ctx, cpu, &pols);
+	kinds_collect(ctx, cpu, &pols);
+	clock_collect(ctx, cpu, &pols);
+	kinds_mark_fastest(cpu);
+	hw_policies_free(&pols);
 	collect_isolation(ctx, cpu);
 	collect_vulnerabilities(ctx, cpu);
+	size_t first = 0;
+	while (have_online && first < cpuset_size(&online) && !cpuset_isset(&online, first))
+		first++;
+	idle_collect(ctx, cpu, have_online && first < cpuset_size(&online) ? (unsigned)first : 0);
 
 	kinds_free(&kinds);
 	cpuset_free(&online);
@@ -483,6 +494,9 @@ static void render_kind(json_object *kind, struct buf *b)
 	if (midr && vendor && model && !startswith(model, vendor))
 		buf_printf(b, "%s ", vendor);
 	buf_puts(b, model ? model : "unknown model");
+	const char *type = jpath_str(kind, "core_type");
+	if (type)
+		buf_printf(b, " (%s cores)", type);
 	if (!midr)
 		return;
 	if (jpath_str(midr, "variant") && jpath_int(midr, "revision", &rev))
@@ -515,6 +529,8 @@ void cpu_render(json_object *rec, FILE *out)
 	buf_free(&b);
 
 	cpufreq_render(rec, out);
+	clock_render(rec, out);
+	idle_render(rec, out);
 
 	const char *online = jpath_str(rec, "cpu.online"), *possible = jpath_str(rec, "cpu.possible");
 	const char *isolated = jpath_str(rec, "cpu.isolated"), *nohz = jpath_str(rec, "cpu.nohz_full");

@@ -7,7 +7,7 @@
 
 #define CPU_SYS "/sys/devices/system/cpu"
 /* CPU numbers at or above this are not believed (the bound of lib/cpuset lists). */
-#define CPU_NUMBER_MAX 65536
+#define CPU_NUMBER_MAX CPUSET_MAX
 
 /* Main ID Register fields; -1 where cpuinfo did not say. */
 struct midr {
@@ -76,10 +76,20 @@ char *arm_model_name(const struct midr *m, bool *known);
  */
 char *cmdline_cpu_list(const char *cmdline, const char *option);
 
-/* Kernel list strings with spaces ("0 1 2 3", related_cpus) or commas. */
-int cpu_list_parse(const char *s, struct cpuset *out);
-
-/* Fills cpu.freq (summary, policies, boost) for the online CPUs (NULL: all). */
-void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online);
+struct hw_policies;
+/* Fills cpu.freq (summary, policies, boost) from the policies of the online CPUs. */
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* Splits hybrid x86 kinds into P- and E-cores; each kind's cores, threads
+ * and capacity. */
+void kinds_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* Marks the fastest kind (cpu.kinds[].fastest), after the clocks are in. */
+void kinds_mark_fastest(json_object *cpu);
+/* cpu.idle: the cpuidle driver and the states of the first online CPU. */
+void idle_collect(struct probe_ctx *ctx, json_object *cpu, unsigned first_cpu);
+void idle_render(json_object *rec, FILE *out);
+/* Adds each kind's measured clock and cpufreq's cur and max clock to cpu.kinds. */
+void clock_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
+/* The measured clock lines of the text report. */
+void clock_render(json_object *rec, FILE *out);
 /* The frequency lines of the text report. */
 void cpufreq_render(json_object *rec, FILE *out);

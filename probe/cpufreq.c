@@ -4,17 +4,9 @@
 #include <errno.h>
 
 #include "cpu.h"
+#include "lib/hw.h"
 
 #define INTEL_PSTATE CPU_SYS "/intel_pstate"
-
-int cpu_list_parse(const char *s, struct cpuset *out)
-{
-	_cleanup_free_ char *copy = strsqueeze(xstrdup(s));
-	for (char *p = copy; *p; p++)
-		if (*p == ' ')
-			*p = ',';
-	return cpuset_parse_list(copy, out);
-}
 
 /* A number from DIR/FILE as JSON, or NULL (= JSON null) when unreadable. */
 static json_object *read_num(struct probe_ctx *ctx, const char *dir, const char *file)
@@ -33,20 +25,6 @@ static int read_switch(struct probe_ctx *ctx, const char *path)
 	if (rootfs_read_u64(ctx->rf, path, &v) < 0 || v > 1)
 		return -1;
 	return (int)v;
-}
-
-/* The CPUs a policy governs: affected_cpus (its online CPUs), else
- * related_cpus. Old acpi-cpufreq kernels list a hardware-coordinated
- * domain in related_cpus while each CPU has a policy of its own. */
-static int policy_cpus(struct probe_ctx *ctx, const char *dir, struct cpuset *cpus)
-{
-	static const char *const files[] = { "affected_cpus", "related_cpus" };
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		_cleanup_free_ char *s = rootfs_read_attr(ctx->rf, dir, files[i]);
-		if (s && cpu_list_parse(s, cpus) == 0 && cpuset_count(cpus) > 0)
-			return 0;
-	}
-	return -ENOENT;
 }
 
 static json_object *policy_read(struct probe_ctx *ctx, const char *name, const char *dir,
@@ -77,59 +55,52 @@ static json_object *policy_read(struct probe_ctx *ctx, const char *name, const c
 		jset_bool(p, "boost", boost);
 	else
 		jset_null(p, "boost");
+	/* energy_performance_preference: intel_pstate and amd-pstate in active (EPP) mode */
+	_cleanup_free_ char *epp = hw_label_attr(ctx->rf, dir, "energy_performance_preference");
+	_cleanup_free_ char *avail = hw_label_attr(ctx->rf, dir, "energy_performance_available_preferences");
+	jset_str(p, "epp", epp);
+	if (avail) {
+		json_object *a = json_object_new_array();
+		struct strv words = {0};
+		strv_split(avail, " \t", &words);
+		for (size_t i = 0; i < words.n; i++)
+			jarr_add_str(a, words.v[i]);
+		strv_free(&words);
+		jset(p, "epp_available", a);
+	} else {
+		jset_null(p, "epp_available");
+	}
 	return p;
 }
 
-/* policyN directories (Linux 4.3 and later) whose CPUs are online. */
-static void policies_from_cpufreq_dir(struct probe_ctx *ctx, const struct cpuset *online, json_object *arr)
+/* x86 EPB: the most power-saving value over the CPUs, and where it was read. */
+static void epb_collect(struct probe_ctx *ctx, json_object *freq)
 {
-	struct strv names = {0};
-	if (rootfs_list(ctx->rf, CPU_SYS "/cpufreq", &names) < 0)
-		return;
-	for (size_t i = 0; i < names.n; i++) {
-		if (!str_numbered(names.v[i], "policy"))
+	struct strv files = {0};
+	int64_t worst = -1;
+	const char *source = NULL;
+	bool mixed = false;
+	hw_epb_files(ctx->rf, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		uint64_t v;
+		if (rootfs_read_u64(ctx->rf, files.v[i], &v) < 0 || v > 15)
 			continue;
-		_cleanup_free_ char *dir = xasprintf(CPU_SYS "/cpufreq/%s", names.v[i]);
-		struct cpuset cpus = {0};
-		bool have = policy_cpus(ctx, dir, &cpus) == 0;
-		if (!have || !online || cpuset_intersects(&cpus, online))
-			json_object_array_add(arr, policy_read(ctx, names.v[i], dir, have ? &cpus : NULL));
-		cpuset_free(&cpus);
-	}
-	strv_free(&names);
-}
-
-/* Older kernels: cpuN/cpufreq, one directory (or link) per CPU of a policy. */
-static void policies_from_cpu_dirs(struct probe_ctx *ctx, const struct cpuset *online, json_object *arr)
-{
-	struct strv names = {0};
-	struct cpuset covered = {0};
-	if (rootfs_list(ctx->rf, CPU_SYS, &names) < 0)
-		return;
-	for (size_t i = 0; i < names.n; i++) {
-		if (!str_numbered(names.v[i], "cpu"))
-			continue;
-		size_t n = strtoul(names.v[i] + 3, NULL, 10);
-		if (n >= CPU_NUMBER_MAX || (online && !cpuset_isset(online, n)) || cpuset_isset(&covered, n))
-			continue;
-		_cleanup_free_ char *dir = xasprintf(CPU_SYS "/%s/cpufreq", names.v[i]);
-		struct stat st;
-		if (rootfs_stat(ctx->rf, dir, &st) < 0 || !S_ISDIR(st.st_mode))
-			continue;
-		/* the directory of CPU n governs CPU n, whatever its lists say */
-		struct cpuset cpus = {0};
-		if (policy_cpus(ctx, dir, &cpus) < 0 || !cpuset_isset(&cpus, n)) {
-			cpuset_free(&cpus);
-			cpuset_set(&cpus, n);
+		mixed |= worst >= 0 && (int64_t)v != worst;
+		if ((int64_t)v > worst) {
+			worst = (int64_t)v;
+			source = files.v[i];
 		}
-		for (size_t c = 0; c < cpuset_size(&cpus); c++)
-			if (cpuset_isset(&cpus, c))
-				cpuset_set(&covered, c);
-		json_object_array_add(arr, policy_read(ctx, names.v[i], dir, &cpus));
-		cpuset_free(&cpus);
 	}
-	cpuset_free(&covered);
-	strv_free(&names);
+	if (worst >= 0) {
+		jset_int(freq, "epb", worst);
+		jset_str(freq, "epb_source", source);
+		jset_bool(freq, "epb_mixed", mixed);
+	} else {
+		jset_null(freq, "epb");
+		jset_null(freq, "epb_source");
+		jset_null(freq, "epb_mixed");
+	}
+	strv_free(&files);
 }
 
 /* The one value all policies share, "mixed" when they differ, NULL when none is known. */
@@ -208,37 +179,30 @@ static json_object *boost_available(struct probe_ctx *ctx, json_object *policies
  * (inverted), the global cpufreq/boost (acpi-cpufreq, cppc, qcom, ...),
  * else per-policy boost files (amd-pstate and cppc on Linux 6.11+).
  */
-static void boost_collect(struct probe_ctx *ctx, json_object *freq, json_object *policies)
+static void boost_collect(struct probe_ctx *ctx, json_object *freq, json_object *policies,
+			  const struct hw_policies *pols)
 {
-	int v;
+	int v = -1;
 	const char *source = NULL;
-	_cleanup_free_ char *policy_source = NULL;
+	struct hw_boost sw;
 
-	if ((v = read_switch(ctx, INTEL_PSTATE "/no_turbo")) >= 0) {
-		v = !v;
-		source = INTEL_PSTATE "/no_turbo";
-	} else if ((v = read_switch(ctx, CPU_SYS "/cpufreq/boost")) >= 0) {
-		source = CPU_SYS "/cpufreq/boost";
-	} else {
-		for (size_t i = 0; i < json_object_array_length(policies); i++) {
-			json_object *p = json_object_array_get_idx(policies, i);
-			bool b;
-			if (!jpath_bool(p, "boost", &b))
-				continue;
-			if (v < 0 || (v == 1 && !b)) {
-				free(policy_source);
-				policy_source = xasprintf("%s/boost", jpath_str(p, "path"));
-				v = b;
-			}
+	/* per-policy switches: off when any policy has it off */
+	hw_boost_switches(ctx->rf, pols, &sw);
+	for (size_t i = 0; i < sw.n; i++) {
+		int b = hw_boost_read(ctx->rf, &sw.v[i]);
+		if (b < 0)
+			continue;
+		if (v < 0 || (v == 1 && !b)) {
+			v = b;
+			source = sw.v[i].path;
 		}
-		source = policy_source;
 	}
-
 	if (v >= 0)
 		jset_bool(freq, "boost", v);
 	else
 		jset_null(freq, "boost");
 	jset_str(freq, "boost_source", source);
+	hw_boost_free(&sw);
 	json_object *avail = boost_available(ctx, policies);
 	jset(freq, "boost_available", avail);
 
@@ -251,23 +215,25 @@ static void boost_collect(struct probe_ctx *ctx, json_object *freq, json_object 
 	}
 }
 
-void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct cpuset *online)
+void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols)
 {
 	json_object *freq = jchild(cpu, "freq");
 	json_object *policies = json_object_new_array();
 
-	policies_from_cpufreq_dir(ctx, online, policies);
-	if (json_object_array_length(policies) == 0)
-		policies_from_cpu_dirs(ctx, online, policies);
+	for (size_t i = 0; i < pols->n; i++)
+		json_object_array_add(policies, policy_read(ctx, pols->v[i].name, pols->v[i].path,
+							    pols->v[i].have_cpus ? &pols->v[i].cpus : NULL));
 	if (json_object_array_length(policies) == 0)
 		probe_unavailable(ctx, "cpu", "frequency scaling: no cpufreq policy under " CPU_SYS);
 
 	jset_str(freq, "driver", common_str(policies, "driver"));
 	jset_str(freq, "governor", common_str(policies, "governor"));
+	jset_str(freq, "epp", common_str(policies, "epp"));
 	extreme_num(policies, "cur_khz", 1, freq, "cur_khz");
 	extreme_num(policies, "min_khz", -1, freq, "min_khz");
 	extreme_num(policies, "max_khz", 1, freq, "max_khz");
-	boost_collect(ctx, freq, policies);
+	boost_collect(ctx, freq, policies, pols);
+	epb_collect(ctx, freq);
 	jset(freq, "policies", policies);
 }
 
@@ -373,6 +339,12 @@ void cpufreq_render(json_object *rec, FILE *out)
 		render_group(policies, group, g, groups == 1, &b);
 		if (g + 1 == groups && boost_text)
 			buf_printf(&b, " · %s", boost_text);
+		int64_t epb;
+		const char *epp = jpath_str(rec, "cpu.freq.epp");
+		if (g + 1 == groups && epp)
+			buf_printf(&b, " · EPP %s", epp);
+		if (g + 1 == groups && jpath_int(rec, "cpu.freq.epb", &epb))
+			buf_printf(&b, " · EPB %lld", (long long)epb);
 		render_line(out, NULL, "%s", b.s);
 		buf_free(&b);
 	}

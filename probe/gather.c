@@ -161,6 +161,35 @@ char *gather_meta_text(json_object *rec, time_t now)
 			break;
 		}
 	}
+	/* the measured clock of each kind, or why it was not measured */
+	json_object *kinds = jpath(rec, "cpu.kinds");
+	for (size_t i = 0; i < jarr_len(kinds); i++) {
+		json_object *k = json_object_array_get_idx(kinds, i);
+		int64_t cpu, khz;
+		if (!jpath_int(k, "measured_cpu", &cpu))
+			continue;
+		if (jpath_int(k, "measured_khz", &khz)) {
+			buf_printf(&b, "clock-cpu%lld=%lld\n", (long long)cpu, (long long)khz);
+			continue;
+		}
+		_cleanup_free_ char *prefix = xasprintf("measured clock of %s: ", jpath_str(k, "model") ?: "a kind of core");
+		for (size_t u = 0; u < jpath_len(rec, "unavailable"); u++) {
+			const char *why = jpath_str(json_object_array_get_idx(unavailable, u), "reason");
+			if (why && startswith(why, prefix)) {
+				buf_printf(&b, "clock-why-cpu%lld=%s\n", (long long)cpu, why + strlen(prefix));
+				break;
+			}
+		}
+	}
+	/* the audit rules come from a command: their count, or why there is none */
+	int64_t rules, sys;
+	if (jpath_int(rec, "host.audit.rules", &rules) && jpath_int(rec, "host.audit.syscall_rules", &sys))
+		buf_printf(&b, "audit-rules=%lld\naudit-syscall-rules=%lld\n", (long long)rules, (long long)sys);
+	for (size_t i = 0; i < jpath_len(rec, "unavailable"); i++) {
+		const char *why = jpath_str(json_object_array_get_idx(unavailable, i), "reason");
+		if (why && startswith(why, "audit rules: "))
+			kv_line(&b, "audit-unavailable", why);
+	}
 	return buf_steal(&b);
 }
 

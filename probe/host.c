@@ -190,6 +190,7 @@ int host_collect(struct probe_ctx *ctx)
 	if (!init)
 		probe_unavailable(ctx, "host", "init system: /proc/1/comm is not readable");
 	jset_str(host, "init", init);
+	limits_collect(ctx, host);
 	return 0;
 }
 
@@ -224,4 +225,5 @@ void host_render(json_object *rec, FILE *out)
 		buf_printf(&b, " · load %.2f", load);
 	render_line(out, "Host", "%s", b.s ? b.s : "unknown");
 	buf_free(&b);
+	limits_render(rec, out);
 }

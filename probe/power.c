@@ -9,14 +9,13 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "lib/hw.h"
 #include "power.h"
 #include "probe.h"
 
 #define HWMON_CLASS "/sys/class/hwmon"
 #define THERMAL_CLASS "/sys/class/thermal"
 #define SUPPLY_CLASS "/sys/class/power_supply"
-#define CPU_DIR "/sys/devices/system/cpu"
-#define LABEL_MAX 64
 
 /* Guests see no sensors of the hardware: their absence is no news there. */
 static bool is_guest(struct probe_ctx *ctx)
@@ -26,208 +25,68 @@ static bool is_guest(struct probe_ctx *ctx)
 
 /* ---- hwmon ---------------------------------------------------------- */
 
-static const struct {
-	const char *kind, *unit;
-} hwmon_kinds[] = {
-	{ "temp", "mdegC" }, { "in", "mV" }, { "fan", "rpm" }, { "power", "uW" }, { "curr", "mA" },
-};
-
-const char *hwmon_unit(const char *kind)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(hwmon_kinds); i++)
-		if (streq(kind, hwmon_kinds[i].kind))
-			return hwmon_kinds[i].unit;
-	return NULL;
-}
-
-int hwmon_parse_attr(const char *file, char kind[8], unsigned *index, const char **attr)
-{
-	size_t k = 0;
-	while (file[k] >= 'a' && file[k] <= 'z')
-		k++;
-	if (k == 0 || k >= 8 || file[k] < '0' || file[k] > '9')
-		return -EINVAL;
-	memcpy(kind, file, k);
-	kind[k] = '\0';
-	if (!hwmon_unit(kind))
-		return -EINVAL;
-	char *end;
-	unsigned long idx = strtoul(file + k, &end, 10);
-	if (*end != '_' || !end[1] || idx > 1024)
-		return -EINVAL;
-	*index = (unsigned)idx;
-	*attr = end + 1;
-	return 0;
-}
-
-/* One sensor being assembled from its attribute files. */
-struct sensor {
-	char kind[8];
-	unsigned index;
-	json_object *obj;
-	json_object *alarms;
-};
-
-struct sensors {
-	struct sensor *v;
-	size_t n;
-};
-
-static struct sensor *sensor_get(struct sensors *l, const char *kind, unsigned index)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].index == index && streq(l->v[i].kind, kind))
-			return &l->v[i];
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
-	struct sensor *s = &l->v[l->n++];
-	*s = (struct sensor){ .index = index, .obj = json_object_new_object(), .alarms = json_object_new_object() };
-	snprintf(s->kind, sizeof(s->kind), "%s", kind);
-	char name[24];
-	snprintf(name, sizeof(name), "%s%u", kind, index);
-	jset_str(s->obj, "sensor", name);
-	jset_null(s->obj, "label");
-	jset_str(s->obj, "kind", kind);
-	jset_str(s->obj, "unit", hwmon_unit(kind));
-	jset_null(s->obj, "value");
-	return s;
-}
-
 /* A number from a sysfs file, or JSON null when missing or not a number. */
 static json_object *read_number(struct rootfs *rf, const char *path)
 {
 	int64_t v;
-	return rootfs_read_s64(rf, path, &v) == 0 ? json_object_new_int64(v) : NULL;
+	return path && rootfs_read_s64(rf, path, &v) == 0 ? json_object_new_int64(v) : NULL;
 }
 
-static void sensor_attr(struct rootfs *rf, const char *dir, const char *file, struct sensor *s, const char *attr)
+static json_object *sensor_json(struct rootfs *rf, const struct hw_sensor *s)
 {
-	_cleanup_free_ char *path = xasprintf("%s/%s", dir, file);
-	/* power meters without an instantaneous reading give an average
-	 * (power1_average sorts before power1_input, which wins if readable) */
-	if (streq(attr, "input") || (streq(attr, "average") && streq(s->kind, "power"))) {
-		json_object *v = read_number(rf, path);
-		if (v)
-			jset(s->obj, "value", v);
-	} else if (streq(attr, "label")) {
-		_cleanup_free_ char *label = NULL;
-		if (rootfs_read_line(rf, path, &label) == 0 && *label && strlen(label) <= LABEL_MAX &&
-		    text_printable(label))
-			jset_str(s->obj, "label", label);
-	} else if (endswith(attr, "alarm")) {
-		int64_t v;
-		if (rootfs_read_s64(rf, path, &v) == 0 && (v == 0 || v == 1))
-			jset_bool(s->alarms, attr, v);
-		else
-			jset_null(s->alarms, attr);
-	} else if (streq(s->kind, "temp") && (streq(attr, "max") || streq(attr, "crit"))) {
-		jset(s->obj, attr, read_number(rf, path));
-	}
-}
-
-/* "alarm": true when any alarm file says 1, false when all say 0, null without any. */
-static void sensor_finish(struct sensor *s)
-{
+	json_object *o = json_object_new_object(), *alarms = json_object_new_object();
+	char name[24];
+	int64_t v;
+	snprintf(name, sizeof(name), "%s%u", s->kind, s->index);
+	jset_str(o, "sensor", name);
+	jset_str(o, "label", s->label);
+	jset_str(o, "kind", s->kind);
+	jset_str(o, "unit", hwmon_unit(s->kind));
+	if (hw_sensor_value(rf, s, &v) == 0)
+		jset_int(o, "value", v);
+	else
+		jset_null(o, "value");
+	if (s->crit_path)
+		jset(o, "crit", read_number(rf, s->crit_path));
+	if (s->max_path)
+		jset(o, "max", read_number(rf, s->max_path));
+	/* "alarm": true when any alarm file says 1, false when all say 0, null without any */
 	int any = -1;
-	json_object_object_foreach(s->alarms, key, val)
-	{
-		(void)key;
-		if (val && json_object_get_boolean(val))
+	for (size_t i = 0; i < s->nalarms; i++) {
+		bool raised;
+		if (hw_alarm_read(rf, &s->alarms[i], &raised) < 0) {
+			jset_null(alarms, s->alarms[i].attr);
+			continue;
+		}
+		jset_bool(alarms, s->alarms[i].attr, raised);
+		if (raised)
 			any = 1;
-		else if (val && any < 0)
+		else if (any < 0)
 			any = 0;
 	}
 	if (any < 0)
-		jset_null(s->obj, "alarm");
+		jset_null(o, "alarm");
 	else
-		jset_bool(s->obj, "alarm", any);
-	jset(s->obj, "alarms", s->alarms);
+		jset_bool(o, "alarm", any);
+	jset(o, "alarms", alarms);
+	return o;
 }
 
-/* The sensors in one directory, in file-name order; false when it has none. */
-static bool read_sensors(struct rootfs *rf, const char *dir, json_object *out)
+static json_object *hwmon_json(struct rootfs *rf, const struct hw_hwmon *d)
 {
-	struct strv files = {0};
-	struct sensors l = {0};
-	if (rootfs_list(rf, dir, &files) < 0)
-		return false;
-	for (size_t i = 0; i < files.n; i++) {
-		char kind[8];
-		unsigned index;
-		const char *attr;
-		if (hwmon_parse_attr(files.v[i], kind, &index, &attr) == 0)
-			sensor_attr(rf, dir, files.v[i], sensor_get(&l, kind, index), attr);
-	}
-	for (size_t i = 0; i < l.n; i++) {
-		sensor_finish(&l.v[i]);
-		json_object_array_add(out, l.v[i].obj);
-	}
-	free(l.v);
-	strv_free(&files);
-	return l.n > 0;
-}
-
-/* A short text attribute (a device's name, a supply's type), NULL when
- * missing, empty, too long or not text. */
-static char *label_attr(struct rootfs *rf, const char *dir, const char *name)
-{
-	char *v = rootfs_read_attr(rf, dir, name);
-	if (v && (strlen(v) > LABEL_MAX || !text_printable(v))) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
-/*
- * One hwmon device. Old drivers keep name and sensors in the parent
- * device's directory ("device/") rather than in hwmonN itself.
- */
-static json_object *read_hwmon(struct rootfs *rf, const char *path)
-{
-	json_object *dev = json_object_new_object();
-	json_object *sensors = json_object_new_array();
-	_cleanup_free_ char *name = label_attr(rf, path, "name");
-	_cleanup_free_ char *parent = xasprintf("%s/device", path);
-	const char *dir = path;
-
-	if (!read_sensors(rf, path, sensors) && read_sensors(rf, parent, sensors))
-		dir = parent;
-	if (!name)
-		name = label_attr(rf, parent, "name");
-	jset_str(dev, "name", name);
-	jset_str(dev, "path", dir);
+	json_object *dev = json_object_new_object(), *sensors = json_object_new_array();
+	for (size_t i = 0; i < d->n; i++)
+		json_object_array_add(sensors, sensor_json(rf, &d->sensors[i]));
+	jset_str(dev, "name", d->name);
+	jset_str(dev, "path", d->dir);
 	jset(dev, "sensors", sensors);
 	return dev;
 }
 
-/*
- * Sorted entries of a class directory that are directories, each as its
- * full path. The others (broken links, files where sysfs has links) are
- * named in one unavailable entry.
- */
-static void class_entries(struct probe_ctx *ctx, const char *class, const char *prefix, struct strv *out)
+static void note_unreadable(struct probe_ctx *ctx, const char *class, const char *unreadable)
 {
-	struct strv names = {0};
-	struct buf unreadable = {0};
-	if (rootfs_list(ctx->rf, class, &names) < 0)
-		return;
-	for (size_t i = 0; i < names.n; i++) {
-		if (prefix && !startswith(names.v[i], prefix))
-			continue;
-		_cleanup_free_ char *path = xasprintf("%s/%s", class, names.v[i]);
-		struct stat st;
-		int r = rootfs_stat(ctx->rf, path, &st);
-		if (r == 0 && !S_ISDIR(st.st_mode))
-			r = -ENOTDIR;
-		if (r < 0)
-			buf_printf(&unreadable, "%s%s (%s)", unreadable.len ? ", " : "", names.v[i], strerror(-r));
-		else
-			strv_push(out, path);
-	}
-	if (unreadable.len)
-		probe_unavailable(ctx, "power", "%s: unreadable entries: %s", class, unreadable.s);
-	buf_free(&unreadable);
-	strv_free(&names);
+	if (unreadable)
+		probe_unavailable(ctx, "power", "%s: unreadable entries: %s", class, unreadable);
 }
 
 /* undervoltage_now: any in*_lcrit_alarm of 1; false when all are 0; -1 without one. */
@@ -254,11 +113,13 @@ static int undervoltage_now(json_object *hwmon)
 static void collect_hwmon(struct probe_ctx *ctx, json_object *power)
 {
 	json_object *hwmon = json_object_new_array();
-	struct strv devs = {0};
-	class_entries(ctx, HWMON_CLASS, NULL, &devs);
-	for (size_t i = 0; i < devs.n; i++)
-		json_object_array_add(hwmon, read_hwmon(ctx->rf, devs.v[i]));
-	strv_free(&devs);
+	struct hw_hwmons devs;
+	if (hw_hwmon_devices(ctx->rf, &devs) == 0) {
+		note_unreadable(ctx, HWMON_CLASS, devs.unreadable);
+		for (size_t i = 0; i < devs.n; i++)
+			json_object_array_add(hwmon, hwmon_json(ctx->rf, &devs.v[i]));
+		hw_hwmons_free(&devs);
+	}
 	jset(power, "hwmon", hwmon);
 
 	int now = undervoltage_now(hwmon);
@@ -297,91 +158,49 @@ static void collect_undervoltage_events(struct probe_ctx *ctx, json_object *powe
 
 /* ---- thermal zones -------------------------------------------------- */
 
-int thermal_nearest_trip(int64_t temp_mc, const struct thermal_trip *trips, size_t n)
+static json_object *zone_json(struct probe_ctx *ctx, const struct hw_zone *zone)
 {
-	int above = -1, crossed = -1;
-	for (size_t i = 0; i < n; i++) {
-		if (trips[i].temp_mc <= 0 || !trips[i].type || streq(trips[i].type, "active"))
-			continue;
-		if (trips[i].temp_mc >= temp_mc) {
-			if (above < 0 || trips[i].temp_mc < trips[above].temp_mc)
-				above = (int)i;
-		} else if (crossed < 0 || trips[i].temp_mc > trips[crossed].temp_mc) {
-			crossed = (int)i;
-		}
-	}
-	return above >= 0 ? above : crossed;
-}
-
-#define TRIPS_MAX 32
-
-static json_object *read_zone(struct probe_ctx *ctx, const char *path)
-{
-	json_object *z = json_object_new_object();
-	json_object *trips_json = json_object_new_array();
-	struct thermal_trip trips[TRIPS_MAX];
-	char *types[TRIPS_MAX] = { NULL };
-	size_t n = 0;
-	_cleanup_free_ char *type_path = xasprintf("%s/type", path), *temp_path = xasprintf("%s/temp", path);
-	_cleanup_free_ char *type = NULL;
+	json_object *z = json_object_new_object(), *trips = json_object_new_array();
 	int64_t temp;
-
-	jset_str(z, "zone", strrchr(path, '/') + 1);
-	if (rootfs_read_line(ctx->rf, type_path, &type) == 0 && *type && text_printable(type))
-		jset_str(z, "type", type);
-	else
-		jset_null(z, "type");
-	int r = rootfs_read_s64(ctx->rf, temp_path, &temp);
+	jset_str(z, "zone", zone->name);
+	jset_str(z, "type", zone->type);
+	int r = hw_zone_temp(ctx->rf, zone, &temp);
 	if (r < 0) {
 		jset_null(z, "temp_mc");
-		probe_unavailable(ctx, "power", "%s: %s", temp_path, strerror(-r));
+		probe_unavailable(ctx, "power", "%s: %s", zone->temp_path, strerror(-r));
 	} else {
 		jset_int(z, "temp_mc", temp);
 	}
-
-	for (size_t k = 0; k < TRIPS_MAX; k++) {
-		_cleanup_free_ char *tp = xasprintf("%s/trip_point_%zu_temp", path, k);
-		_cleanup_free_ char *yp = xasprintf("%s/trip_point_%zu_type", path, k);
-		int64_t t;
-		if (rootfs_read_s64(ctx->rf, tp, &t) < 0)
-			break;
-		char *ty = NULL;
-		if (rootfs_read_line(ctx->rf, yp, &ty) < 0 || !text_printable(ty)) {
-			free(ty);
-			ty = NULL;
-		}
-		trips[n] = (struct thermal_trip){ .temp_mc = t, .type = ty };
-		types[n++] = ty;
-		json_object *tj = json_object_new_object();
-		jset_int(tj, "temp_mc", t);
-		jset_str(tj, "type", ty);
-		json_object_array_add(trips_json, tj);
+	for (size_t k = 0; k < zone->ntrips; k++) {
+		json_object *t = json_object_new_object();
+		jset_int(t, "temp_mc", zone->trips[k].temp_mc);
+		jset_str(t, "type", zone->trips[k].type);
+		json_object_array_add(trips, t);
 	}
-
-	int near = r == 0 ? thermal_nearest_trip(temp, trips, n) : -1;
-	if (near >= 0) {
-		jset_int(z, "trip_mc", trips[near].temp_mc);
-		jset_str(z, "trip_type", trips[near].type);
-		jset_int(z, "trip_point", near);
+	int trip = r == 0 ? zone->throttle_trip : -1;
+	if (trip >= 0) {
+		jset_int(z, "trip_mc", zone->trips[trip].temp_mc);
+		jset_str(z, "trip_type", zone->trips[trip].type);
+		jset_int(z, "trip_point", trip);
 	} else {
 		jset_null(z, "trip_mc");
 		jset_null(z, "trip_type");
 		jset_null(z, "trip_point");
 	}
-	jset(z, "trips", trips_json);
-	for (size_t i = 0; i < n; i++)
-		free(types[i]);
+	jset(z, "trips", trips);
 	return z;
 }
 
 static void collect_thermal(struct probe_ctx *ctx, json_object *power)
 {
 	json_object *zones = json_object_new_array();
-	struct strv paths = {0};
-	class_entries(ctx, THERMAL_CLASS, "thermal_zone", &paths);
-	for (size_t i = 0; i < paths.n; i++)
-		json_object_array_add(zones, read_zone(ctx, paths.v[i]));
-	strv_free(&paths);
+	struct hw_zones z;
+	if (hw_thermal_zones(ctx->rf, &z) == 0) {
+		note_unreadable(ctx, THERMAL_CLASS, z.unreadable);
+		for (size_t i = 0; i < z.n; i++)
+			json_object_array_add(zones, zone_json(ctx, &z.v[i]));
+		hw_zones_free(&z);
+	}
 	jset(power, "thermal", zones);
 }
 
@@ -391,60 +210,23 @@ static void collect_thermal(struct probe_ctx *ctx, json_object *power)
 struct counter {
 	uint64_t events, max, ms;
 	int max_cpu; /* -1 while no CPU has the counter */
-	bool has_ms; /* time spent throttled: kernels since 5.18 */
+	bool has_ms;
 };
 
-struct throttle {
-	struct counter core, package;
-	size_t cpus;
-	/* package counters repeat on every CPU of a package: count each package once */
-	struct strv packages_seen;
-};
-
-/* Adds cpuN's KIND_throttle_count to c (to the total only when total is
- * set); false when the CPU has no such counter. */
-static bool counter_add(struct rootfs *rf, const char *cpu, const char *kind, bool total, struct counter *c)
+/* Adds one CPU's counter to c (to the total only when total is set). */
+static void counter_add(struct counter *c, unsigned cpu, uint64_t v, bool total, bool has_ms, uint64_t ms)
 {
-	_cleanup_free_ char *count = xasprintf(CPU_DIR "/%s/thermal_throttle/%s_throttle_count", cpu, kind);
-	_cleanup_free_ char *time = xasprintf(CPU_DIR "/%s/thermal_throttle/%s_throttle_total_time_ms", cpu, kind);
-	uint64_t v, ms;
-	if (rootfs_read_u64(rf, count, &v) < 0)
-		return false;
 	if (total) {
 		c->events += v;
-		if (rootfs_read_u64(rf, time, &ms) == 0) {
+		if (has_ms) {
 			c->ms += ms;
 			c->has_ms = true;
 		}
 	}
 	if (c->max_cpu < 0 || v > c->max) {
 		c->max = v;
-		c->max_cpu = atoi(cpu + 3);
+		c->max_cpu = (int)cpu;
 	}
-	return true;
-}
-
-/* True for the first CPU met of its package (by physical_package_id). */
-static bool first_of_package(struct rootfs *rf, const char *cpu, struct throttle *t)
-{
-	_cleanup_free_ char *path = xasprintf(CPU_DIR "/%s/topology/physical_package_id", cpu);
-	_cleanup_free_ char *id = NULL;
-	if (rootfs_read_line(rf, path, &id) < 0)
-		id = xstrdup(cpu); /* unknown: its own package */
-	if (strv_contains(&t->packages_seen, id))
-		return false;
-	strv_push(&t->packages_seen, id);
-	return true;
-}
-
-static void throttle_cpu(struct rootfs *rf, const char *cpu, struct throttle *t)
-{
-	_cleanup_free_ char *dir = xasprintf(CPU_DIR "/%s/thermal_throttle", cpu);
-	if (rootfs_exists(rf, dir) < 0)
-		return;
-	bool core = counter_add(rf, cpu, "core", true, &t->core);
-	bool package = counter_add(rf, cpu, "package", first_of_package(rf, cpu, t), &t->package);
-	t->cpus += core || package;
 }
 
 static void set_counter(json_object *o, const char *key, uint64_t v, bool present)
@@ -471,27 +253,34 @@ static void set_counters(json_object *o, const char *kind, const struct counter 
 
 static void collect_throttle(struct probe_ctx *ctx, json_object *power)
 {
-	struct throttle t = { .core.max_cpu = -1, .package.max_cpu = -1 };
-	struct strv cpus = {0};
-	if (rootfs_list(ctx->rf, CPU_DIR, &cpus) == 0)
-		for (size_t i = 0; i < cpus.n; i++)
-			if (str_numbered(cpus.v[i], "cpu"))
-				throttle_cpu(ctx->rf, cpus.v[i], &t);
-	strv_free(&cpus);
-	strv_free(&t.packages_seen);
+	struct counter core = { .max_cpu = -1 }, package = { .max_cpu = -1 };
+	struct hw_throttle t = {0};
+	size_t cpus = 0;
+	hw_throttle_discover(ctx->rf, &t);
+	for (size_t i = 0; i < t.n; i++) {
+		struct hw_throttle_reading r;
+		hw_throttle_read(ctx->rf, &t.v[i], &r);
+		if (r.has_core)
+			counter_add(&core, t.v[i].cpu, r.core, true, r.has_core_ms, r.core_ms);
+		if (r.has_package)
+			counter_add(&package, t.v[i].cpu, r.package, t.v[i].package_first, r.has_package_ms,
+				    r.package_ms);
+		cpus += r.has_core || r.has_package;
+	}
+	hw_throttle_free(&t);
 
-	if (t.cpus == 0) {
+	if (cpus == 0) {
 		jset_null(power, "throttle");
 		const char *arch = jpath_str(ctx->rec, "host.arch");
 		if (arch && (streq(arch, "x86_64") || endswith(arch, "86")) && !is_guest(ctx))
-			probe_unavailable(ctx, "power", "thermal throttle counters: no " CPU_DIR
+			probe_unavailable(ctx, "power", "thermal throttle counters: no " HW_CPU_DIR
 							"/cpuN/thermal_throttle (therm_throt not built in?)");
 		return;
 	}
 	json_object *o = jchild(power, "throttle");
-	jset_int(o, "cpus", (int64_t)t.cpus);
-	set_counters(o, "core", &t.core);
-	set_counters(o, "package", &t.package);
+	jset_int(o, "cpus", (int64_t)cpus);
+	set_counters(o, "core", &core);
+	set_counters(o, "package", &package);
 }
 
 /* ---- power supplies ------------------------------------------------- */
@@ -507,12 +296,14 @@ static void collect_supplies(struct probe_ctx *ctx, json_object *power)
 	struct strv paths = {0};
 	int on_battery = -1;
 
-	class_entries(ctx, SUPPLY_CLASS, NULL, &paths);
+	_cleanup_free_ char *unreadable = NULL;
+	if (hw_class_entries(ctx->rf, SUPPLY_CLASS, NULL, &paths, &unreadable) == 0)
+		note_unreadable(ctx, SUPPLY_CLASS, unreadable);
 	for (size_t i = 0; i < paths.n; i++) {
-		_cleanup_free_ char *type = label_attr(ctx->rf, paths.v[i], "type");
-		_cleanup_free_ char *online = label_attr(ctx->rf, paths.v[i], "online");
-		_cleanup_free_ char *status = label_attr(ctx->rf, paths.v[i], "status");
-		_cleanup_free_ char *scope = label_attr(ctx->rf, paths.v[i], "scope");
+		_cleanup_free_ char *type = hw_label_attr(ctx->rf, paths.v[i], "type");
+		_cleanup_free_ char *online = hw_label_attr(ctx->rf, paths.v[i], "online");
+		_cleanup_free_ char *status = hw_label_attr(ctx->rf, paths.v[i], "status");
+		_cleanup_free_ char *scope = hw_label_attr(ctx->rf, paths.v[i], "scope");
 		if (scope && streq(scope, "Device"))
 			continue;
 		json_object *s = json_object_new_object();
@@ -554,6 +345,7 @@ int power_collect(struct probe_ctx *ctx)
 	collect_thermal(ctx, power);
 	collect_throttle(ctx, power);
 	collect_supplies(ctx, power);
+	devfreq_collect(ctx, power);
 	if (is_guest(ctx) && (!jpath(power, "undervoltage_now") || !jpath(power, "throttle")))
 		probe_unavailable(ctx, "power", "hardware sensors: a guest sees none of the host's (undervoltage "
 						"alarm, thermal throttle counters)");
@@ -662,7 +454,7 @@ static void render_hwmon(json_object *rec, struct buf *b)
 
 void power_render(json_object *rec, FILE *out)
 {
-	struct buf first = {0}, thermal = {0}, hwmon = {0};
+	struct buf first = {0}, thermal = {0}, hwmon = {0}, devfreq = {0};
 	bool battery;
 
 	render_undervoltage(rec, &first);
@@ -671,8 +463,9 @@ void power_render(json_object *rec, FILE *out)
 	render_throttle(rec, &first);
 	render_thermal(rec, &thermal);
 	render_hwmon(rec, &hwmon);
+	devfreq_render(rec, &devfreq);
 
-	const char *lines[] = { first.s, thermal.s, hwmon.s };
+	const char *lines[] = { first.s, thermal.s, hwmon.s, devfreq.s };
 	const char *label = "Power";
 	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
 		if (!lines[i] || !*lines[i])
@@ -685,4 +478,5 @@ void power_render(json_object *rec, FILE *out)
 	buf_free(&first);
 	buf_free(&thermal);
 	buf_free(&hwmon);
+	buf_free(&devfreq);
 }

@@ -6,6 +6,9 @@
 # - cpu: performance governor and the minimum pinned to the maximum: the vendor kernels
 #   default to schedutil or ondemand, and the short UnixBench tests end before the clock
 #   has ramped up.
+# - devfreq: the DDR controller (dmc) to performance: the BSP's dmc_ondemand keeps DRAM at
+#   324 MHz until load has lasted, and memory-bound tests (File Copy, Pipe, Execl) start
+#   before it rises.
 # - io: the probe's recommendation (bfq for SD cards and eMMC, none for NVMe).
 # - workdir: tmpfs, 512M (from generic): eMMC and SD cards would be measured instead of
 #   the system.
@@ -21,6 +24,9 @@ stop-also = bluetooth ModemManager
 
 [cpu]
 min-freq = max
+
+[devfreq]
+governor = performance
 
 [build]
 cflags = -O3 -ffast-math -mcpu=cortex-a55

@@ -81,7 +81,7 @@ json_object *applied_merge(json_object *old, const struct profile *p, const stru
 		jarr_add_str(profiles, p->name);
 
 	merge_members(o, plan->record, "build", (const char *const[]){ "cc", "cflags", NULL });
-	merge_members(o, plan->record, "bench", (const char *const[]){ "copies", "tests", "quick", NULL });
+	merge_members(o, plan->record, "bench", (const char *const[]){ "copies", "tests", "quick", "pin_single", "dma_latency_us", NULL });
 	merge_members(o, plan->record, "workdir", (const char *const[]){ "path", "type", NULL });
 
 	/* every knob a profile wants, for status; a later profile replaces one */

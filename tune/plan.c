@@ -9,6 +9,7 @@
 
 #include "lib/cpuset.h"
 #include "lib/env-record.h"
+#include "lib/hw.h"
 #include "tune/knob.h"
 #include "tune/services.h"
 
@@ -219,6 +220,21 @@ static char *policy_label(struct ctx *c, const char *policy)
 	return xasprintf("%s (CPUs %s)", policy, list);
 }
 
+/* The first of "a|b|c" that the space-separated list offered holds, or NULL. */
+static char *first_offered(const char *wanted_list, const char *offered_list)
+{
+	struct strv offered = {0}, wanted = {0};
+	strv_split(offered_list, " \t", &offered);
+	strv_split(wanted_list, "|", &wanted);
+	char *pick = NULL;
+	for (size_t i = 0; i < wanted.n && !pick; i++)
+		if (strv_contains(&offered, wanted.v[i]))
+			pick = xstrdup(wanted.v[i]);
+	strv_free(&offered);
+	strv_free(&wanted);
+	return pick;
+}
+
 static void plan_governor(struct ctx *c, const struct profile_setting *s, const char *policy, const char *label)
 {
 	_cleanup_free_ char *avail_path = xasprintf(CPUFREQ "/%s/scaling_available_governors", policy);
@@ -227,13 +243,7 @@ static void plan_governor(struct ctx *c, const struct profile_setting *s, const 
 		note(&c->plan->skipped, "%s governor: %s cannot be read", label, avail_path);
 		return;
 	}
-	struct strv offered = {0}, wanted = {0};
-	strv_split(avail, " \t", &offered);
-	strv_split(s->value, "|", &wanted);
-	const char *pick = NULL;
-	for (size_t i = 0; i < wanted.n && !pick; i++)
-		if (strv_contains(&offered, wanted.v[i]))
-			pick = wanted.v[i];
+	_cleanup_free_ char *pick = first_offered(s->value, avail);
 	if (!pick) {
 		_cleanup_free_ char *origin = profile_origin(s);
 		note(&c->plan->errors, "%s: %s is not offered by %s (%s); %s", label, s->value, avail_path, avail,
@@ -243,8 +253,6 @@ static void plan_governor(struct ctx *c, const struct profile_setting *s, const 
 		_cleanup_free_ char *path = xasprintf(CPUFREQ "/%s/scaling_governor", policy);
 		want_file(c, "cpu", what, path, pick, false, s, NULL);
 	}
-	strv_free(&offered);
-	strv_free(&wanted);
 }
 
 static void plan_min_freq(struct ctx *c, const struct profile_setting *s, const char *policy, const char *label)
@@ -271,32 +279,75 @@ static void plan_min_freq(struct ctx *c, const struct profile_setting *s, const 
 	want_file(c, "cpu", what, path, to, false, s, streq(s->value, "max") ? "pinned to the maximum" : NULL);
 }
 
-/* Boost is one global switch, a switch per policy, or intel_pstate's
- * inverted no_turbo: whichever this machine has. */
-static void plan_boost(struct ctx *c, const struct profile_setting *s, const struct strv *pols)
+/* Boost is whichever switch this machine has (lib/hw.h: the probe reads
+ * the same one): intel_pstate's inverted no_turbo, one global switch, or
+ * a switch per policy. */
+static void plan_boost(struct ctx *c, const struct profile_setting *s)
 {
 	bool on = streq(s->value, "on");
-	if (rootfs_exists(c->rf, CPUFREQ "/boost") == 0) {
-		want_file(c, "cpu", "boost", CPUFREQ "/boost", on ? "1" : "0", false, s, NULL);
-		return;
-	}
-	bool any = false;
-	for (size_t i = 0; i < pols->n; i++) {
-		_cleanup_free_ char *path = xasprintf(CPUFREQ "/%s/boost", pols->v[i]);
-		if (rootfs_exists(c->rf, path) < 0)
-			continue;
-		_cleanup_free_ char *what = xasprintf("%s boost", pols->v[i]);
-		want_file(c, "cpu", what, path, on ? "1" : "0", false, s, NULL);
-		any = true;
-	}
-	if (any)
-		return;
-	const char *nt = "/sys/devices/system/cpu/intel_pstate/no_turbo";
-	if (rootfs_exists(c->rf, nt) == 0)
-		want_file(c, "cpu", "turbo (intel_pstate no_turbo)", nt, on ? "0" : "1", false, s, NULL);
-	else
+	struct hw_policies pols;
+	struct hw_boost sw;
+	hw_cpufreq_policies(c->rf, NULL, &pols);
+	hw_boost_switches(c->rf, &pols, &sw);
+	for (size_t i = 0; i < sw.n; i++)
+		want_file(c, "cpu", sw.v[i].what, sw.v[i].path, on != sw.v[i].inverted ? "1" : "0", false, s, NULL);
+	if (!sw.n)
 		note(&c->plan->skipped, "cpu: boost %s: this machine has no boost control (cpufreq/boost, "
 			  "policy*/boost, intel_pstate/no_turbo)", s->value);
+	hw_boost_free(&sw);
+	hw_policies_free(&pols);
+}
+
+/* EPP per policy, where the driver offers it (intel_pstate, amd-pstate in
+ * active mode); the value must be one the policy lists. intel_pstate
+ * refuses any but performance under the performance governor: best effort. */
+static void plan_epp(struct ctx *c, const struct profile_setting *s, const struct strv *pols,
+		     const struct strv *labels)
+{
+	bool any = false;
+	for (size_t i = 0; i < pols->n; i++) {
+		_cleanup_free_ char *dir = xasprintf(CPUFREQ "/%s", pols->v[i]);
+		_cleanup_free_ char *avail = rootfs_read_attr(c->rf, dir, "energy_performance_available_preferences");
+		_cleanup_free_ char *path = xasprintf("%s/energy_performance_preference", dir);
+		if (!avail || rootfs_exists(c->rf, path) < 0)
+			continue;
+		any = true;
+		struct strv offered = {0};
+		strv_split(avail, " \t", &offered);
+		_cleanup_free_ char *what = xasprintf("%s energy/performance preference", labels->v[i]);
+		if (!strv_contains(&offered, s->value)) {
+			_cleanup_free_ char *origin = profile_origin(s);
+			note(&c->plan->errors, "%s: %s is not offered (%s); %s", what, s->value, avail, origin);
+		} else {
+			_cleanup_free_ char *cur = NULL;
+			if (knob_read(c->rf, path, false, &cur) < 0)
+				note(&c->plan->errors, "%s: cannot read %s", what, path);
+			else
+				want(c, &(struct want){ .kind = ACT_FILE, .area = "cpu", .what = what, .target = path,
+							.from = cur, .to = s->value, .s = s, .best_effort = true });
+		}
+		strv_free(&offered);
+	}
+	if (!any)
+		note(&c->plan->skipped, "cpu: epp %s: no policy has an energy/performance preference (a pstate "
+			  "driver in active mode has one)", s->value);
+}
+
+/* x86 EPB on every CPU that has it; the kernel shows it as a number. */
+static void plan_epb(struct ctx *c, const struct profile_setting *s)
+{
+	struct strv files = {0};
+	int named = hw_epb_parse(s->value);
+	_cleanup_free_ char *to = named >= 0 ? xasprintf("%d", named) : xstrdup(s->value);
+	hw_epb_files(c->rf, &files);
+	for (size_t i = 0; i < files.n; i++) {
+		const char *cpu = files.v[i] + strlen("/sys/devices/system/cpu/");
+		_cleanup_free_ char *what = xasprintf("%.*s energy/performance bias", (int)strcspn(cpu, "/"), cpu);
+		want_file(c, "cpu", what, files.v[i], to, false, s, NULL);
+	}
+	if (!files.n)
+		note(&c->plan->skipped, "cpu: epb %s: no CPU has an energy/performance bias (x86 only)", s->value);
+	strv_free(&files);
 }
 
 static void plan_cpu(struct ctx *c)
@@ -304,7 +355,11 @@ static void plan_cpu(struct ctx *c)
 	const struct profile_setting *gov = setting(c, "cpu", "governor");
 	const struct profile_setting *boost = setting(c, "cpu", "boost");
 	const struct profile_setting *minf = setting(c, "cpu", "min-freq");
-	if (!gov && !boost && !minf)
+	const struct profile_setting *epp = setting(c, "cpu", "epp");
+	const struct profile_setting *epb = setting(c, "cpu", "epb");
+	if (epb)
+		plan_epb(c, epb);
+	if (!gov && !boost && !minf && !epp)
 		return;
 	struct strv pols = {0};
 	policies(c, &pols);
@@ -320,9 +375,11 @@ static void plan_cpu(struct ctx *c)
 	for (size_t i = 0; gov && i < pols.n; i++)
 		plan_governor(c, gov, pols.v[i], labels.v[i]);
 	if (boost)
-		plan_boost(c, boost, &pols);
+		plan_boost(c, boost);
 	for (size_t i = 0; minf && i < pols.n; i++)
 		plan_min_freq(c, minf, pols.v[i], labels.v[i]);
+	if (epp)
+		plan_epp(c, epp, &pols, &labels);
 	strv_free(&labels);
 	strv_free(&pols);
 }
@@ -727,6 +784,52 @@ static void plan_record(struct ctx *c)
 	bool quick;
 	if ((s = profile_get(c->p, "bench", "quick")) && profile_parse_bool(s->value, &quick) == 0)
 		jset_bool(jchild(rec, "bench"), "quick", quick);
+	if ((s = profile_get(c->p, "bench", "pin-single")))
+		jset_str(jchild(rec, "bench"), "pin_single", s->value);
+	uint64_t us;
+	if ((s = profile_get(c->p, "bench", "dma-latency")))
+		jset(jchild(rec, "bench"), "dma_latency_us", parse_u64(s->value, &us) == 0 ? json_object_new_int64((int64_t)us)
+										       : json_object_new_string(s->value));
+}
+
+/* ---- devfreq ------------------------------------------------------------ */
+
+/* The governor of the memory controllers' devfreq devices (devices =
+ * memory, the default) or of every devfreq device (all). */
+static void plan_devfreq(struct ctx *c)
+{
+	const struct profile_setting *s = setting(c, "devfreq", "governor");
+	const struct profile_setting *which = profile_get(c->p, "devfreq", "devices");
+	bool all = which && streq(which->value, "all");
+	if (!s)
+		return;
+	struct hw_devfreqs devs;
+	_cleanup_free_ char *unreadable = NULL;
+	if (hw_devfreq_devices(c->rf, &devs, &unreadable) < 0) {
+		note(&c->plan->skipped, "devfreq: governor %s: this machine has no devfreq devices", s->value);
+		return;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < devs.n; i++) {
+		const struct hw_devfreq *d = &devs.v[i];
+		if (!all && !streq_ptr(d->kind, "memory"))
+			continue;
+		n++;
+		_cleanup_free_ char *avail = rootfs_read_attr(c->rf, d->dir, "available_governors");
+		_cleanup_free_ char *pick = avail ? first_offered(s->value, avail) : NULL;
+		_cleanup_free_ char *what = xasprintf("%s governor", d->name);
+		_cleanup_free_ char *path = xasprintf("%s/governor", d->dir);
+		if (!pick) {
+			_cleanup_free_ char *origin = profile_origin(s);
+			note(&c->plan->errors, "%s: %s is not offered by %s/available_governors (%s); %s", what, s->value,
+			     d->dir, avail ?: "unreadable", origin);
+		} else {
+			want_file(c, "devfreq", what, path, pick, false, s, NULL);
+		}
+	}
+	if (!n)
+		note(&c->plan->skipped, "devfreq: governor %s: no %sdevfreq device", s->value, all ? "" : "memory-controller ");
+	hw_devfreqs_free(&devs);
 }
 
 void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, const struct plan_opts *o,
@@ -742,6 +845,7 @@ void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, co
 	/* services first: irqbalance would move the IRQs back */
 	plan_services(&c);
 	plan_cpu(&c);
+	plan_devfreq(&c);
 	plan_io(&c);
 	plan_sysctl(&c);
 	plan_vm(&c);

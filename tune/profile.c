@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "lib/cpuset.h"
+#include "lib/hw.h"
 #include "lib/paths.h"
 #include "unixbench/catalogue.h"
 
@@ -307,6 +308,20 @@ static char *check_tests(const char *value, const char *choices)
 			 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 }
 
+static char *check_epb(const char *value, const char *choices)
+{
+	uint64_t v;
+	if (in_choices(value, choices) || hw_epb_parse(value) >= 0 || (parse_u64(value, &v) == 0 && v <= 15))
+		return NULL;
+	return xasprintf("'%s' is neither %s, a number 0-15 nor performance, balance-performance, normal, "
+			 "balance-power or power", value, choices);
+}
+
+static char *check_dma_latency(const char *value, const char *choices)
+{
+	return check_uint_or(value, choices, 2000000000);
+}
+
 static char *check_bool(const char *value, const char *choices)
 {
 	bool b;
@@ -393,6 +408,10 @@ static const struct key_spec keys[] = {
 	{ "cpu", "governor", check_governors, "keep" },
 	{ "cpu", "boost", check_enum, "on|off|keep" },
 	{ "cpu", "min-freq", check_freq, "max|keep" },
+	{ "cpu", "epp", check_enum, "performance|balance_performance|default|balance_power|power|keep" },
+	{ "cpu", "epb", check_epb, "keep" },
+	{ "devfreq", "governor", check_governors, "keep" },
+	{ "devfreq", "devices", check_enum, "memory|all" },
 	{ "io", "scheduler", check_scheduler, "auto|keep" },
 	{ "io", "read-ahead-kb", check_readahead, "keep" },
 	{ "workdir", "type", check_enum, "tmpfs|dir" },
@@ -403,6 +422,8 @@ static const struct key_spec keys[] = {
 	{ "bench", "copies", check_copies, NULL },
 	{ "bench", "tests", check_tests, NULL },
 	{ "bench", "quick", check_bool, NULL },
+	{ "bench", "pin-single", check_enum, "fastest|off" },
+	{ "bench", "dma-latency", check_dma_latency, "off" },
 	{ "vm", "transparent-hugepages", check_enum, "always|madvise|never|keep" },
 	{ "irq", "storage-affinity", check_affinity, "device-node|keep" },
 	/* [sysctl] keys are sysctl names, checked by check_sysctl_name */
@@ -410,7 +431,7 @@ static const struct key_spec keys[] = {
 };
 
 static const char *const section_types[] = {
-	"profile", "services", "cpu", "io", "workdir", "build", "bench", "sysctl", "vm", "irq", NULL,
+	"profile", "services", "cpu", "devfreq", "io", "workdir", "build", "bench", "sysctl", "vm", "irq", NULL,
 };
 
 /* Conditions a section (not [profile]) may carry; see section_matches(). */

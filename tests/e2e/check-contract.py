@@ -41,6 +41,7 @@ CONTRACT = {
 }
 MOUNT = ["target", "source", "fstype", "options"]
 DEVICE = ["name", "kind", "rotational", "model", "scheduler", "schedulers", "recommended_scheduler", "numa_node"]
+KIND = ["model", "vendor", "midr", "cpus", "measured_cpu", "measured_khz", "cur_khz", "max_khz"]
 FINDING = ["id", "severity", "area", "message", "evidence", "fix"]
 MISSING = object()
 
@@ -71,6 +72,11 @@ def contract_errors(rec):
         v = get(rec, sub)
         if isinstance(v, dict):
             errors += [f"missing key {sub}.{k}" for k in keys if k not in v]
+    for k in get(rec, "cpu.kinds") if isinstance(get(rec, "cpu.kinds"), list) else []:
+        errors += [f"missing key cpu.kinds[].{key}" for key in KIND if key not in k]
+        v = k.get("measured_khz")
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v <= 0):
+            errors.append(f"cpu.kinds[].measured_khz is {v!r}, not a number of kHz")
     for f in rec.get("findings", []):
         errors += [f"finding {f.get('id')} lacks {k}" for k in FINDING if k not in f]
         if f.get("severity") not in ("info", "warn", "crit"):

@@ -6,8 +6,13 @@
 . "$(dirname "$0")/bench-lib.sh"
 
 mkdir -p "$T/run" && cd "$T/run" || fail "no run directory"
-expect_exit 0 "$UBTUNE" bench --quick --tests pipe,syscall,spawn --copies 1,2 --force --json "${ENGINE[@]}"
+# the DMA latency request goes to a stand-in for /dev/cpu_dma_latency
+: >"$T/qos"
+UBTUNE_DMA_LATENCY_DEV="$T/qos" expect_exit 0 "$UBTUNE" bench --quick --tests pipe,syscall,spawn --copies 1,2 --force \
+	--json --dma-latency 0 --pin-single fastest "${ENGINE[@]}"
 cp "$T/stdout" "$T/result.json"
+grep -q "holding the CPU DMA latency at 0 µs ($T/qos)" "$T/stderr" || fail "the latency hold is not said: $(cat "$T/stderr")"
+[ "$(od -An -tx1 "$T/qos" | tr -d ' ')" = 00000000 ] || fail "the latency request is not a 32-bit 0"
 grep -q "result 1 stored" "$T/stderr" || fail "the run was not stored: $(tail -n 3 "$T/stderr")"
 [ -z "$(ls -A "$T/run")" ] || fail "the temporary working directory was left behind: $(ls -A "$T/run")"
 
@@ -38,6 +43,14 @@ assert r["environment"]["before"]["schema"] == "ubtune.probe/1"
 assert r["environment"]["after"]["schema"] == "ubtune.probe/1"
 assert r["sampler"]["count"] >= 1 and len(r["samples"]) == r["sampler"]["count"]
 assert isinstance(r["events"], list)
+assert r["options"]["dma_latency"] == {"requested_us": 0, "device": r["options"]["dma_latency"]["device"],
+                                       "held": True, "error": None}, r["options"]["dma_latency"]
+pin = r["options"]["pin_single"]
+assert pin["requested"] == "fastest" and (pin["cpus"] is None) == (pin["note"] is not None), pin
+assert r["kernel_log"]["source"].endswith("/kmsg") and r["kernel_log"]["read"] is True, r["kernel_log"]
+assert r["kernel_log"]["marker"] is None or r["kernel_log"]["marker"].startswith("ubtune: bench run ")
+assert not [e for e in r["events"] if e["kind"].startswith("kernel-")], r["events"]
+assert r["options"]["nproc"] is None or r["options"]["nproc"]["needed"] >= 2
 assert r["preflight"]["seconds"] > 0
 assert r["options"]["tests"] == ["pipe", "syscall", "spawn"]
 PY
@@ -84,6 +97,10 @@ expect_exit 2 "$UBTUNE" bench --tests pipe,nosuch "${ENGINE[@]}"
 grep -q "unknown test 'nosuch'" "$T/stderr" || fail "bad --tests: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" bench --copies 0 "${ENGINE[@]}"
 expect_exit 2 "$UBTUNE" bench --iterations many
+expect_exit 2 "$UBTUNE" bench --pin-single slowest
+grep -q "pin-single takes fastest or off, not 'slowest'" "$T/stderr" || fail "bad --pin-single: $(cat "$T/stderr")"
+expect_exit 2 "$UBTUNE" bench --dma-latency -1
+grep -q "dma-latency takes microseconds" "$T/stderr" || fail "bad --dma-latency: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" show
 expect_exit 1 "$UBTUNE" show 99
 grep -q "no result '99'" "$T/stderr" || fail "show 99: $(cat "$T/stderr")"

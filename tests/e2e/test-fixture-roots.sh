@@ -46,6 +46,15 @@ expect rpi4-undervoltage 'd["power"]["undervoltage_now"] is True and d["power"][
 expect rpi4-undervoltage '"power.undervoltage" in ids and d["virt"]["boot_el"] == "EL2"'
 expect rk3568-emmc-el2 'd["virt"]["kvm_initialized"] is True and d["virt"]["config_virtualization"] == "y"'
 expect rk3568-emmc-el2 'd["cpu"]["model"] == "Cortex-A55" and d["host"]["init"] == "busybox"'
+expect rk3568-emmc-el2 '([(x["name"], x["kind"], x["governor"], x["cur_hz"]) for x in d["power"]["devfreq"]] ==
+	[("dmc", "memory", "dmc_ondemand", 324000000), ("fde60000.gpu", "gpu", "simple_ondemand", 200000000)])'
+expect rk3568-emmc-el2 '([(s["name"], s["latency_us"]) for s in d["cpu"]["idle"]["states"]] == [("WFI", 1), ("cpu-sleep", 370)]
+	and d["cpu"]["idle"]["driver"] == "arm_idle" and d["cpu"]["idle"]["deepest_latency_us"] == 370)'
+expect rk3568-emmc-el2 '{"memory.devfreq-dynamic", "cpu.idle-deep-states"} <= {f["id"] for f in d["findings"]}'
+expect x86-kvm-steal '(d["host"]["limits"] == {"nproc_soft": 31767, "nproc_hard": 31767, "pids_max": 20966,
+	"pids_max_source": "/sys/fs/cgroup/user.slice/user-0.slice/pids.max", "pid_max": 4194304, "threads_max": 63534}
+	and d["host"]["audit"]["seccomp"] == "disabled" and d["host"]["audit"]["rules"] is None)'
+expect laptop-battery-powersave '"memory.devfreq-dynamic" not in {f["id"] for f in d["findings"]} and d["power"]["devfreq"] is None'
 expect ft2000plus-64 'd["cpu"]["vendor"] == "Phytium" and d["cpu"]["cores"] == 64 and d["cpu"]["freq"]["driver"] is None'
 expect x86-kvm-steal 'd["virt"]["hypervisor"] == "kvm" and abs(d["virt"]["steal_pct"] - 8.0) < 0.1 and "virt.steal" in ids'
 expect qemu-tcg-x86 'd["virt"]["hypervisor"] == "qemu-tcg" and "virt.emulated" in ids'

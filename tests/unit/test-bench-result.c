@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "bench/background.h"
 #include "bench/result.h"
 #include "bench/workdir.h"
 #include "lib/store.h"
@@ -28,6 +29,17 @@ static const char *const record_text =
 	"   {\"id\": \"execl\", \"name\": \"Execl Throughput\", \"unit\": \"lps\", \"baseline\": 43,"
 	"    \"complete\": false, \"error\": \"1 copy, pass 1: the program exited with status 2\", \"passes\": []}"
 	" ]}]}";
+
+/* The text report of a record. */
+static char *report_of(json_object *rec)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	result_render(rec, f);
+	fclose(f);
+	return text;
+}
 
 static void record_scoring(void **state)
 {
@@ -67,11 +79,7 @@ static void record_scoring(void **state)
 	assert_true(lo <= v && v <= hi);
 
 	/* The text report keeps UnixBench's lines, so scripts that parse them work. */
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	result_render(rec, f);
-	fclose(f);
+	char *text = report_of(rec);
 	static const char *const lines[] = {
 		"Benchmark Run: Thu Jan 01 2026 12:00:00 - 12:01:40\n",
 		"4 CPUs in system; running 1 parallel copy of tests\n",
@@ -105,11 +113,7 @@ static void imported_record_renders(void **state)
 		"   \"baseline\": 116700, \"result\": 6012345.6, \"index\": 515.2, \"time_s\": 10.0, \"samples\": 7}]}]}");
 	_cleanup_free_ char *why = NULL;
 	assert_int_equal(result_check(rec, &why), 0);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	result_render(rec, f);
-	fclose(f);
+	char *text = report_of(rec);
 	assert_non_null(strstr(text, "Dhrystone 2 using register variables        6012345.6 lps   (10.0 s, 7 samples)\n"));
 	assert_non_null(strstr(text, "System Benchmarks Index Score (Partial Only)                          515.2\n"));
 	assert_non_null(strstr(text, "Imported result"));
@@ -120,6 +124,56 @@ static void imported_record_renders(void **state)
 	 * time may be that of the import, so neither is shown as the run's */
 	assert_non_null(strstr(text, "Benchmark Run: time not recorded\nCPUs in system not recorded; running 4 "
 				     "parallel copies of tests\n"));
+	free(text);
+}
+
+/* What else ran during each test, from the samples taken while it ran, and
+ * the clock measured after it: the table and the thresholds in the report. */
+static void background_and_clock(void **state)
+{
+	_cleanup_json_ json_object *rec = json_lit(
+		"{\"schema\": \"ubtune.result/1\", \"started_at\": \"2026-01-01T12:00:00+0000\","
+		" \"environment\": {\"before\": {\"cpu\": {\"kinds\": [{\"model\": \"Cortex-A76\"}, {\"model\": \"Cortex-A55\"}]}}},"
+		" \"runs\": [{\"copies\": 4, \"tests\": ["
+		"  {\"id\": \"dhry2reg\", \"name\": \"Dhrystone 2 using register variables\", \"unit\": \"lps\", \"baseline\": 116700,"
+		"   \"result\": 20000000, \"index\": 1713.8, \"time_s\": 10, \"samples\": 7,"
+		"   \"clock\": {\"after\": [{\"cpu\": 4, \"measured_khz\": 2352000}, {\"cpu\": 0, \"measured_khz\": 1800400}]}},"
+		"  {\"id\": \"syscall\", \"name\": \"System Call Overhead\", \"unit\": \"lps\", \"baseline\": 15000,"
+		"   \"result\": 1500000, \"index\": 1000, \"time_s\": 10, \"samples\": 7}]}],"
+		" \"samples\": ["
+		"  {\"test\": \"dhry2reg\", \"copies\": 4, \"sys_pct\": 8, \"iowait_pct\": 0, \"steal_pct\": 0, \"others_pct\": 2},"
+		"  {\"test\": \"dhry2reg\", \"copies\": 4, \"sys_pct\": 6, \"iowait_pct\": 0, \"steal_pct\": 0, \"others_pct\": 30,"
+		"   \"others_top\": \"cc1 (pid 42)\"},"
+		"  {\"test\": \"dhry2reg\", \"copies\": 1, \"sys_pct\": 90, \"others_pct\": 90},"
+		"  {\"test\": \"syscall\", \"copies\": 4, \"sys_pct\": 95, \"iowait_pct\": 1, \"steal_pct\": 0, \"others_pct\": 0},"
+		"  {\"test\": null, \"sys_pct\": 50}]}");
+	background_per_test(rec);
+	json_object *dhry = jpath(rec, "runs.0.tests.0"), *sys = jpath(rec, "runs.0.tests.1");
+	assert_int_equal(jint(dhry, "background.samples"), 2); /* the 1-copy reading is another run's */
+	double v;
+	assert_true(jpath_double(dhry, "background.sys_pct", &v));
+	assert_float_equal(v, 7.0, 1e-9);
+	assert_true(jpath_double(dhry, "background.others_pct", &v));
+	assert_float_equal(v, 16.0, 1e-9);
+	assert_true(jpath_double(dhry, "background.others_max_pct", &v));
+	assert_float_equal(v, 30.0, 1e-9);
+	assert_jstr(dhry, "background.busiest", "cc1 (pid 42)");
+	assert_jstr(dhry, "background.untrusted.0", "others");
+	assert_jstr(dhry, "background.untrusted.1", "sys");
+	/* kernel time is what System Call Overhead measures: not a reason */
+	assert_int_equal(jpath_len(sys, "background.untrusted"), 0);
+
+	char *text = report_of(rec);
+	static const char *const lines[] = {
+		"Clock and background during each test       MHz AFTER    OTHERS      SYS   IOWAIT    STEAL\n",
+		"Dhrystone 2 using register variables        2352/1800    16.0 %    7.0 %    0.0 %    0.0 %  UNTRUSTWORTHY\n",
+		"System Call Overhead                                -     0.0 %   95.0 %    1.0 %    0.0 %\n",
+		"MHz after: measured on one CPU of each kind (Cortex-A76/Cortex-A55)\n",
+		"UNTRUSTWORTHY: a test is untrustworthy when, on average over its samples,\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
+		if (!strstr(text, lines[i]))
+			fail_msg("the report lacks '%s':\n%s", lines[i], text);
 	free(text);
 }
 
@@ -274,6 +328,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(record_scoring),
 		cmocka_unit_test(imported_record_renders),
+		cmocka_unit_test(background_and_clock),
 		cmocka_unit_test_setup_teardown(store_round_trip, make_state, remove_state),
 		cmocka_unit_test_setup_teardown(import_rejects_bad_files, make_state, remove_state),
 	};

@@ -164,6 +164,31 @@ static void copies_get_their_own_process_groups(void **state)
 	rmdir(dir);
 }
 
+/* An affinity pins every copy: each reports the CPUs it may run on. */
+static void copies_are_pinned(void **state)
+{
+	cpu_set_t mine;
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	int cpu = 0;
+	while (!CPU_ISSET(cpu, &mine))
+		cpu++;
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	char *argv[] = { "/bin/sh", "-c",
+			 "set -- $(grep Cpus_allowed_list /proc/self/status); echo \"COUNT|$(($2 + 1))|1|lps\" >&2", NULL };
+	extern char **environ;
+	struct pass_spec spec = { .argv = argv, .envp = environ, .cwd = "/", .copies = 2, .timeout_s = 30,
+				  .affinity = &one, .affinity_size = sizeof(one) };
+	struct pass_outcome o;
+	_cleanup_free_ char *error = NULL;
+	assert_int_equal(runner_pass(&spec, &o, &error), 0);
+	/* both copies on that one CPU: (cpu + 1) each */
+	assert_float_equal(o.value.count, 2 * (cpu + 1), 0);
+	pass_outcome_free(&o);
+	no_children_left();
+}
+
 static void elapsed_waits_for_whoever_holds_stderr(void **state)
 {
 	/* As in Run: a background process that keeps stderr open keeps the
@@ -223,6 +248,7 @@ int main(void)
 		cmocka_unit_test(protocol_errors),
 		cmocka_unit_test(pass_sums_counts_and_averages_times),
 		cmocka_unit_test(copies_get_their_own_process_groups),
+		cmocka_unit_test(copies_are_pinned),
 		cmocka_unit_test(elapsed_waits_for_whoever_holds_stderr),
 		cmocka_unit_test(failures_are_named),
 		cmocka_unit_test(timeout_kills_the_groups),

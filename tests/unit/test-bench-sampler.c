@@ -10,7 +10,7 @@
 #include "bench/sampler.h"
 #include "unixbench/catalogue.h"
 #include "probe/services.h"
-#include "testlib.h"
+#include "probetest.h"
 
 static void proc_parsers(void **state)
 {
@@ -305,6 +305,62 @@ static void sampler_thread_on_this_machine(void **state)
 	sampler_free(s);
 }
 
+/* The probe and the sampler read the same sources alike: the trip that
+ * counts, hwmon sensors kept in device/ by old drivers, and package
+ * throttle counters that every CPU of a package repeats. */
+static void probe_and_sampler_agree(void **state)
+{
+	char *r = tmproot_new();
+	tmproot_write(r, "proc/stat", "cpu  0 0 0 100 0 0 0 0\ncpu0 0 0 0 50 0 0 0 0\ncpu1 0 0 0 50 0 0 0 0\n");
+	tmproot_write(r, "sys/class/thermal/thermal_zone0/type", "x86_pkg_temp");
+	tmproot_write(r, "sys/class/thermal/thermal_zone0/temp", "90000");
+	tmproot_write(r, "sys/class/thermal/thermal_zone0/trip_point_0_temp", "95000");
+	tmproot_write(r, "sys/class/thermal/thermal_zone0/trip_point_0_type", "critical");
+	tmproot_write(r, "sys/class/thermal/thermal_zone0/trip_point_1_temp", "75000");
+	tmproot_write(r, "sys/class/thermal/thermal_zone0/trip_point_1_type", "passive");
+	tmproot_write(r, "sys/class/hwmon/hwmon0/device/name", "rpi_volt");
+	tmproot_write(r, "sys/class/hwmon/hwmon0/device/in0_lcrit_alarm", "1");
+	for (int c = 0; c < 2; c++) {
+		_cleanup_free_ char *pkg = xasprintf("sys/devices/system/cpu/cpu%d/topology/physical_package_id", c);
+		_cleanup_free_ char *cnt = xasprintf("sys/devices/system/cpu/cpu%d/thermal_throttle/package_throttle_count", c);
+		tmproot_write(r, pkg, "0");
+		tmproot_write(r, cnt, "4");
+	}
+
+	json_object *rec = probe_root(r, NULL);
+	/* already above the passive trip: that is the one that counts, not the next one up */
+	assert_int_equal(jint(rec, "power.thermal.0.trip_mc"), 75000);
+	assert_int_equal(jint(rec, "power.thermal.0.trip_point"), 1);
+	assert_jstr(rec, "power.hwmon.0.path", "/sys/class/hwmon/hwmon0/device");
+	assert_int_equal(jint(rec, "power.throttle.package_events"), 4);
+	json_object_put(rec);
+
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	assert_int_equal(rootfs_new(r, &rf), 0);
+	struct sampler *s;
+	assert_int_equal(sampler_new(rf, 0, &s), 0);
+	sampler_tick(s, 0, 1767268800);
+	sampler_set_phase(s, 0, 2);
+	tmproot_write(r, "proc/stat", "cpu  0 0 0 300 0 0 0 0\ncpu0 0 0 0 150 0 0 0 0\ncpu1 0 0 0 150 0 0 0 0\n");
+	for (int c = 0; c < 2; c++) {
+		_cleanup_free_ char *cnt = xasprintf("sys/devices/system/cpu/cpu%d/thermal_throttle/package_throttle_count", c);
+		tmproot_write(r, cnt, "6");
+	}
+	sampler_tick(s, 1, 1767268801);
+	sampler_finish(s, 2);
+	json_object *ev = sampler_events(s);
+	assert_string_equal(event_message(ev, "thermal"), "temperature reached 90.0 °C (x86_pkg_temp, trip 75.0 °C) "
+							  "during Dhrystone 2 using register variables, 2 copies; "
+							  "above the trip for 1 s");
+	assert_string_equal(event_message(ev, "throttle"), "thermal throttle counters rose by 2 (CPU 0) during "
+							   "Dhrystone 2 using register variables, 2 copies");
+	assert_string_equal(event_message(ev, "undervoltage"), "undervoltage alarm was already raised when the run "
+							       "started (hwmon0 rpi_volt in0_lcrit_alarm); still "
+							       "raised at the end of the run");
+	sampler_free(s);
+	tmproot_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +370,7 @@ int main(void)
 		cmocka_unit_test(alarm_raised_before_the_run),
 		cmocka_unit_test(a_dip_does_not_split_an_event),
 		cmocka_unit_test(sampler_thread_on_this_machine),
+		cmocka_unit_test(probe_and_sampler_agree),
 	};
 	return cmocka_run_group_tests(tests, setup_root, teardown_root);
 }

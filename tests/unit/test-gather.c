@@ -56,7 +56,8 @@ static void build_from_dump(void **state)
 	assert_null(strstr(units->data, "plymouth"));
 	const struct tar_item *meta = item_of(&g, ".ubtune/gather", TAR_FILE);
 	assert_string_equal(meta->data, "version=" UBTUNE_VERSION "\ncreated=2023-11-14T22:13:20Z\nhostname=desktop\nworkdir=/\n"
-					"kernel-log-unavailable=this dump has no kernel log (/dmesg: No such file or directory)\n");
+					"kernel-log-unavailable=this dump has no kernel log (/dmesg: No such file or directory)\n"
+					"audit-unavailable=audit rules: `auditctl -l` runs on the live machine only\n");
 	json_object *saved = NULL;
 	assert_int_equal(jload_string(item_of(&g, ".ubtune/record.json", TAR_FILE)->data, &saved), 0);
 	assert_jstr(saved, "services.default_target", "graphical.target");
@@ -74,10 +75,14 @@ static void build_from_dump(void **state)
 static void record_files(void **state)
 {
 	_cleanup_json_ json_object *rec = json_lit(
-		"{\"host\": {\"hostname\": \"rk3568\", \"arch\": \"aarch64\"}, \"storage\": {\"workdir\": \"/home/ub\"},"
+		"{\"storage\": {\"workdir\": \"/home/ub\"},"
 		" \"virt\": {\"cpuid\": {\"hypervisor_bit\": true, \"vendor\": \"KVMKVMKVM\"}},"
 		" \"toolchain\": {\"cc\": \"gcc\", \"cc_version\": \"12.2.0\", \"libc\": \"glibc\", \"libc_version\": null},"
-		" \"unavailable\": [{\"area\": \"kernel-log\", \"reason\": \"not readable (/dev/kmsg: Operation not permitted)\"}]}");
+		" \"cpu\": {\"kinds\": [{\"model\": \"Cortex-A55\", \"measured_cpu\": 0, \"measured_khz\": 1992000},"
+		"                      {\"model\": \"Cortex-A76\", \"measured_cpu\": 4, \"measured_khz\": null}]},"
+		" \"host\": {\"hostname\": \"rk3568\", \"arch\": \"aarch64\", \"audit\": {\"rules\": 3, \"syscall_rules\": 1}},"
+		" \"unavailable\": [{\"area\": \"kernel-log\", \"reason\": \"not readable (/dev/kmsg: Operation not permitted)\"},"
+		"                 {\"area\": \"cpu\", \"reason\": \"measured clock of Cortex-A76: CPU 4 is outside this process's CPU set\"}]}");
 	_cleanup_rootfs_ struct rootfs *rf = NULL;
 	_cleanup_free_ char *root = fixture_root("busybox-board-noisy"), *error = NULL;
 	assert_int_equal(rootfs_new(root, &rf), 0);
@@ -87,7 +92,10 @@ static void record_files(void **state)
 	assert_string_equal(item_of(&g, ".ubtune/toolchain", TAR_FILE)->data, "cc=gcc\ncc_version=12.2.0\nlibc=glibc\n");
 	assert_string_equal(item_of(&g, ".ubtune/gather", TAR_FILE)->data,
 			    "version=" UBTUNE_VERSION "\ncreated=1970-01-01T00:00:00Z\nhostname=rk3568\narch=aarch64\n"
-			    "workdir=/home/ub\nkernel-log-unavailable=not readable (/dev/kmsg: Operation not permitted)\n");
+			    "workdir=/home/ub\nkernel-log-unavailable=not readable (/dev/kmsg: Operation not permitted)\n"
+			    /* what only the live probe could find out: the clock and the audit rules */
+			    "clock-cpu0=1992000\nclock-why-cpu4=CPU 4 is outside this process's CPU set\n"
+			    "audit-rules=3\naudit-syscall-rules=1\n");
 	/* the workdir exists in the dump, and services without unit states write none */
 	item_of(&g, "home/ub", TAR_DIR);
 	item_of(&g, "home", TAR_DIR);

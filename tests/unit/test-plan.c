@@ -163,6 +163,86 @@ static void cpu_refusals(void **state)
 	planned_free(&t);
 }
 
+/* EPP where the policy offers it, EPB on every CPU that has it, by name or number. */
+static void cpu_energy_preference(void **state)
+{
+	cpufreq_policy("powersave performance\n", "powersave\n");
+	put(POLICY "/energy_performance_available_preferences", "default performance balance_performance balance_power power\n");
+	put(POLICY "/energy_performance_preference", "balance_power\n");
+	put("/sys/devices/system/cpu/cpu0/power/energy_perf_bias", "8\n");
+	put("/sys/devices/system/cpu/cpu1/power/energy_perf_bias", "6\n");
+	struct planned t = {0};
+	plan_for(&t, "[cpu]\nepp = performance\nepb = balance-performance\n", "{}");
+	assert_int_equal(t.plan.errors.n, 0);
+	assert_action(&t.plan, "policy0 (CPUs 0-1) energy/performance preference", POLICY "/energy_performance_preference",
+		      "balance_power", "performance");
+	assert_true(find_action(&t.plan, "policy0 (CPUs 0-1) energy/performance preference")->best_effort);
+	assert_action(&t.plan, "cpu0 energy/performance bias", "/sys/devices/system/cpu/cpu0/power/energy_perf_bias", "8", "4");
+	assert_action(&t.plan, "cpu1 energy/performance bias", "/sys/devices/system/cpu/cpu1/power/energy_perf_bias", "6", "4");
+	planned_free(&t);
+
+	/* a preference the policy does not list is refused; a number is an EPB as it is */
+	put(POLICY "/energy_performance_available_preferences", "default performance power\n");
+	plan_for(&t, "[cpu]\nepp = balance_power\nepb = 15\n", "{}");
+	assert_line(&t.plan.errors, "policy0 (CPUs 0-1) energy/performance preference: balance_power is not offered "
+				    "(default performance power)");
+	assert_action(&t.plan, "cpu1 energy/performance bias", "/sys/devices/system/cpu/cpu1/power/energy_perf_bias", "6", "15");
+	planned_free(&t);
+}
+
+/* Neither exists off x86 or without a pstate driver: skipped, said. */
+static void cpu_energy_absent(void **state)
+{
+	cpufreq_policy("performance\n", "performance\n");
+	struct planned t = {0};
+	plan_for(&t, "[cpu]\nepp = performance\nepb = 0\n", "{}");
+	assert_int_equal(t.plan.errors.n, 0);
+	assert_int_equal(t.plan.n_actions, 0);
+	assert_line(&t.plan.skipped, "cpu: epp performance: no policy has an energy/performance preference");
+	assert_line(&t.plan.skipped, "cpu: epb 0: no CPU has an energy/performance bias (x86 only)");
+	planned_free(&t);
+}
+
+/* The memory controller's devfreq governor, first offered wins; a GPU only with devices = all. */
+static void devfreq_governor(void **state)
+{
+	put("/sys/class/devfreq/dmc/available_governors", "dmc_ondemand userspace powersave performance simple_ondemand\n");
+	put("/sys/class/devfreq/dmc/governor", "dmc_ondemand\n");
+	put("/sys/class/devfreq/fb000000.gpu/available_governors", "simple_ondemand performance\n");
+	put("/sys/class/devfreq/fb000000.gpu/governor", "simple_ondemand\n");
+	struct planned t = {0};
+	plan_for(&t, "[devfreq]\ngovernor = turbo|performance\n", "{}");
+	assert_int_equal(t.plan.errors.n, 0);
+	assert_int_equal(t.plan.n_actions, 1);
+	assert_action(&t.plan, "dmc governor", "/sys/class/devfreq/dmc/governor", "dmc_ondemand", "performance");
+	assert_string_equal(t.plan.actions[0].area, "devfreq");
+	planned_free(&t);
+
+	plan_for(&t, "[devfreq]\ngovernor = performance\ndevices = all\n", "{}");
+	assert_int_equal(t.plan.n_actions, 2);
+	assert_action(&t.plan, "fb000000.gpu governor", "/sys/class/devfreq/fb000000.gpu/governor", "simple_ondemand",
+		      "performance");
+	planned_free(&t);
+
+	plan_for(&t, "[devfreq]\ngovernor = dmc_ondemand\ndevices = all\n", "{}");
+	assert_line(&t.plan.errors, "fb000000.gpu governor: dmc_ondemand is not offered by "
+				    "/sys/class/devfreq/fb000000.gpu/available_governors (simple_ondemand performance)");
+	planned_free(&t);
+}
+
+static void devfreq_absent(void **state)
+{
+	struct planned t = {0};
+	plan_for(&t, "[devfreq]\ngovernor = performance\n", "{}");
+	assert_int_equal(t.plan.n_actions, 0);
+	assert_line(&t.plan.skipped, "devfreq: governor performance: this machine has no devfreq devices");
+	planned_free(&t);
+	put("/sys/class/devfreq/fb000000.gpu/governor", "simple_ondemand\n");
+	plan_for(&t, "[devfreq]\ngovernor = performance\n", "{}");
+	assert_line(&t.plan.skipped, "devfreq: governor performance: no memory-controller devfreq device");
+	planned_free(&t);
+}
+
 static void no_cpufreq(void **state)
 {
 	struct planned t = {0};
@@ -296,7 +376,8 @@ static void workdir_and_record(void **state)
 	planned_free(&t);
 
 	plan_for(&t, "[workdir]\ntype = tmpfs\npath = /var/tmp/a/b\nsize = 1G\n[build]\ncc = clang\n"
-		     "[bench]\ncopies = 1, all, 16\ntests = dhry2reg, execl\nquick = yes\n", "{}");
+		     "[bench]\ncopies = 1, all, 16\ntests = dhry2reg, execl\nquick = yes\npin-single = fastest\n"
+		     "dma-latency = 0\n", "{}");
 	assert_int_equal(t.plan.errors.n, 0);
 	assert_action(&t.plan, "directory /var/tmp/a", "/var/tmp/a", "absent", "present");
 	assert_action(&t.plan, "directory /var/tmp/a/b", "/var/tmp/a/b", "absent", "present");
@@ -308,7 +389,8 @@ static void workdir_and_record(void **state)
 	assert_jstr(r, "build.cc", "clang");
 	assert_jstr(r, "workdir.type", "tmpfs");
 	assert_string_equal(json_object_to_json_string_ext(jpath(r, "bench"), JSON_C_TO_STRING_PLAIN),
-			    "{\"copies\":[1,\"all\",16],\"tests\":[\"dhry2reg\",\"execl\"],\"quick\":true}");
+			    "{\"copies\":[1,\"all\",16],\"tests\":[\"dhry2reg\",\"execl\"],\"quick\":true,"
+			    "\"pin_single\":\"fastest\",\"dma_latency_us\":0}");
 	planned_free(&t);
 }
 
@@ -376,6 +458,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(cpu_knobs, fresh),
 		cmocka_unit_test_setup(cpu_refusals, fresh),
+		cmocka_unit_test_setup(cpu_energy_preference, fresh),
+		cmocka_unit_test_setup(cpu_energy_absent, fresh),
+		cmocka_unit_test_setup(devfreq_governor, fresh),
+		cmocka_unit_test_setup(devfreq_absent, fresh),
 		cmocka_unit_test_setup(no_cpufreq, fresh),
 		cmocka_unit_test_setup(io_stacked, fresh),
 		cmocka_unit_test_setup(irq_affinity, fresh),

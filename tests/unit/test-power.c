@@ -31,19 +31,18 @@ static void hwmon_attrs(void **state)
 	assert_null(hwmon_unit("pwm"));
 }
 
-static void nearest_trip(void **state)
+static void throttle_trip(void **state)
 {
-	const struct thermal_trip trips[] = {
+	const struct hw_trip trips[] = {
 		{ 50000, "active" }, { 80000, "passive" }, { 95000, "critical" }, { 0, "passive" }, { 70000, NULL },
 	};
-	/* the fan trip at 50 °C and trips without a type or temperature do not count */
-	assert_int_equal(thermal_nearest_trip(61800, trips, ARRAY_SIZE(trips)), 1);
-	assert_int_equal(thermal_nearest_trip(80000, trips, ARRAY_SIZE(trips)), 1);
-	assert_int_equal(thermal_nearest_trip(85000, trips, ARRAY_SIZE(trips)), 2);
-	/* above every trip: the highest one crossed */
-	assert_int_equal(thermal_nearest_trip(99000, trips, ARRAY_SIZE(trips)), 2);
-	assert_int_equal(thermal_nearest_trip(40000, trips, 1), -1);
-	assert_int_equal(thermal_nearest_trip(40000, trips, 0), -1);
+	/* the fan trip at 50 °C and trips without a type or temperature do not count:
+	 * the lowest of the others is where the kernel starts to cut clocks */
+	assert_int_equal(hw_throttle_trip(trips, ARRAY_SIZE(trips)), 1);
+	const struct hw_trip later[] = { { 95000, "critical" }, { 85000, "hot" }, { 90000, "passive" } };
+	assert_int_equal(hw_throttle_trip(later, ARRAY_SIZE(later)), 1);
+	assert_int_equal(hw_throttle_trip(trips, 1), -1);
+	assert_int_equal(hw_throttle_trip(trips, 0), -1);
 }
 
 static void undervoltage_lines(void **state)
@@ -384,7 +383,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hwmon_attrs),
-		cmocka_unit_test(nearest_trip),
+		cmocka_unit_test(throttle_trip),
 		cmocka_unit_test(undervoltage_lines),
 		cmocka_unit_test(raspberry_pi_undervoltage),
 		cmocka_unit_test(laptop_supplies),

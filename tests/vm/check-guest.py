@@ -111,6 +111,28 @@ DIAGNOSE_EMULATED = [
     ("software emulation named first",
      lambda d: [c.get("id") for c in d.get("causes") or []][:1] == ["diag.software-emulation"]),
 ]
+# qemu -icount shift=1 runs 500 million instructions per second of virtual
+# time, the time the guest's clocks keep: the dependent-add loop measures
+# that rate. 1 % allows for the timer reads around each chain.
+ICOUNT_KHZ = 500000
+
+
+def measured_at_icount_rate(rec):
+    kinds = get(rec, "cpu.kinds") or []
+    return bool(kinds) and all(isinstance(k.get("measured_khz"), int)
+                               and abs(k["measured_khz"] - ICOUNT_KHZ) <= ICOUNT_KHZ / 100 for k in kinds)
+
+
+def measured_clock(rec):
+    return "measured " + ", ".join(f"{k.get('model')}: {k.get('measured_khz')} kHz" for k in get(rec, "cpu.kinds") or [])
+
+
+ICOUNT = [
+    ("the measured clock is the instruction rate -icount gives (500 MHz)", measured_at_icount_rate),
+    ("a guest's measured clock is not flagged",
+     lambda r: not {"cpu.clock.slower-than-cpufreq", "cpu.clock.faster-than-cpufreq"} & set(finding_ids(r))),
+]
+
 CASES = {
     "arm64-el1": {
         "probe": ARM64_GUEST + [
@@ -141,6 +163,8 @@ CASES = {
              lambda r: not {"virt.el1", "virt.kvm-unavailable"} & set(finding_ids(r))),
         ],
     },
+    "arm64-icount": {"probe": [("cpu.arch", "aarch64"), ("cpu.model", "Cortex-A72")] + ICOUNT},
+    "x86-icount": {"probe": [("cpu.arch", "x86_64")] + ICOUNT},
     "x86-tcg": {
         "probe": [
             ("cpu.arch", "x86_64"),
@@ -204,6 +228,7 @@ def check_guest(case, lines, skipped):
             continue
         if step == "probe":
             failed += contract.contract_errors(steps[step])
+            print(f"  {case}: {measured_clock(steps[step])}", file=sys.stderr)
         failed += [f"{step}: {f}" for f in check(steps[step], expectations, err, steps)]
     return failed
 
