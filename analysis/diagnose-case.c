@@ -286,6 +286,7 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	bool imported = false;
 	jpath_bool(rec, "imported", &imported);
 	c->imported = imported;
+	diag_case_header(c);
 	for (size_t i = 0; i < c->nruns; i++)
 		match_run(c, &c->runs[i], &c->match[i]);
 	return 0;
@@ -325,7 +326,7 @@ double diag_scaling(const struct diag_case *c, enum diag_test t)
 	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
 	if (!one || !many || !(one->index[t] > 0) || !(many->index[t] > 0))
 		return NAN;
-	return many->index[t] / (one->index[t] * diag_parallel(c, many));
+	return many->index[t] / (one->index[t] * diag_capacity(c, many));
 }
 
 bool diag_comparable(const struct diag_case *c, const struct diag_run *r)

@@ -4,7 +4,7 @@
 
 #define DIAGNOSIS_SCHEMA "ubtune.diagnosis/1"
 
-static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system };
+static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_header };
 
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data)
 {
@@ -150,16 +150,16 @@ void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned 
 		if (m1->has[t] && mn->has[t])
 			factor = mn->mid[t] / m1->mid[t];
 		else if (DT(t) & DT_CPU) {
-			factor = DIAG_SCALING_HEALTHY * diag_parallel(c, many);
+			factor = DIAG_SCALING_HEALTHY * diag_capacity(c, many);
 			healthy = true;
 		}
 		if (factor > 0)
 			diag_gain(d, many, (enum diag_test)t, one->index[t] * factor);
 	}
 	if (healthy && !d->expect)
-		d->expect = xasprintf("the CPU tests at %u copies at %.0f %% of %u × their 1-copy index, as on "
+		d->expect = xasprintf("the CPU tests at %u copies at %.0f %% of %.3g × their 1-copy index, as on "
 				      "published healthy machines; the other tests gain less",
-				      many->copies, DIAG_SCALING_HEALTHY * 100, diag_parallel(c, many));
+				      many->copies, DIAG_SCALING_HEALTHY * 100, diag_capacity(c, many));
 }
 
 /* ---- ranking ---- */

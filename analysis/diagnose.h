@@ -122,6 +122,26 @@ struct diag_match {
 
 /* ---- the case ---- */
 
+/*
+ * What the run's own header says about its start (an imported log has
+ * little else; a probe record says the same things in its own fields):
+ * the load, the kernel, Run's CPU count, the runlevel, the CPU lines.
+ */
+struct diag_header {
+	double load1;                /* 1-minute load average when Run started; NAN: not known */
+	const char *kernel;          /* release, "5.14.0-362.el9.x86_64+debug" */
+	const char *kernel_version;  /* "#1 SMP PREEMPT_RT ..." */
+	bool debug_kernel, rt_kernel;
+	bool cpus_uncounted;         /* Run printed "0 CPUs in system" */
+	const char *runlevel;        /* as the header prints it; NULL: not known */
+	bool graphical;              /* runlevel 5, or the probe's graphical target */
+	unsigned threads;            /* logical CPUs; 0: not known */
+	unsigned cores;              /* physical cores; 0: not known (or no SMT) */
+	unsigned big, little;        /* CPUs of the fast and the slow kind of a hybrid CPU; 0: one kind */
+	const char *big_model, *little_model;
+	double bogomips_mhz;         /* x86: the TSC clock BogoMIPS implies (BogoMIPS / 2); NAN */
+};
+
 struct diag_case {
 	json_object *rec; /* the result record (borrowed) */
 	struct diag_run runs[DIAG_MAX_RUNS];
@@ -139,7 +159,11 @@ struct diag_case {
 	bool imported;
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
+	struct diag_header hdr;
 };
+
+/* Fills c->hdr from the environment record and the runs (diag_case_init does). */
+void diag_case_header(struct diag_case *c);
 
 /*
  * Reads what the rules need from a result record (schema ubtune.result/1;
@@ -155,6 +179,13 @@ const struct diag_run *diag_multi(const struct diag_case *c);
 const struct diag_match *diag_match_of(const struct diag_case *c, const struct diag_run *r);
 /* CPUs the copies of r could use: min(copies, online CPUs). */
 unsigned diag_parallel(const struct diag_case *c, const struct diag_run *r);
+/* How many times the speed of one copy the copies of r can reach: one per
+ * core, a little more per SMT sibling, less per small core of a hybrid
+ * CPU; diag_parallel() where the header says nothing of the kind. */
+double diag_capacity(const struct diag_case *c, const struct diag_run *r);
+/* The CPUs r's copies ran on, as said: "4 CPUs", "8 threads on 4 cores",
+ * "4 Cortex-A76 + 4 Cortex-A55". */
+void diag_cpus_text(const struct diag_case *c, const struct diag_run *r, char *buf, size_t size);
 /* Per-copy efficiency of the widest run against the 1-copy run for test t:
  * multi / (single × parallel); NAN when either is missing. */
 double diag_scaling(const struct diag_case *c, enum diag_test t);
@@ -218,7 +249,7 @@ struct diag_rule {
 };
 
 /* Rule tables, each ended by an entry with id == NULL. */
-extern const struct diag_rule diag_rules_machine[], diag_rules_system[];
+extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_header[];
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data);
 const struct diag_rule *diag_rule_lookup(const char *id);
 /* Runs one rule on a case; the caller clears d. */
