@@ -91,6 +91,12 @@ void diag_read_run(json_object *o, struct diag_run *r)
 			r->index[k] = test_index(t);
 	}
 	diag_run_score(r);
+	/* a score the log printed is the score (the mean of rounded indexes
+	 * can differ in the last digit) */
+	double printed;
+	if (r->ntests && streq_ptr(jpath_str(o, "index.score_source"), "report") &&
+	    jpath_double(o, "index.score", &printed) && printed > 0)
+		r->score = printed;
 }
 
 /* ---- the machine ---- */

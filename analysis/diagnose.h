@@ -281,6 +281,59 @@ bool diag_gain_from_refs(struct diagnosis *d, const struct diag_case *c, unsigne
  * (else, for the CPU tests, like healthy machines: DIAG_SCALING_HEALTHY). */
 void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned mask);
 
+/* ---- several results of one machine ---- */
+
+/* The tests that move together, for saying what differs. */
+enum diag_group { DG_CPU, DG_KERNEL, DG_CTX, DG_PROCESS, DG_FILECOPY, DG_SHELL, DIAG_NGROUPS };
+extern const struct diag_group_info {
+	const char *id, *name;
+	unsigned mask;
+	double noise; /* a change below this is run-to-run noise */
+} diag_groups[DIAG_NGROUPS];
+
+/* Two results of one machine under two conditions: b against a. */
+struct diag_pair {
+	const struct diag_case *a, *b;
+	const char *label_a, *label_b; /* the runs' labels ("before patch"), else "result N" */
+	size_t n;                      /* copy counts both have */
+	unsigned copies[DIAG_MAX_RUNS];
+	double ratio[DIAG_MAX_RUNS][DIAG_NTESTS]; /* b / a per test; NAN where one lacks it */
+	double score[DIAG_MAX_RUNS];              /* b / a of the scores */
+	double group[DIAG_NGROUPS];               /* geometric mean of the ratios over the common runs; NAN */
+};
+void diag_pair_init(struct diag_pair *p, const struct diag_case *a, const struct diag_case *b, const char *label_a,
+		    const char *label_b);
+/* A group moved: by at least `by` (0.07: 7 %) up or down; by 0: by more than its noise. */
+bool diag_pair_moved(const struct diag_pair *p, enum diag_group g, double by);
+
+/* What a difference rule concludes about a pair. */
+struct diag_diff {
+	enum diag_confidence confidence; /* DC_NONE: not this */
+	char *reason;
+	struct strv evidence;
+};
+struct diag_diff_rule {
+	const char *id; /* stable: "diff.clock" */
+	const char *title;
+	void (*check)(const struct diag_pair *p, struct diag_diff *d);
+};
+extern const struct diag_diff_rule diag_diff_rules[]; /* ended by id == NULL */
+void diag_diff_fire(struct diag_diff *d, enum diag_confidence conf, const char *fmt, ...) _printf_(3, 4);
+void diag_diff_evidence(struct diag_diff *d, const char *fmt, ...) _printf_(2, 3);
+void diag_diff_clear(struct diag_diff *d);
+
+/* Whether two results ran on one machine: true when their host or CPU
+ * model and count agree, or when neither says; *why tells. */
+bool diag_same_machine(const struct diag_case *a, const struct diag_case *b, char **why);
+
+/*
+ * The reports of several results (one file holding several runs of Run)
+ * and, where they ran on one machine, what differs between the first and
+ * each other and which cause explains it (schema ubtune.diagnosis-set/1).
+ */
+json_object *diagnose_set(const struct diag_case *cases, const char *const *labels, size_t n);
+void diagnose_set_render(json_object *set, FILE *out);
+
 /* ---- the report ---- */
 
 /*
@@ -288,5 +341,7 @@ void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned 
  * summary, causes ranked, normal, not checked, references, experiments.
  */
 json_object *diagnose(const struct diag_case *c);
+/* v rounded to a multiple of unit, as a JSON number; NULL when not finite. */
+json_object *diag_jround(double v, double unit);
 /* The text form of a report. */
 void diagnose_render(json_object *report, FILE *out);
