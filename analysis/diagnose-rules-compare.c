@@ -142,7 +142,9 @@ static void check_kernel(const struct diag_pair *p, struct diag_diff *d)
 {
 	const char *ka = p->a->hdr.kernel, *kb = p->b->hdr.kernel;
 	bool two = ka && kb && !streq(ka, kb);
-	bool patch = label_has(p->label_a, patch_words) || label_has(p->label_b, patch_words);
+	/* a label naming a patch is no evidence against headers naming one kernel */
+	bool patch = !(ka && kb && streq(ka, kb)) &&
+		     (label_has(p->label_a, patch_words) || label_has(p->label_b, patch_words));
 	double cpu = p->group[DG_CPU] > 0 ? fabs(log(p->group[DG_CPU])) : 0;
 	enum diag_group worst = DG_KERNEL;
 	double most = 0;

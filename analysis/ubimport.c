@@ -198,10 +198,10 @@ static json_object *unixbench_json(const struct ub_result *r)
 	jset_str(u, "uptime", h->uptime);
 	jset_str(u, "runlevel", h->runlevel && *h->runlevel ? h->runlevel : NULL);
 	jset(u, "cpus", cpus_json(h));
-	unsigned cpus = 0;
-	for (size_t i = 0; i < r->nblocks && !cpus; i++)
-		cpus = r->blocks[i].cpus;
-	jset(u, "cpus_in_system", cpus ? json_object_new_int((int)cpus) : NULL);
+	const struct ub_block *said = NULL;
+	for (size_t i = 0; i < r->nblocks && !said; i++)
+		said = r->blocks[i].cpus_said ? &r->blocks[i] : NULL;
+	jset(u, "cpus_in_system", said ? json_object_new_int((int)said->cpus) : NULL);
 	jset_str(u, "tmpdir", h->tmpdir);
 	jset_str(u, "resultdir", h->resultdir);
 	return u;
@@ -364,10 +364,13 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 {
 	json_object *run = json_object_new_object();
 	jset(run, "copies", copies ? json_object_new_int((int)copies) : NULL);
+	if (copies && b->copies == copies && b->copies_from_text)
+		jset_str(run, "copies_source", "text");
+	jset_str(run, "label", b->label);
 	_cleanup_free_ char *start = block_time(b, b->start), *end = block_time(b, b->end);
 	jset_str(run, "started_at", start);
 	jset_str(run, "ended_at", end);
-	jset(run, "cpus_in_system", b->cpus ? json_object_new_int((int)b->cpus) : NULL);
+	jset(run, "cpus_in_system", b->cpus_said ? json_object_new_int((int)b->cpus) : NULL);
 	json_object *tests = json_object_new_array();
 	_cleanup_free_ double *indexes = xcalloc(b->ntests ? b->ntests : 1, sizeof(*indexes));
 	size_t n = 0, with_passes = 0;

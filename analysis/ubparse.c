@@ -38,6 +38,10 @@ struct parser {
 	char **csv_names;
 	size_t ncsv;
 	bool results_full;
+	/* what the text around the tables says: the nearest heading, and
+	 * the copies a command line or a heading names */
+	char *heading;
+	unsigned hints[8], nhints, hint_next;
 };
 
 /* ---- problems ---- */
@@ -364,6 +368,13 @@ static struct ub_block *block_new(struct parser *p, enum phase phase)
 	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(*r->blocks));
 	struct ub_block *b = &r->blocks[r->nblocks++];
 	*b = (struct ub_block){ .line = line_src(p), .phase = phase };
+	if (p->heading)
+		b->label = xstrdup(p->heading);
+	if (p->nhints) {
+		b->copies = p->hints[p->hint_next < p->nhints ? p->hint_next : p->nhints - 1];
+		b->copies_from_text = true;
+		p->hint_next++;
+	}
 	return b;
 }
 
@@ -396,6 +407,7 @@ static void block_free(struct ub_block *b)
 	for (size_t i = 0; i < b->ntests; i++)
 		test_free(&b->tests[i]);
 	free(b->tests);
+	free(b->label);
 	free(b->date);
 	free(b->start);
 	free(b->end);
@@ -417,6 +429,7 @@ static void ub_result_free(struct ub_result *r)
 static struct ub_block *block_set_copies(struct parser *p, struct ub_block *b, unsigned copies)
 {
 	b->copies = copies;
+	b->copies_from_text = false;
 	struct ub_result *r = result_last(p);
 	if (r->has_header)
 		return b;
@@ -472,21 +485,24 @@ static void mark_format(struct parser *p, unsigned fmt)
 
 /* ---- the header ---- */
 
-/* "Sun Nov 29 2026" to "2026-11-29". */
+/* "Sun Nov 29 2026" to "2026-11-29"; a zh_CN locale's "日 11月 29 2026"
+ * ("%a %b %d %Y" there) too. */
 static char *parse_date(const char *s)
 {
 	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
 					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	char wday[4], mon[4];
-	unsigned day, year;
-	int used = 0;
-	if (sscanf(s, "%3s %3s %u %u%n", wday, mon, &day, &year, &used) != 4 || day < 1 || day > 31 ||
-	    year < 1970 || year > 9999)
+	char wday[16], mon[16];
+	unsigned day, year, m = 0;
+	if (sscanf(s, "%15s %15s %u %u", wday, mon, &day, &year) != 4 || day < 1 || day > 31 || year < 1970 ||
+	    year > 9999)
 		return NULL;
-	for (size_t m = 0; m < ARRAY_SIZE(months); m++)
-		if (streq(mon, months[m]))
-			return xasprintf("%04u-%02zu-%02u", year, m + 1, day);
-	return NULL;
+	for (size_t k = 0; k < ARRAY_SIZE(months) && !m; k++)
+		if (streq(mon, months[k]))
+			m = (unsigned)k + 1;
+	const char *v = mon;
+	if (!m && take_uint(&v, 12, &m) && !streq(v, "月"))
+		m = 0;
+	return m ? xasprintf("%04u-%02u-%02u", year, m, day) : NULL;
 }
 
 /* "22:36:13" at s; the copy, or NULL. */
@@ -727,6 +743,8 @@ static bool run_output_line(struct parser *p, const char *s)
 		run_output_seen(p);
 		return true;
 	}
+	if (streq(s, "Use directories for:"))
+		return true;
 	if ((v = startswith(s, "* File I/O tests (named fs***) = "))) {
 		set_field(&p->pending_tmpdir, v, strlen(v));
 		return true;
@@ -928,6 +946,7 @@ static bool run_line(struct parser *p, const char *s)
 	if (take_uint(&q, UB_CPUS_MAX, &cpus) && startswith(q, " CPU")) {
 		q = strstr(q, "; ");
 		b->cpus = cpus;
+		b->cpus_said = true;
 		if (q && (q += 2) && take_uint(&q, UB_COPIES_MAX, &copies) && startswith(q, " parallel process") &&
 		    copies > 0)
 			b = block_set_copies(p, b, copies);
@@ -979,11 +998,12 @@ static bool cpus_line(struct parser *p, const char *s)
 		return true;
 	}
 	struct ub_block *b = block_last(p);
-	if (!b || b->phase != PH_OPEN || b->copies)
+	if (!b || b->phase != PH_OPEN || (b->copies && !b->copies_from_text))
 		b = block_new(p, PH_OPEN);
 	if (!b)
 		return true;
 	b->cpus = cpus;
+	b->cpus_said = true;
 	block_set_copies(p, b, copies);
 	mark_format(p, UB_FMT_REPORT);
 	return true;
@@ -1348,6 +1368,110 @@ static bool csv_line(struct parser *p, const char *s)
 	return true;
 }
 
+/* ---- the text around the tables ---- */
+
+/* "./Run -c 1 -c 8 ...": the copies of the tables that follow, in order. */
+static bool run_command(struct parser *p, const char *s)
+{
+	const char *v = s;
+	if (*v == '$' || *v == '#')
+		v = skip_spaces(v + 1);
+	v = startswith(v, "./Run ") ?: startswith(v, "Run ") ?: strstr(v, " ./Run ");
+	if (!v)
+		return false;
+	unsigned hints[ARRAY_SIZE(p->hints)], n = 0, c;
+	for (const char *q = strstr(v, "-c "); q && n < ARRAY_SIZE(hints); q = strstr(q, " -c ")) {
+		q += startswith(q, " -c ") ? 4 : 3;
+		if (take_uint(&q, UB_COPIES_MAX, &c) && c > 0)
+			hints[n++] = c;
+	}
+	if (n) {
+		memcpy(p->hints, hints, n * sizeof(*hints));
+		p->nhints = n;
+		p->hint_next = 0;
+	}
+	return true;
+}
+
+/* The copies a heading names: "1 copy", "8 copies", "8 parallel", "64
+ * threads", "单线程", "64线程", "4核"; 0 when it names none. */
+static unsigned heading_copies(const char *s)
+{
+	if (strstr(s, "单线") || strstr(s, "单核") || strstr(s, "单进程"))
+		return 1;
+	for (const char *q = s; *q; q++) {
+		unsigned c;
+		const char *v = q;
+		if ((q > s && isdigit((unsigned char)q[-1])) || !take_uint(&v, UB_COPIES_MAX, &c) || c == 0)
+			continue;
+		const char *w = skip_spaces(v);
+		static const char *const words[] = { "copy", "copies", "parallel", "thread", "threads", "process",
+						     "processes", "线程", "线", "核", "进程", "并发" };
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+			const char *e = startswith(w, words[i]);
+			if (e && (!isalpha((unsigned char)*e) || (*e == 's' && !isalpha((unsigned char)e[1]))))
+				return c;
+		}
+	}
+	return 0;
+}
+
+/* A line that titles what follows: a Markdown heading or list item, a
+ * short line ending in ':', or a short line standing alone between blank
+ * lines. The title, or NULL. */
+static char *heading_text(struct parser *p, const char *s)
+{
+	size_t n = strlen(s);
+	const char *v;
+	if (*s == '#') {
+		v = skip_spaces(s + strspn(s, "#"));
+		n = strlen(v);
+		while (n && (v[n - 1] == '#' || v[n - 1] == ' '))
+			n--;
+	} else if ((startswith(s, "- ") || startswith(s, "* ")) && n <= 80) {
+		v = skip_spaces(s + 2);
+		n = strlen(v);
+	} else if (n >= 2 && n <= 48 && s[n - 1] == ':') {
+		v = s;
+		n--;
+	} else {
+		unsigned src = line_src(p);
+		bool alone = (p->i == 0 || p->lines->v[p->i - 1].src + 1 < src) &&
+			     (p->i + 1 >= p->lines->n || p->lines->v[p->i + 1].src > src + 1);
+		if (!alone || n > 40 || s[n - 1] == '.' || strchr("`$<|[(", *s))
+			return NULL;
+		v = s;
+	}
+	bool letters = false;
+	for (size_t i = 0; i < n; i++)
+		letters = letters || isalpha((unsigned char)v[i]) || (unsigned char)v[i] >= 0x80;
+	if (!letters || n == 0)
+		return NULL;
+	return field(v, n);
+}
+
+/* A heading ends the table above it and titles the runs below it. */
+static bool heading_line(struct parser *p, const char *s)
+{
+	if (run_command(p, s))
+		return true;
+	char *h = heading_text(p, s);
+	if (!h)
+		return false;
+	free(p->heading);
+	p->heading = h;
+	unsigned c = heading_copies(h);
+	if (c) {
+		p->hints[0] = c;
+		p->nhints = 1;
+		p->hint_next = 0;
+	}
+	struct ub_block *b = block_last(p);
+	if (b && (b->phase == PH_RAW || b->phase == PH_INDEX))
+		b->phase = PH_DONE;
+	return true;
+}
+
 /* ---- driver ---- */
 
 static bool in_table(struct parser *p)
@@ -1378,6 +1502,8 @@ static void parse_line(struct parser *p)
 	if (log_line(p, s) || table_furniture(p, s))
 		return;
 	p->expect_flags = -1;
+	if (heading_line(p, s))
+		return;
 	if (table)
 		problem(p, line_src(p), s, "not a line of a UnixBench results table");
 }
@@ -1460,6 +1586,7 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_version);
 	free(p.pending_tmpdir);
 	free(p.pending_resultdir);
+	free(p.heading);
 	csv_free(&p);
 	ub_lines_free(&lines);
 	return doc->nresults ? 0 : -ENOMSG;

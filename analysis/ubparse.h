@@ -97,7 +97,10 @@ struct ub_test {
 /* One `-c N` block: a "Benchmark Run" with its tables, or a run of .log tests. */
 struct ub_block {
 	unsigned copies;   /* 0: not said */
-	unsigned cpus;     /* "N CPUs in system"; 0: not said */
+	unsigned cpus;     /* "N CPUs in system" */
+	bool cpus_said;    /* the input gave cpus (0 when Run could not count them) */
+	bool copies_from_text; /* copies taken from the text around the table ("./Run -c 8", "1 copy") */
+	char *label;       /* the nearest heading above the run, or NULL */
 	char *date;        /* "2026-11-29" */
 	char *start, *end; /* "22:36:13" */
 	struct ub_test *tests;

@@ -26,11 +26,14 @@ static bool is_optional_number(json_object *o, const char *path)
 	return !v || is_number(v);
 }
 
-static int check_run(json_object *run, size_t i, char **error)
+/* An imported run may not know its copies (a pasted table that does not
+ * say): null there. */
+static int check_run(json_object *run, size_t i, bool imported, char **error)
 {
 	int64_t copies;
-	if (!json_object_is_type(run, json_type_object) || !jpath_int(run, "copies", &copies) || copies < 1 ||
-	    copies > 1 << 20) {
+	bool unknown = imported && json_object_is_type(run, json_type_object) && !jpath(run, "copies");
+	if (!unknown && (!json_object_is_type(run, json_type_object) || !jpath_int(run, "copies", &copies) ||
+			 copies < 1 || copies > 1 << 20)) {
 		*error = xasprintf("runs[%zu].copies is missing or not a positive number", i);
 		return -EBADMSG;
 	}
@@ -82,8 +85,10 @@ int result_check(json_object *rec, char **error)
 		return -EBADMSG;
 	}
 	json_object *runs = jpath(rec, "runs");
+	bool imported = false;
+	jpath_bool(rec, "imported", &imported);
 	for (size_t i = 0; i < jarr_len(runs); i++) {
-		int r = check_run(json_object_array_get_idx(runs, i), i, error);
+		int r = check_run(json_object_array_get_idx(runs, i), i, imported, error);
 		if (r < 0)
 			return r;
 	}
@@ -116,8 +121,7 @@ json_object *result_summary(json_object *rec)
 		int64_t c = 0;
 		double score;
 		bool p;
-		jpath_int(run, "copies", &c);
-		json_object_array_add(copies, json_object_new_int64(c));
+		json_object_array_add(copies, jpath_int(run, "copies", &c) ? json_object_new_int64(c) : NULL);
 		json_object_array_add(scores, jpath_double(run, "index.score", &score) ? json_object_new_double(score)
 										   : NULL);
 		if (jpath_bool(run, "index.partial", &p) && p)

@@ -433,6 +433,81 @@ static void several_runs_and_no_header(void **state)
 /* Headers of other machines: arm64 CPU lines (6.0.0), a release file's
  * system name, graphics, uptimes of days and hours; the partial
  * environment record made of them. */
+/* What the text around a pasted table says: its copies, its title, a
+ * localized date, a "0 CPUs in system" header. */
+static void text_around_tables(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	parse_fixture("mangled/blog-zh-copies.md", &d);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 2);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_true(b->copies_from_text);
+	assert_string_equal(b->label, "单线程测试");
+	assert_near(b->score, 737.5);
+	b = &d.results[0].blocks[1];
+	assert_int_equal(b->copies, 2);
+	assert_string_equal(b->label, "2线程测试");
+	assert_near(b->score, 1109.4);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/run-c.txt", &d);
+	assert_int_equal(d.results[0].blocks[0].copies, 2);
+	assert_null(d.results[0].blocks[0].label);
+	ub_doc_free(&d);
+
+	/* "./Run -c 1 -c 8": in order; a "running N" line wins over the command */
+	assert_int_equal(parse_text("$ ./Run -c 1 -c 8 pipe\n"
+				    "Before:\n"
+				    "Pipe Throughput   12440.0  1315224.4  1057.3\n"
+				    "Pipe Throughput   12440.0  2701063.8  2171.3\n"
+				    "After:\n"
+				    "2 CPUs in system; running 2 parallel copies of tests\n"
+				    "Pipe Throughput   12440.0  2701063.8  2171.3\n",
+				    &d),
+			 0);
+	size_t n = 0;
+	unsigned copies[4] = {0};
+	const char *labels[4] = {0};
+	for (size_t i = 0; i < d.nresults; i++)
+		for (size_t k = 0; k < d.results[i].nblocks && n < 4; k++, n++) {
+			copies[n] = d.results[i].blocks[k].copies;
+			labels[n] = d.results[i].blocks[k].label;
+		}
+	assert_int_equal(n, 3);
+	assert_int_equal(copies[0], 1);
+	assert_int_equal(copies[1], 8);
+	assert_int_equal(copies[2], 2);
+	assert_string_equal(labels[0], "Before");
+	assert_string_equal(labels[1], "Before");
+	assert_string_equal(labels[2], "After");
+	ub_doc_free(&d);
+
+	/* nothing says: copies unknown, and no title from a sentence */
+	assert_int_equal(parse_text("Here are the numbers we got on the new board, as printed.\n"
+				    "Pipe Throughput   12440.0  1315224.4  1057.3\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	assert_null(d.results[0].blocks[0].label);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/locale-date.txt", &d);
+	assert_string_equal(d.results[0].blocks[0].date, "2026-11-29");
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("0 CPUs in system; running 1 parallel copy of tests\n"
+				    "Pipe Throughput   1315224.4 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_true(d.results[0].blocks[0].cpus_said);
+	assert_int_equal(d.results[0].blocks[0].cpus, 0);
+	ub_doc_free(&d);
+}
+
 static void header_variants(void **state)
 {
 	static const char text[] =
@@ -590,6 +665,7 @@ int main(void)
 		cmocka_unit_test(mangled_wrapped),
 		cmocka_unit_test(index_tables),
 		cmocka_unit_test(several_runs_and_no_header),
+		cmocka_unit_test(text_around_tables),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
