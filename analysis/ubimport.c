@@ -415,6 +415,17 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 		jset_int(idx, "seed", (int64_t)SCORE_BOOTSTRAP_SEED);
 	}
 	jset(run, "index", idx);
+	if (b->has_graphics_score[0] || b->has_graphics_score[1]) {
+		json_object *g = jchild(run, "graphics");
+		static const char *const kinds[] = { "2d", "3d" };
+		for (int k = 0; k < 2; k++) {
+			if (!b->has_graphics_score[k])
+				continue;
+			json_object *o = jchild(g, kinds[k]);
+			jset(o, "score", jnum(b->graphics_score[k]));
+			jset_str(o, "score_source", "report");
+		}
+	}
 	return run;
 }
 

@@ -13,6 +13,8 @@
 
 #define PROBLEM_TEXT_MAX 120
 #define TOKENS_MAX 24
+#define UB_PIPE_RUNS_MAX 8
+#define PIPE_CELLS_MAX 12
 #define SAMPLES_MAX 1000000
 
 enum phase {
@@ -42,6 +44,16 @@ struct parser {
 	 * the copies a command line or a heading names */
 	char *heading;
 	unsigned hints[8], nhints, hint_next;
+	/* the one test a "./Run ... fstime" names, and whether a "COPIES ->
+	 * INDEX" list of its index per copy count follows */
+	const struct ub_test_info *command_test;
+	bool arrow_list;
+	/* a Markdown table: the .html's columns, or one column per run */
+	enum { PIPE_NONE, PIPE_HTML, PIPE_RUNS } pipe;
+	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
+	bool pipe_skip[UB_PIPE_RUNS_MAX];            /* a ratio column ("160P/1P") */
+	char *pipe_titles[UB_PIPE_RUNS_MAX];
+	bool pipe_open; /* the runs of the columns exist */
 };
 
 /* ---- problems ---- */
@@ -771,6 +783,12 @@ static bool run_output_line(struct parser *p, const char *s)
 static const char *const categories[] = { "System Benchmarks", "Non-Index Benchmarks", "2D Graphics Benchmarks",
 					  "3D Graphics Benchmarks" };
 
+/* 1: a 2D graphics, 2: a 3D graphics table or score; 0: the system index. */
+static int graphics_category(const char *s)
+{
+	return startswith(s, "2D Graphics Benchmarks") ? 1 : startswith(s, "3D Graphics Benchmarks") ? 2 : 0;
+}
+
 static const char *after_category(const char *s)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(categories); i++) {
@@ -856,12 +874,15 @@ static bool index_header(struct parser *p, const char *s)
 		p->doc->manglings |= UB_MANGLE_WRAPPED;
 		return true;
 	}
-	if (!b || b->phase >= PH_INDEX)
+	/* a graphics index table follows the system one of the same run */
+	bool same_run = b && titled && graphics_category(s) && (b->phase == PH_INDEX || b->phase == PH_DONE);
+	if (!same_run && (!b || b->phase >= PH_INDEX))
 		b = block_new(p, PH_INDEX);
 	if (!b)
 		return true;
 	b->phase = PH_INDEX;
-	b->partial = titled && startswith(rest, " Partial Index");
+	if (!graphics_category(s))
+		b->partial = titled && startswith(rest, " Partial Index");
 	if (ncols == 0) {
 		cols[0] = COL_BASELINE, cols[1] = COL_RESULT, cols[2] = COL_INDEX;
 		ncols = 3;
@@ -904,9 +925,15 @@ static bool score_line(struct parser *p, const char *s)
 		problem(p, line_src(p), s, "a score line without a table of tests before it");
 		return true;
 	}
-	b->score = score;
-	b->has_score = true;
-	b->partial = b->partial || partial;
+	int g = graphics_category(s);
+	if (g) {
+		b->graphics_score[g - 1] = score;
+		b->has_graphics_score[g - 1] = true;
+	} else {
+		b->score = score;
+		b->has_score = true;
+		b->partial = b->partial || partial;
+	}
 	b->phase = PH_DONE;
 	return true;
 }
@@ -1390,6 +1417,50 @@ static bool run_command(struct parser *p, const char *s)
 		p->nhints = n;
 		p->hint_next = 0;
 	}
+	struct tok t[TOKENS_MAX];
+	int nt = tokenize(v, t, TOKENS_MAX);
+	unsigned named = 0;
+	p->command_test = NULL;
+	for (int i = 0; i < nt; i++)
+		for (size_t k = 0; ub_test_at(k); k++) {
+			const struct ub_test_info *info = ub_test_at(k);
+			if (t[i].kind == T_WORD && tok_is(&t[i], info->id) && info->baseline > 0 && named++ == 0)
+				p->command_test = info;
+		}
+	if (named != 1)
+		p->command_test = NULL;
+	return true;
+}
+
+/* "$COPIES -> INDEX" then "8 -> 1646.2": the index of the one test the
+ * Run command above names, per copy count (each a run of its own). */
+static bool arrow_line(struct parser *p, const char *s)
+{
+	if (strstr(s, "-> INDEX")) {
+		p->arrow_list = p->command_test != NULL;
+		return p->arrow_list;
+	}
+	unsigned copies;
+	double index;
+	const char *v = s;
+	if (!p->arrow_list || !take_uint(&v, UB_COPIES_MAX, &copies) || copies == 0 ||
+	    !(v = startswith(skip_spaces(v), "->")))
+		return false;
+	v = skip_spaces(v);
+	if (!parse_number(v, strlen(v), &index))
+		return false;
+	struct ub_block *b = block_new(p, PH_DONE);
+	if (!b || !(b = block_set_copies(p, b, copies)))
+		return true;
+	b->copies_from_text = false;
+	struct ub_test *t = test_add(p, b, p->command_test->name);
+	if (t) {
+		t->index = index;
+		t->has_index = true;
+	}
+	b->score = index;
+	b->has_score = b->partial = true;
+	mark_format(p, UB_FMT_TABLE);
 	return true;
 }
 
@@ -1472,6 +1543,188 @@ static bool heading_line(struct parser *p, const char *s)
 	return true;
 }
 
+/* ---- Markdown tables ---- */
+
+/* The cells of "| a | b |" or "a | b" (at most max), trimmed, in place. */
+static int pipe_cells(char *s, char **cells, int max)
+{
+	if (!strchr(s, '|'))
+		return 0;
+	if (*s == '|')
+		s++;
+	int n = 0;
+	for (char *c = s; c && n < max;) {
+		char *bar = strchr(c, '|');
+		if (bar)
+			*bar = '\0';
+		cells[n++] = strstrip(c);
+		c = bar ? bar + 1 : NULL;
+	}
+	while (n > 0 && !*cells[n - 1])
+		n--;
+	return n;
+}
+
+/* "4,151" or "1825.8" (a trailing '%' makes it no value). */
+static bool cell_number(const char *c, double *v)
+{
+	char b[48];
+	size_t n = 0;
+	for (const char *q = c; *q && n + 1 < sizeof(b); q++)
+		if (*q != ',' || !isdigit((unsigned char)q[1]))
+			b[n++] = *q;
+	b[n] = '\0';
+	return parse_number(b, n, v);
+}
+
+/* A test name with its runs of spaces made one ("File Copy   1024 ..."). */
+static char *cell_name(const char *c)
+{
+	char *name = xstrdup(c);
+	size_t k = 0;
+	for (size_t i = 0; name[i]; i++)
+		if (name[i] != ' ' || (k && name[k - 1] != ' '))
+			name[k++] = name[i];
+	name[k] = '\0';
+	return name;
+}
+
+static void pipe_reset(struct parser *p)
+{
+	for (size_t i = 0; i < p->npipe; i++)
+		free(p->pipe_titles[i]);
+	p->npipe = 0;
+	p->pipe = PIPE_NONE;
+	p->pipe_open = false;
+}
+
+/* "|Test|Score|Unit|Time|Iters.|Baseline|Index|" or "| Test | after | before |". */
+static bool pipe_header(struct parser *p, char **cells, int n)
+{
+	if (n >= 7 && streq(cells[1], "Score") && streq(cells[5], "Baseline") && streq(cells[6], "Index")) {
+		pipe_reset(p);
+		p->pipe = PIPE_HTML;
+		return true;
+	}
+	double v;
+	for (int i = 1; i < n; i++)
+		if (!*cells[i] || cell_number(cells[i], &v))
+			return false;
+	pipe_reset(p);
+	p->pipe = PIPE_RUNS;
+	/* all cells: whether the first titles the test column shows in the rows */
+	for (int i = 0; i < n && p->npipe < UB_PIPE_RUNS_MAX; i++)
+		p->pipe_titles[p->npipe++] = xstrdup(cells[i]);
+	return true;
+}
+
+/* The runs of a table with one column per run: a result each, titled by
+ * the column; copies from the title ("160P", "8 copies") or the text. */
+static bool pipe_open_runs(struct parser *p, int cells)
+{
+	/* "  | 1P | 160P" above "File Copy ... | 4,151 | 2,477": no title over the tests */
+	if ((size_t)cells != p->npipe + 1) {
+		free(p->pipe_titles[0]);
+		memmove(p->pipe_titles, p->pipe_titles + 1, --p->npipe * sizeof(*p->pipe_titles));
+	}
+	for (size_t i = 0; i < p->npipe; i++) {
+		p->pipe_skip[i] = strchr(p->pipe_titles[i], '/') != NULL;
+		if (p->pipe_skip[i])
+			continue;
+		struct ub_result *r = result_new(p);
+		if (!r)
+			return false;
+		p->pipe_results[i] = p->doc->nresults - 1;
+		struct ub_block *b = block_new(p, PH_INDEX);
+		if (!b)
+			return false;
+		free(b->label);
+		b->label = xstrdup(p->pipe_titles[i]);
+		const char *t = p->pipe_titles[i];
+		unsigned c;
+		const char *q = t;
+		if (take_uint(&q, UB_COPIES_MAX, &c) && streq(q, "P") && c)
+			b->copies = c, b->copies_from_text = true;
+		else if ((c = heading_copies(t)))
+			b->copies = c, b->copies_from_text = true;
+		b->columns[0] = COL_INDEX;
+		b->ncolumns = 1;
+		mark_format(p, UB_FMT_TABLE);
+	}
+	p->pipe_open = true;
+	return true;
+}
+
+static void pipe_run_row(struct parser *p, char **cells, int n)
+{
+	_cleanup_free_ char *name = cell_name(cells[0]);
+	const char *rest;
+	_cleanup_free_ char *known = NULL;
+	bool score = after_category(name) && strstr(name, "Index Score");
+	if (!score && !(known_name(name, &rest, &known) && !*skip_spaces(rest)))
+		return;
+	if (!p->pipe_open && !pipe_open_runs(p, n))
+		return;
+	for (size_t i = 0; i < p->npipe && (int)i + 1 < n; i++) {
+		double v;
+		if (p->pipe_skip[i] || !cell_number(cells[i + 1], &v))
+			continue;
+		struct ub_result *r = &p->doc->results[p->pipe_results[i]];
+		struct ub_block *b = &r->blocks[r->nblocks - 1];
+		if (score) {
+			b->score = v;
+			b->has_score = true;
+			continue;
+		}
+		struct ub_test *t = test_find(b, known) ?: test_add(p, b, known);
+		if (t)
+			t->index = v, t->has_index = true;
+	}
+}
+
+/* The .html's row as Markdown: the line the .html gives as text. */
+static void pipe_html_row(struct parser *p, char **cells, int n)
+{
+	_cleanup_free_ char *name = cell_name(cells[0]);
+	if (after_category(name) && strstr(name, "Index Score")) {
+		const char *last = n > 1 ? cells[n - 1] : "";
+		_cleanup_free_ char *line = xasprintf("%s %s", name, last);
+		score_line(p, line);
+		return;
+	}
+	/* a row left empty ("|Pipe Throughput||lps|10.0 s|7|12440.0||") holds no result */
+	double v;
+	if (n < 7 || !cell_number(cells[1], &v))
+		return;
+	_cleanup_free_ char *line = xasprintf("%s %s %s (%s, %s) %s %s", name, cells[1], cells[2], cells[3],
+					      cells[4], cells[5], cells[6]);
+	test_line(p, line, true);
+}
+
+/* A line of a Markdown table; false when s is none. */
+static bool pipe_line(struct parser *p, const char *s)
+{
+	if (!strchr(s, '|')) {
+		if (p->pipe != PIPE_NONE)
+			pipe_reset(p);
+		return false;
+	}
+	_cleanup_free_ char *copy = xstrdup(s);
+	char *cells[PIPE_CELLS_MAX];
+	int n = pipe_cells(copy, cells, PIPE_CELLS_MAX);
+	if (n < 2)
+		return false;
+	if (strspn(s, "|-: ") == strlen(s))
+		return true;
+	if (p->pipe == PIPE_NONE)
+		return pipe_header(p, cells, n);
+	if (p->pipe == PIPE_HTML)
+		pipe_html_row(p, cells, n);
+	else
+		pipe_run_row(p, cells, n);
+	return true;
+}
+
 /* ---- driver ---- */
 
 static bool in_table(struct parser *p)
@@ -1485,11 +1738,13 @@ static void parse_line(struct parser *p)
 	const char *s = line_text(p);
 	_cleanup_free_ char *joined = NULL;
 	bool table = in_table(p);
+	if (pipe_line(p, s))
+		return;
 	if (header_line(p, s) || run_output_line(p, s))
 		return;
 	if (run_line(p, s) || cpus_line(p, s) || html_time_line(p, s) || score_line(p, s))
 		return;
-	if (csv_line(p, s) || index_header(p, s))
+	if (arrow_line(p, s) || csv_line(p, s) || index_header(p, s))
 		return;
 	if (log_test_line(p, s) || test_line(p, s, table))
 		return;
@@ -1587,6 +1842,7 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_tmpdir);
 	free(p.pending_resultdir);
 	free(p.heading);
+	pipe_reset(&p);
 	csv_free(&p);
 	ub_lines_free(&lines);
 	return doc->nresults ? 0 : -ENOMSG;

@@ -107,6 +107,9 @@ struct ub_block {
 	size_t ntests;
 	double score;
 	bool has_score;
+	/* the 2D and 3D graphics index scores, kept apart from the system index */
+	double graphics_score[2];
+	bool has_graphics_score[2];
 	bool partial; /* the report said "Partial Index" / "(Partial Only)" */
 	unsigned line;
 	int phase; /* parser state */

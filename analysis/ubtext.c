@@ -156,6 +156,18 @@ static void unquote(char *s, unsigned *manglings)
 	}
 }
 
+/* A line set as Markdown code ("`Benchmark Run: 8 CPUs; 8 parallel
+ * processes`") without its backticks; fences ("```log") stay. */
+static void uncode(char *s)
+{
+	strstrip(s);
+	size_t n = strlen(s);
+	if (n < 3 || s[0] != '`' || s[n - 1] != '`' || s[1] == '`' || memchr(s + 1, '`', n - 2))
+		return;
+	s[n - 1] = '\0';
+	memmove(s, s + 1, n - 1);
+}
+
 /* ---- glued lines ---- */
 
 static const char *const structure_anchors[] = {
@@ -259,6 +271,15 @@ static bool progress_line(const char *s)
 	return startswith(s, " x ") != NULL;
 }
 
+/* A row of a Markdown table ("| Pipe Throughput | 1149.6 |") is one line
+ * however many test names it holds. */
+static bool table_row(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return *s == '|';
+}
+
 static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned src)
 {
 	char *piece = xstrndup(s, n);
@@ -272,7 +293,7 @@ static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned sr
 /* Adds a clean line, cut where UnixBench lines begin inside it. */
 static void add_split(struct ub_lines *out, char *s, unsigned src)
 {
-	if (progress_line(s)) {
+	if (progress_line(s) || table_row(s)) {
 		lines_add(out, s, src);
 		return;
 	}
@@ -307,6 +328,7 @@ static void add_line(struct ub_lines *out, const char *s, size_t n, unsigned src
 		out->long_line = src;
 	char *clean = ub_clean(s, n, &out->manglings);
 	unquote(clean, &out->manglings);
+	uncode(clean);
 	add_split(out, clean, src);
 }
 
@@ -520,7 +542,8 @@ static void html_lines(const char *data, size_t len, struct ub_lines *out)
 			}
 		}
 		if (c == '\n' || c == '\r' || c == ' ' || c == '\t') {
-			if (h.pre && c == '\n')
+			/* a Markdown table written among the tags keeps its rows */
+			if ((h.pre || (h.line.len && memchr(h.line.s, '|', h.line.len))) && c == '\n')
 				html_flush(&h);
 			else if (!h.pre || c != '\r')
 				h.space = h.line.len > 0;

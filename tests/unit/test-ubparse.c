@@ -508,6 +508,89 @@ static void text_around_tables(void **state)
 	ub_doc_free(&d);
 }
 
+/* Layouts of pasted tables: graphics index blocks beside the system one,
+ * one column per run, the .html's table as Markdown, "COPIES -> INDEX". */
+static void pasted_layouts(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("1 CPU in system; running 1 parallel copy of tests\n"
+				    "System Benchmarks Partial Index              BASELINE       RESULT    INDEX\n"
+				    "Pipe Throughput                               12440.0    1315224.4   1057.3\n"
+				    "                                                                   ========\n"
+				    "System Benchmarks Index Score (Partial Only)                          1057.3\n"
+				    "2D Graphics Benchmarks Index Values          BASELINE       RESULT    INDEX\n"
+				    "2D graphics: rectangles                          15.0        301.2    200.8\n"
+				    "                                                                   ========\n"
+				    "2D Graphics Benchmarks Index Score                                    200.8\n"
+				    "3D Graphics Benchmarks Index Values          BASELINE       RESULT    INDEX\n"
+				    "3D graphics: gears                               33.4       3207.0    960.2\n"
+				    "                                                                   ========\n"
+				    "3D Graphics Benchmarks Index Score                                    960.2\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 1);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->ntests, 3);
+	assert_near(b->score, 1057.3);
+	assert_true(b->partial);
+	assert_true(b->has_graphics_score[0] && b->has_graphics_score[1]);
+	assert_near(b->graphics_score[0], 200.8);
+	assert_near(b->graphics_score[1], 960.2);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/comparison.md", &d);
+	assert_int_equal(d.nresults, 2);
+	static const char *const titles[] = { "after-patch", "before-patch" };
+	static const double scores[] = { 1084.8, 1089.9 }, dhry[] = { 3592.2, 4742.3 };
+	for (size_t i = 0; i < 2; i++) {
+		b = &d.results[i].blocks[0];
+		assert_string_equal(b->label, titles[i]);
+		assert_int_equal(b->copies, 1);
+		assert_int_equal(b->ntests, 12);
+		assert_near(b->score, scores[i]);
+		assert_near(find_test(b, "dhry2reg")->index, dhry[i]);
+	}
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+
+	/* GitHub's table without borders, thousands separators, a ratio column, copies in the titles */
+	assert_int_equal(parse_text("<html><body>\n  | 1P | 160P | 160P/1P\n-- | -- | -- | --\n"
+				    "File Copy   1024 bufsize 2000 maxblocks | 4,151 | 2,477 | 59.68%\n</body></html>\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_int_equal(d.results[1].blocks[0].copies, 160);
+	assert_near(find_test(&d.results[0].blocks[0], "fstime")->index, 4151);
+	assert_near(find_test(&d.results[1].blocks[0], "fstime")->index, 2477);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("`Benchmark Run: 8 CPUs; 8 parallel processes`\n\n"
+				    "|Test|Score|Unit|Time|Iters.|Baseline|Index|\n|:--|:--|:--|:--|:--|:--|:--|\n"
+				    "|Execl Throughput|19268.2|lps|30.0 s|2|43.0|4481.0|\n"
+				    "|Pipe Throughput||lps|10.0 s|7|12440.0||\n"
+				    "|System Benchmarks Index Score:||||||4140.6|\n",
+				    &d),
+			 0);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 8);
+	assert_int_equal(b->ntests, 1);
+	assert_near(find_test(b, "execl")->result, 19268.2);
+	assert_near(find_test(b, "execl")->index, 4481.0);
+	assert_int_equal(find_test(b, "execl")->samples, 2);
+	assert_near(b->score, 4140.6);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("./Run -c $COPIES -i 1 fstime:\n\n$COPIES -> INDEX\n1 -> 3397.4\n8  -> 1646.2\n", &d), 0);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[0].blocks[1].copies, 8);
+	assert_near(find_test(&d.results[0].blocks[1], "fstime")->index, 1646.2);
+	assert_near(d.results[0].blocks[1].score, 1646.2);
+	ub_doc_free(&d);
+}
+
 static void header_variants(void **state)
 {
 	static const char text[] =
@@ -666,6 +749,7 @@ int main(void)
 		cmocka_unit_test(index_tables),
 		cmocka_unit_test(several_runs_and_no_header),
 		cmocka_unit_test(text_around_tables),
+		cmocka_unit_test(pasted_layouts),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
