@@ -36,6 +36,7 @@ struct parser {
 	int expect_flags; /* CPU waiting for its flags line, -1: none */
 	/* Run's stdout says these before the report they belong to */
 	char *pending_version, *pending_tmpdir, *pending_resultdir;
+	char *pending_start; /* 4.1.0's "Start Benchmark Run:" clock */
 	unsigned pending_formats;
 	char **csv_names;
 	size_t ncsv;
@@ -221,7 +222,7 @@ static bool tok_is(const struct tok *t, const char *word)
 /* A unit as UnixBench prints it: lps, lpm, KBps, MWIPS, score, fps. */
 static bool tok_unit(const struct tok *t)
 {
-	if (t->kind != T_WORD || t->n == 0 || t->n > 8 || tok_is(t, "s") || tok_is(t, "samples"))
+	if (t->kind != T_WORD || t->n == 0 || t->n > 8 || tok_is(t, "s") || tok_is(t, "secs") || tok_is(t, "samples"))
 		return false;
 	for (size_t i = 0; i < t->n; i++)
 		if (!isalpha((unsigned char)t->s[i]))
@@ -262,7 +263,7 @@ static bool row_raw(const struct tok *t, int n, struct row *r)
 	snprintf(r->unit, sizeof(r->unit), "%.*s", (int)t[1].n, t[1].s);
 	if (n == 2)
 		return true;
-	if (n < 5 || t[2].kind != T_NUM || !tok_is(&t[3], "s") || !set_samples(r, &t[4]))
+	if (n < 5 || t[2].kind != T_NUM || !(tok_is(&t[3], "s") || tok_is(&t[3], "secs")) || !set_samples(r, &t[4]))
 		return false;
 	r->time = t[2].v;
 	r->has_time = true;
@@ -382,6 +383,10 @@ static struct ub_block *block_new(struct parser *p, enum phase phase)
 	*b = (struct ub_block){ .line = line_src(p), .phase = phase };
 	if (p->heading)
 		b->label = xstrdup(p->heading);
+	if (r->h.date && r->h.version && startswith(r->h.version, "4.")) {
+		b->date = xstrdup(r->h.date);
+		b->start = TAKE_PTR(p->pending_start);
+	}
 	if (p->nhints) {
 		b->copies = p->hints[p->hint_next < p->nhints ? p->hint_next : p->nhints - 1];
 		b->copies_from_text = true;
@@ -503,10 +508,13 @@ static char *parse_date(const char *s)
 {
 	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
 					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	char wday[16], mon[16];
-	unsigned day, year, m = 0;
-	if (sscanf(s, "%15s %15s %u %u", wday, mon, &day, &year) != 4 || day < 1 || day > 31 || year < 1970 ||
-	    year > 9999)
+	char wday[16], mon[16], zone[16];
+	unsigned day, year, m = 0, hh, mm, ss;
+	/* date(1)'s "Sun Nov 29 22:44:56 UTC 2026", as UnixBench 4.1.0 prints it */
+	if (sscanf(s, "%15s %15s %u %u:%u:%u %15s %u", wday, mon, &day, &hh, &mm, &ss, zone, &year) != 8 &&
+	    sscanf(s, "%15s %15s %u %u", wday, mon, &day, &year) != 4)
+		return NULL;
+	if (day < 1 || day > 31 || year < 1970 || year > 9999)
 		return NULL;
 	for (size_t k = 0; k < ARRAY_SIZE(months) && !m; k++)
 		if (streq(mon, months[k]))
@@ -688,6 +696,24 @@ static bool header_line(struct parser *p, const char *s)
 	}
 	if (html_title(p, s))
 		return true;
+	if ((v = startswith(s, "Start Benchmark Run: "))) {
+		/* UnixBench 4.1.0: the run's date in its header */
+		struct ub_result *r = result_last(p);
+		if (!r || !r->has_header || r->nblocks)
+			return false;
+		free(r->h.date);
+		r->h.date = parse_date(v);
+		const char *c = strchr(v, ':');
+		free(p->pending_start);
+		p->pending_start = c && c - v >= 2 ? parse_clock(c - 2, NULL) : NULL;
+		return true;
+	}
+	if ((v = startswith(s, "System -- "))) {
+		struct ub_result *r = result_for_header(p);
+		if (r)
+			set_field(&r->h.system, v, strlen(v));
+		return true;
+	}
 	if ((v = startswith(s, "System: "))) {
 		struct ub_result *r = result_for_header(p);
 		if (!r)
@@ -897,6 +923,8 @@ static bool score_line(struct parser *p, const char *s)
 {
 	const char *v = after_category(s);
 	if (!v || !(v = startswith(v, " Index Score")))
+		v = startswith(s, "FINAL SCORE"); /* 4.1.0 */
+	if (!v)
 		return false;
 	bool partial = false;
 	if (startswith(v, " (Partial Only)")) {
@@ -947,6 +975,9 @@ static bool table_furniture(struct parser *p, const char *s)
 	if (n >= 10 && strspn(s, "-") == n)
 		return true;
 	if (startswith(s, "No index results available for "))
+		return true;
+	/* 4.1.0: "INDEX VALUES" above its table, "N interactive users." in the header */
+	if (streq(s, "INDEX VALUES") || endswith(s, " interactive users."))
 		return true;
 	/* the .html's table header and category headings */
 	if (streq(s, "Test Score Unit Time Iters. Baseline Index"))
@@ -1798,6 +1829,9 @@ static void finish(struct parser *p)
 		for (size_t k = 0; k < r->nblocks; k++) {
 			struct ub_block *b = &r->blocks[k];
 			resolve_lone(p, b);
+			/* UnixBench 4 has no -c: every test but the shell scripts ran one copy */
+			if (!b->copies && r->h.version && startswith(r->h.version, "4."))
+				b->copies = 1;
 			size_t nt = 0;
 			for (size_t j = 0; j < b->ntests; j++) {
 				if (test_has_value(&b->tests[j]))
@@ -1841,6 +1875,7 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_version);
 	free(p.pending_tmpdir);
 	free(p.pending_resultdir);
+	free(p.pending_start);
 	free(p.heading);
 	pipe_reset(&p);
 	csv_free(&p);
@@ -1966,6 +2001,7 @@ const char *ub_mangling_name(unsigned bit)
 	case UB_MANGLE_WRAPPED: return "wrapped lines";
 	case UB_MANGLE_TYPOGRAPHIC: return "typographic dashes or quotes";
 	case UB_MANGLE_CONTROL: return "control characters or bad UTF-8";
+	case UB_MANGLE_MAIL: return "quoted-printable or format=flowed mail";
 	default: return NULL;
 	}
 }

@@ -172,6 +172,7 @@ static void uncode(char *s)
 
 static const char *const structure_anchors[] = {
 	"BYTE UNIX Benchmarks (Version",
+	"Start Benchmark Run:",
 	"Benchmark Run:",
 	"System Benchmarks Index Values",
 	"System Benchmarks Partial Index",
@@ -334,14 +335,76 @@ static void add_line(struct ub_lines *out, const char *s, size_t n, unsigned src
 
 /* ---- plain text ---- */
 
+/* How a mail carries its text: quoted-printable ("=3D", soft line breaks
+ * "=" at the end), format=flowed (a line ending in a space goes on in the
+ * next; a leading space is stuffing). */
+struct mail {
+	bool qp, flowed;
+};
+
+static void mail_kind(const char *data, size_t len, struct mail *m)
+{
+	size_t n = len < (64u << 10) ? len : (64u << 10);
+	_cleanup_free_ char *head = xstrndup(data, n);
+	for (char *c = head; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	m->qp = strstr(head, "content-transfer-encoding: quoted-printable") != NULL;
+	m->flowed = strstr(head, "format=flowed") != NULL;
+}
+
+static int hex_value(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Appends line s (n bytes) decoded; true when it goes on in the next line. */
+static bool mail_line(const struct mail *m, struct buf *b, const char *s, size_t n)
+{
+	if (!m->qp) {
+		if (m->flowed && n && s[0] == ' ')
+			s++, n--;
+		buf_add(b, s, n);
+		/* "-- " is the signature line, not a flowed one */
+		return m->flowed && n && s[n - 1] == ' ' && !(n == 3 && strncmp(s, "-- ", 3) == 0);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (s[i] == '=' && i + 1 == n)
+			return true;
+		if (s[i] == '=' && i + 2 < n && (hi = hex_value(s[i + 1])) >= 0 && (lo = hex_value(s[i + 2])) >= 0) {
+			char c = (char)(hi << 4 | lo);
+			buf_add(b, &c, 1);
+			i += 2;
+		} else {
+			buf_add(b, s + i, 1);
+		}
+	}
+	return false;
+}
+
 static void text_lines(const char *data, size_t len, struct ub_lines *out)
 {
-	unsigned src = 1;
+	struct mail m;
+	mail_kind(data, len, &m);
+	if (m.qp || m.flowed)
+		out->manglings |= UB_MANGLE_MAIL;
+	struct buf joined = {0};
+	unsigned src = 1, joined_src = 0;
 	size_t start = 0;
 	for (size_t i = 0; i <= len && !out->too_many; i++) {
 		if (i < len && data[i] != '\n' && data[i] != '\r')
 			continue;
-		add_line(out, data + start, i - start, src);
+		if (m.qp || m.flowed) {
+			if (!joined.len)
+				joined_src = src;
+			bool more = mail_line(&m, &joined, data + start, i - start) && i < len;
+			if (!more) {
+				add_line(out, joined.s ? joined.s : "", joined.len, joined_src);
+				joined.len = 0;
+			}
+		} else {
+			add_line(out, data + start, i - start, src);
+		}
 		if (i < len && data[i] == '\r') {
 			out->manglings |= UB_MANGLE_CRLF;
 			if (i + 1 < len && data[i + 1] == '\n')
@@ -350,6 +413,7 @@ static void text_lines(const char *data, size_t len, struct ub_lines *out)
 		start = i + 1;
 		src++;
 	}
+	buf_free(&joined);
 }
 
 /* ---- HTML ---- */

@@ -591,6 +591,50 @@ static void pasted_layouts(void **state)
 	ub_doc_free(&d);
 }
 
+/* Mail encodings, the score glued to the rule, UnixBench 4.1.0's layout. */
+static void mail_and_old_layouts(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char *const v6[] = { "mangled/mail-qp.txt", "mangled/score-glued.txt" };
+	for (size_t i = 0; i < ARRAY_SIZE(v6); i++) {
+		parse_fixture(v6[i], &d);
+		assert_int_equal(d.nresults, 1);
+		check_v6_full(&d.results[0].blocks[0], true);
+		assert_near(d.results[0].blocks[0].score, 1084.8);
+		assert_int_equal(d.nproblems, 0);
+		ub_doc_free(&d);
+	}
+	parse_fixture("mangled/mail-qp.txt", &d);
+	assert_true(d.manglings & UB_MANGLE_MAIL);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/mail-flowed.txt", &d);
+	assert_true(d.manglings & UB_MANGLE_MAIL);
+	assert_int_equal(d.results[0].blocks[0].ntests, 12);
+	assert_near(d.results[0].blocks[0].score, 1089.9);
+	assert_string_equal(d.results[0].h.version, "5.1.3");
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/v4-layout.txt", &d);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.version, "4.1.0");
+	assert_int_equal(r->nblocks, 1);
+	const struct ub_block *b = &r->blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_string_equal(b->date, "2026-11-29");
+	assert_string_equal(b->start, "22:44:56");
+	assert_near(b->score, 1213.1);
+	assert_int_equal(b->ntests, 13);
+	assert_near(find_test(b, "dhry2reg")->result, 55342632.2);
+	assert_near(find_test(b, "dhry2reg")->index, 4742.3);
+	assert_near(find_test(b, "dhry2reg")->time_s, 10.0);
+	assert_false(find_test(b, "context1")->has_index);
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+}
+
 static void header_variants(void **state)
 {
 	static const char text[] =
@@ -750,6 +794,7 @@ int main(void)
 		cmocka_unit_test(several_runs_and_no_header),
 		cmocka_unit_test(text_around_tables),
 		cmocka_unit_test(pasted_layouts),
+		cmocka_unit_test(mail_and_old_layouts),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
