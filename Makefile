@@ -99,7 +99,7 @@ ifneq ($(CROSS_COMPILE),)
 export PKG_CONFIG_LIBDIR ?= /usr/lib/$(CROSS_COMPILE:%-=%)/pkgconfig:/usr/share/pkgconfig
 endif
 
-LIB_SRC := $(wildcard lib/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
+LIB_SRC := $(wildcard lib/*.c unixbench/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
@@ -113,7 +113,11 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
+# Written anew each time: `ar r` would keep the objects of moved or removed
+# sources, and replace the wrong one of two objects with the same name
+# (probe/services.o, tune/services.o).
 $(B)/libubtune.a: $(LIB_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/ubtune: $(CLI_OBJ) $(B)/libubtune.a

@@ -7,8 +7,8 @@
 #include <math.h>
 
 #include "analysis/stats.h"
-#include "analysis/ubparse.h"
-#include "bench/score.h"
+#include "unixbench/parse.h"
+#include "bench/spread.h"
 #include "lib/util.h"
 
 /* ---- the records ---- */
@@ -289,10 +289,11 @@ static void highlight(json_object *tests, size_t col)
 /* Test ids of a section in UnixBench's report order, then any others. */
 static void section_ids(json_object *const *runs, size_t n, struct strv *ids)
 {
-	for (size_t k = 0; ub_test_at(k); k++)
+	const struct ub_test_info *t;
+	for (size_t k = 0; (t = ub_test_in_report_order(k)); k++)
 		for (size_t i = 0; i < n; i++)
-			if (runs[i] && run_test(runs[i], ub_test_at(k)->id) && !strv_contains(ids, ub_test_at(k)->id))
-				strv_push(ids, ub_test_at(k)->id);
+			if (runs[i] && run_test(runs[i], t->id) && !strv_contains(ids, t->id))
+				strv_push(ids, t->id);
 	for (size_t i = 0; i < n; i++) {
 		json_object *tests = runs[i] ? jpath(runs[i], "tests") : NULL;
 		for (size_t k = 0; k < jarr_len(tests); k++) {

@@ -89,6 +89,8 @@ void strv_split(const char *value, const char *seps, struct strv *out);
 char *strv_join(const struct strv *l, const char *sep);
 void strv_sort(struct strv *l);
 void strv_free(struct strv *l);
+/* A list freed when it goes out of scope: _cleanup_strv_ struct strv l = {0}; */
+#define _cleanup_strv_ _cleanup_(strv_free)
 
 /* A growable byte buffer that always holds a terminating NUL. */
 struct buf {

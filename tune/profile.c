@@ -11,6 +11,7 @@
 
 #include "lib/cpuset.h"
 #include "lib/paths.h"
+#include "unixbench/catalogue.h"
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -265,47 +266,41 @@ static char *check_cflags(const char *value, const char *choices)
 	return err;
 }
 
+/* The [bench] lists are checked as `ubtune bench` checks them; `all` stays
+ * `all` until the run. */
 static char *check_copies(const char *value, const char *choices)
 {
-	struct strv items = {0};
-	strv_split(value, " \t,", &items);
-	char *err = items.n ? NULL : xstrdup("needs at least one number of copies or 'all'");
-	for (size_t i = 0; i < items.n && !err; i++) {
-		uint64_t v;
-		if (streq(items.v[i], "all"))
-			continue;
-		if (parse_u64(items.v[i], &v) < 0 || v < 1 || v > 65536)
-			err = xasprintf("'%s' is neither a number of copies (1-65536) nor 'all'", items.v[i]);
+	unsigned copies[UB_RUNS_MAX], n;
+	_cleanup_free_ char *bad = NULL;
+	switch (ub_parse_copies(value, " \t,", 1, copies, &n, &bad)) {
+	case 0:
+		return NULL;
+	case -E2BIG:
+		return xasprintf("names more than %d copy counts", UB_RUNS_MAX);
+	default:
+		if (!bad)
+			return xstrdup("needs at least one number of copies or 'all'");
+		return xasprintf("'%s' is neither a number of copies (1-%d) nor 'all'", bad, UB_COPIES_MAX);
 	}
-	strv_free(&items);
-	return err;
 }
-
-/* The test names and groups UnixBench's Run accepts. */
-static const char *const unixbench_tests =
-	"index|gindex|system|oldsystem|speed|arithmetic|fs|shell|graphics|misc|load|"
-	"dhry2reg|dhry|dhrystone|whetstone-double|whets|whetstone|syscall|pipe|context1|spawn|execl|"
-	"fstime|fstime-r|fstime-w|fsbuffer|fsbuffer-r|fsbuffer-w|fsdisk|fsdisk-r|fsdisk-w|"
-	"shell1|shell8|shell16|short|int|long|float|double|arithoh|C|dc|hanoi|grep|sysexec|"
-	"2d-rects|2d-lines|2d-circle|2d-ellipse|2d-shapes|2d-aashapes|2d-polys|2d-text|2d-blit|2d-window|ubgears";
 
 static char *check_tests(const char *value, const char *choices)
 {
-	struct strv items = {0}, known = {0};
-	strv_split(value, " \t,", &items);
-	strv_split(unixbench_tests, "|", &known);
-	char *err = items.n ? NULL : xstrdup("needs at least one test name");
-	for (size_t i = 0; i < items.n && !err; i++) {
-		if (strv_contains(&known, items.v[i]))
-			continue;
-		const char *hint = str_closest(items.v[i], (const char *const *)known.v);
-		err = xasprintf("'%s' is not a test or group UnixBench's Run knows (such as index, dhry2reg, "
-				"fstime)%s%s%s", items.v[i], hint ? " (did you mean '" : "", hint ? hint : "",
-				hint ? "'?)" : "");
-	}
-	strv_free(&items);
-	strv_free(&known);
-	return err;
+	unsigned tests[UB_NINDEX], n;
+	_cleanup_free_ char *bad = NULL;
+	if (ub_parse_tests(value, " \t,", tests, &n, &bad) == 0)
+		return NULL;
+	_cleanup_strv_ struct strv words = {0};
+	strv_split(value, " \t,", &words);
+	if (!words.n)
+		return xstrdup("needs at least one test name");
+	const char *known[UB_NINDEX + 2] = { "index" };
+	for (size_t i = 0; i < UB_NINDEX; i++)
+		known[i + 1] = ub_tests[i].id;
+	const char *hint = str_closest(bad, known);
+	_cleanup_free_ char *ids = ub_index_ids(", ");
+	return xasprintf("'%s' is not a test `ubtune bench` runs (index, or some of %s)%s%s%s", bad, ids,
+			 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 }
 
 static char *check_bool(const char *value, const char *choices)
