@@ -76,6 +76,12 @@ void diag_read_run(json_object *o, struct diag_run *r)
 			r->index[k] = test_index(t);
 	}
 	diag_run_score(r);
+	/* a score the log printed is the score (the mean of rounded indexes
+	 * can differ in the last digit) */
+	double printed;
+	if (r->ntests && streq_ptr(jpath_str(o, "index.score_source"), "report") &&
+	    jpath_double(o, "index.score", &printed) && printed > 0)
+		r->score = printed;
 }
 
 /* ---- the machine ---- */
@@ -271,6 +277,7 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	bool imported = false;
 	jpath_bool(rec, "imported", &imported);
 	c->imported = imported;
+	diag_case_header(c);
 	for (size_t i = 0; i < c->nruns; i++)
 		match_run(c, &c->runs[i], &c->match[i]);
 	return 0;
@@ -310,7 +317,7 @@ double diag_scaling(const struct diag_case *c, enum diag_test t)
 	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
 	if (!one || !many || !(one->index[t] > 0) || !(many->index[t] > 0))
 		return NAN;
-	return many->index[t] / (one->index[t] * diag_parallel(c, many));
+	return many->index[t] / (one->index[t] * diag_capacity(c, many));
 }
 
 bool diag_comparable(const struct diag_case *c, const struct diag_run *r)

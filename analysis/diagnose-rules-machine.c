@@ -22,6 +22,11 @@
  * real hardware keep them at 39 or more per copy and at 6 % or more of
  * Dhrystone (a Raspberry Pi 4: 0.068); both must fail. */
 #define EMULATED_KERNEL_SHARE 0.05
+/* On x86 BogoMIPS is twice the TSC clock. Published 1-copy x86 runs reach
+ * 890-1294 Dhrystone 2 per GHz of that clock (an Atom C3955 at 2.1 GHz, a
+ * Xeon E5-2650 v4 at 2.2, Xeon cloud vCPUs at 2.0-2.6); a sixth of the
+ * slowest is no hardware running at its clock. */
+#define X86_DHRY_PER_GHZ_MIN 150.0
 
 /* Per-copy efficiency below DIAG_DIAG_SCALING_POOR: poor; below this: mild. */
 #define SCALING_MILD 0.85
@@ -78,7 +83,10 @@ static void check_emulation(const struct diag_case *c, struct diagnosis *d)
 	/* or the kernel tests alone are slow, far below plain code (a fast host's emulator) */
 	bool lopsided = !slow && dhry > 0 && kernel > 0 && kernel < EMULATED_KERNEL &&
 			kernel / dhry < EMULATED_KERNEL_SHARE;
-	bool shape = slow || lopsided;
+	/* x86: Dhrystone far below what the clock BogoMIPS implies does */
+	double ghz = c->hdr.bogomips_mhz / 1000;
+	bool clock_slow = ghz > 0 && dhry > 0 && dhry / ghz < X86_DHRY_PER_GHZ_MIN;
+	bool shape = slow || lopsided || clock_slow;
 	bool ref = ratio < EMULATED_REF_RATIO;
 
 	if (!f && c->virt != DV_EMULATED && !emulation_possible(c)) {
@@ -100,7 +108,12 @@ static void check_emulation(const struct diag_case *c, struct diagnosis *d)
 	enum diag_confidence conf = shape && ref ? DC_HIGH : DC_MEDIUM;
 	if (f || c->virt == DV_EMULATED || c->virt == DV_GUEST)
 		conf = DC_HIGH;
-	diag_fire(d, conf, DT_ALL, "every test runs at a few per cent of real hardware: the CPU is emulated in software");
+	if (clock_slow && !slow && !lopsided && !ref)
+		diag_fire(d, conf, DT_ALL, "Dhrystone 2 runs at a fraction of what an x86 core does at its clock: the "
+					   "CPU is emulated in software, or held far below its clock");
+	else
+		diag_fire(d, conf, DT_ALL,
+			  "every test runs at a few per cent of real hardware: the CPU is emulated in software");
 	if (f)
 		diag_evidence_finding(d, f);
 	else if (c->virt == DV_GUEST)
@@ -118,6 +131,10 @@ static void check_emulation(const struct diag_case *c, struct diagnosis *d)
 		diag_evidence(d, "%u %s: %s %.1f per copy; published runs on real hardware: %s or more", r->copies,
 			      copies_word(r->copies), dhry > 0 ? "Dhrystone 2" : "the pipe and system-call tests",
 			      dhry > 0 ? dhry : kernel, dhry > 0 ? "1010" : "112");
+	if (clock_slow)
+		diag_evidence(d, "%u %s: Dhrystone 2 %.1f per copy on an x86 whose BogoMIPS (%.1f) say %.2f GHz: %.0f per "
+				 "GHz, where published x86 runs reach 890 or more",
+			      r->copies, copies_word(r->copies), dhry, c->hdr.bogomips_mhz * 2, ghz, dhry / ghz);
 	if (ratio > 0)
 		diag_evidence(d, "%u %s: the tests at %.1f %% of the published runs of %s (%s)", r->copies,
 			      copies_word(r->copies), pct(ratio), m->refs[0]->cpu, m->refs[0]->id);
@@ -151,8 +168,8 @@ static void scaling_evidence(struct diagnosis *d, const struct diag_case *c, con
 {
 	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
 	if (s->dhry > 0)
-		diag_evidence(d, "%u copies: Dhrystone 2 %.1f = %.0f %% of %u × its 1-copy %.1f; Whetstone at %.0f %%",
-			      many->copies, many->index[DT_DHRY], pct(s->dhry), diag_parallel(c, many),
+		diag_evidence(d, "%u copies: Dhrystone 2 %.1f = %.0f %% of %.3g × its 1-copy %.1f; Whetstone at %.0f %%",
+			      many->copies, many->index[DT_DHRY], pct(s->dhry), diag_capacity(c, many),
 			      one->index[DT_DHRY], pct(s->whet));
 	if (s->shell_flat)
 		diag_evidence(d, "1 copy: Shell Scripts (8 concurrent) %.1f, barely above (1 concurrent) %.1f: loading "
@@ -276,21 +293,23 @@ static void check_scaling(const struct diag_case *c, struct diagnosis *d)
 	}
 	struct scaling s = scaling_of(c);
 	double eff = isnan(s.whet) ? s.dhry : isnan(s.dhry) ? s.whet : sqrt(s.dhry * s.whet);
-	unsigned par = diag_parallel(c, many);
+	double cap = diag_capacity(c, many);
+	char cpus[96];
+	diag_cpus_text(c, many, cpus, sizeof(cpus));
 	if (isnan(eff)) {
 		diag_set_unchecked(d, "scaling: Dhrystone and Whetstone did not run at both copy counts");
 		return;
 	}
 	if (!(eff < SCALING_MILD)) {
 		if (eff > 0)
-			diag_set_normal(d, "%u copies run Dhrystone and Whetstone %.2f× as fast as 1 copy on %u CPUs",
-					many->copies, eff * par, par);
+			diag_set_normal(d, "%u copies run Dhrystone and Whetstone %.2f× as fast as 1 copy on %s",
+					many->copies, eff * cap, cpus);
 		return;
 	}
 	diag_fire(d, eff < DIAG_SCALING_POOR ? DC_MEDIUM : DC_LOW, DT_ALL,
-		  "%u copies run the CPU tests only %.2f× as fast as 1 copy on %u CPUs: something caps the clocks or "
-		  "takes the CPUs under all-core load (supply, heat, other processes, overcommitted vCPUs, SMT siblings)",
-		  many->copies, eff * par, par);
+		  "%u copies run the CPU tests only %.2f× as fast as 1 copy on %s: something caps the clocks or "
+		  "takes the CPUs under all-core load (supply, heat, other processes, overcommitted vCPUs)",
+		  many->copies, eff * cap, cpus);
 	scaling_evidence(d, c, &s);
 	diag_gain_scaling(d, c, DT_ALL);
 }

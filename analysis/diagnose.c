@@ -4,7 +4,7 @@
 
 #define DIAGNOSIS_SCHEMA "ubtune.diagnosis/1"
 
-static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_clock };
+static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_clock, diag_rules_header };
 
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data)
 {
@@ -150,16 +150,16 @@ void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned 
 		if (m1->has[t] && mn->has[t])
 			factor = mn->mid[t] / m1->mid[t];
 		else if (DT(t) & DT_CPU) {
-			factor = DIAG_SCALING_HEALTHY * diag_parallel(c, many);
+			factor = DIAG_SCALING_HEALTHY * diag_capacity(c, many);
 			healthy = true;
 		}
 		if (factor > 0)
 			diag_gain(d, many, (enum diag_test)t, one->index[t] * factor);
 	}
 	if (healthy && !d->expect)
-		d->expect = xasprintf("the CPU tests at %u copies at %.0f %% of %u × their 1-copy index, as on "
+		d->expect = xasprintf("the CPU tests at %u copies at %.0f %% of %.3g × their 1-copy index, as on "
 				      "published healthy machines; the other tests gain less",
-				      many->copies, DIAG_SCALING_HEALTHY * 100, diag_parallel(c, many));
+				      many->copies, DIAG_SCALING_HEALTHY * 100, diag_capacity(c, many));
 }
 
 /* ---- ranking ---- */
@@ -228,7 +228,7 @@ static void demote_generic(struct cause *v, size_t n)
 
 /* ---- the report ---- */
 
-static json_object *jround(double v, double unit)
+json_object *diag_jround(double v, double unit)
 {
 	return isfinite(v) ? json_object_new_double(round(v / unit) * unit) : NULL;
 }
@@ -247,9 +247,9 @@ static json_object *gains_json(const struct diagnosis *d)
 		jset_str(o, "test", ub_tests[g->test].id);
 		jset_str(o, "name", ub_tests[g->test].name);
 		jset_int(o, "copies", g->copies);
-		jset(o, "now", jround(g->now, 0.1));
-		jset(o, "expected", jround(g->expected, 0.1));
-		jset(o, "change_pct", jround((g->expected / g->now - 1) * 100, 1));
+		jset(o, "now", diag_jround(g->now, 0.1));
+		jset(o, "expected", diag_jround(g->expected, 0.1));
+		jset(o, "change_pct", diag_jround((g->expected / g->now - 1) * 100, 1));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -265,8 +265,8 @@ static json_object *score_gains_json(const struct diagnosis *d, const struct dia
 			continue;
 		json_object *o = json_object_new_object();
 		jset_int(o, "copies", r->copies);
-		jset(o, "now", jround(r->score, 0.1));
-		jset(o, "expected", jround(after, 0.1));
+		jset(o, "now", diag_jround(r->score, 0.1));
+		jset(o, "expected", diag_jround(after, 0.1));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -332,7 +332,7 @@ static json_object *references_json(const struct diag_case *c)
 			jset_str(x, "description", ref->description);
 			jset_str(x, "source", ref->source);
 			jset_bool(x, "history", ref->history);
-			jset(x, "score", jround(ref->run.score, 0.1));
+			jset(x, "score", diag_jround(ref->run.score, 0.1));
 			json_object_array_add(runs, x);
 		}
 		for (int t = 0; t < DIAG_NTESTS; t++) {
@@ -341,10 +341,10 @@ static json_object *references_json(const struct diag_case *c)
 			json_object *x = json_object_new_object();
 			jset_str(x, "test", ub_tests[t].id);
 			jset_str(x, "name", ub_tests[t].name);
-			jset(x, "index", jround(r->index[t], 0.1));
-			jset(x, "expected_low", jround(m->lo[t], 0.1));
-			jset(x, "expected_high", jround(m->hi[t], 0.1));
-			jset(x, "ratio", jround(r->index[t] / m->mid[t], 0.01));
+			jset(x, "index", diag_jround(r->index[t], 0.1));
+			jset(x, "expected_low", diag_jround(m->lo[t], 0.1));
+			jset(x, "expected_high", diag_jround(m->hi[t], 0.1));
+			jset(x, "ratio", diag_jround(r->index[t] / m->mid[t], 0.01));
 			json_object_array_add(tests, x);
 		}
 		jset(o, "runs", runs);
@@ -449,7 +449,7 @@ json_object *diagnose(const struct diag_case *c)
 	for (size_t i = 0; i < c->nruns; i++) {
 		json_object *o = json_object_new_object();
 		jset_int(o, "copies", c->runs[i].copies);
-		jset(o, "score", jround(c->runs[i].score, 0.1));
+		jset(o, "score", diag_jround(c->runs[i].score, 0.1));
 		jset_int(o, "tests", c->runs[i].ntests);
 		json_object_array_add(runs, o);
 	}

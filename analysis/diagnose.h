@@ -119,6 +119,26 @@ struct diag_match {
 
 /* ---- the case ---- */
 
+/*
+ * What the run's own header says about its start (an imported log has
+ * little else; a probe record says the same things in its own fields):
+ * the load, the kernel, Run's CPU count, the runlevel, the CPU lines.
+ */
+struct diag_header {
+	double load1;                /* 1-minute load average when Run started; NAN: not known */
+	const char *kernel;          /* release, "5.14.0-362.el9.x86_64+debug" */
+	const char *kernel_version;  /* "#1 SMP PREEMPT_RT ..." */
+	bool debug_kernel, rt_kernel;
+	bool cpus_uncounted;         /* Run printed "0 CPUs in system" */
+	const char *runlevel;        /* as the header prints it; NULL: not known */
+	bool graphical;              /* runlevel 5, or the probe's graphical target */
+	unsigned threads;            /* logical CPUs; 0: not known */
+	unsigned cores;              /* physical cores; 0: not known (or no SMT) */
+	unsigned big, little;        /* CPUs of the fast and the slow kind of a hybrid CPU; 0: one kind */
+	const char *big_model, *little_model;
+	double bogomips_mhz;         /* x86: the TSC clock BogoMIPS implies (BogoMIPS / 2); NAN */
+};
+
 struct diag_case {
 	json_object *rec; /* the result record (borrowed) */
 	struct diag_run runs[DIAG_MAX_RUNS];
@@ -136,7 +156,11 @@ struct diag_case {
 	bool imported;
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
+	struct diag_header hdr;
 };
+
+/* Fills c->hdr from the environment record and the runs (diag_case_init does). */
+void diag_case_header(struct diag_case *c);
 
 /*
  * Reads what the rules need from a result record (schema ubtune.result/1;
@@ -152,6 +176,13 @@ const struct diag_run *diag_multi(const struct diag_case *c);
 const struct diag_match *diag_match_of(const struct diag_case *c, const struct diag_run *r);
 /* CPUs the copies of r could use: min(copies, online CPUs). */
 unsigned diag_parallel(const struct diag_case *c, const struct diag_run *r);
+/* How many times the speed of one copy the copies of r can reach: one per
+ * core, a little more per SMT sibling, less per small core of a hybrid
+ * CPU; diag_parallel() where the header says nothing of the kind. */
+double diag_capacity(const struct diag_case *c, const struct diag_run *r);
+/* The CPUs r's copies ran on, as said: "4 CPUs", "8 threads on 4 cores",
+ * "4 Cortex-A76 + 4 Cortex-A55". */
+void diag_cpus_text(const struct diag_case *c, const struct diag_run *r, char *buf, size_t size);
 /* Per-copy efficiency of the widest run against the 1-copy run for test t:
  * multi / (single × parallel); NAN when either is missing. */
 double diag_scaling(const struct diag_case *c, enum diag_test t);
@@ -215,7 +246,7 @@ struct diag_rule {
 };
 
 /* Rule tables, each ended by an entry with id == NULL. */
-extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[];
+extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[], diag_rules_header[];
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data);
 const struct diag_rule *diag_rule_lookup(const char *id);
 /* Runs one rule on a case; the caller clears d. */
@@ -247,6 +278,59 @@ bool diag_gain_from_refs(struct diagnosis *d, const struct diag_case *c, unsigne
  * (else, for the CPU tests, like healthy machines: DIAG_SCALING_HEALTHY). */
 void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned mask);
 
+/* ---- several results of one machine ---- */
+
+/* The tests that move together, for saying what differs. */
+enum diag_group { DG_CPU, DG_KERNEL, DG_CTX, DG_PROCESS, DG_FILECOPY, DG_SHELL, DIAG_NGROUPS };
+extern const struct diag_group_info {
+	const char *id, *name;
+	unsigned mask;
+	double noise; /* a change below this is run-to-run noise */
+} diag_groups[DIAG_NGROUPS];
+
+/* Two results of one machine under two conditions: b against a. */
+struct diag_pair {
+	const struct diag_case *a, *b;
+	const char *label_a, *label_b; /* the runs' labels ("before patch"), else "result N" */
+	size_t n;                      /* copy counts both have */
+	unsigned copies[DIAG_MAX_RUNS];
+	double ratio[DIAG_MAX_RUNS][DIAG_NTESTS]; /* b / a per test; NAN where one lacks it */
+	double score[DIAG_MAX_RUNS];              /* b / a of the scores */
+	double group[DIAG_NGROUPS];               /* geometric mean of the ratios over the common runs; NAN */
+};
+void diag_pair_init(struct diag_pair *p, const struct diag_case *a, const struct diag_case *b, const char *label_a,
+		    const char *label_b);
+/* A group moved: by at least `by` (0.07: 7 %) up or down; by 0: by more than its noise. */
+bool diag_pair_moved(const struct diag_pair *p, enum diag_group g, double by);
+
+/* What a difference rule concludes about a pair. */
+struct diag_diff {
+	enum diag_confidence confidence; /* DC_NONE: not this */
+	char *reason;
+	struct strv evidence;
+};
+struct diag_diff_rule {
+	const char *id; /* stable: "diff.clock" */
+	const char *title;
+	void (*check)(const struct diag_pair *p, struct diag_diff *d);
+};
+extern const struct diag_diff_rule diag_diff_rules[]; /* ended by id == NULL */
+void diag_diff_fire(struct diag_diff *d, enum diag_confidence conf, const char *fmt, ...) _printf_(3, 4);
+void diag_diff_evidence(struct diag_diff *d, const char *fmt, ...) _printf_(2, 3);
+void diag_diff_clear(struct diag_diff *d);
+
+/* Whether two results ran on one machine: true when their host or CPU
+ * model and count agree, or when neither says; *why tells. */
+bool diag_same_machine(const struct diag_case *a, const struct diag_case *b, char **why);
+
+/*
+ * The reports of several results (one file holding several runs of Run)
+ * and, where they ran on one machine, what differs between the first and
+ * each other and which cause explains it (schema ubtune.diagnosis-set/1).
+ */
+json_object *diagnose_set(const struct diag_case *cases, const char *const *labels, size_t n);
+void diagnose_set_render(json_object *set, FILE *out);
+
 /* ---- the report ---- */
 
 /*
@@ -254,5 +338,7 @@ void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned 
  * summary, causes ranked, normal, not checked, references, experiments.
  */
 json_object *diagnose(const struct diag_case *c);
+/* v rounded to a multiple of unit, as a JSON number; NULL when not finite. */
+json_object *diag_jround(double v, double unit);
 /* The text form of a report. */
 void diagnose_render(json_object *report, FILE *out);

@@ -199,10 +199,10 @@ static json_object *unixbench_json(const struct ub_result *r)
 	jset_str(u, "uptime", h->uptime);
 	jset_str(u, "runlevel", h->runlevel && *h->runlevel ? h->runlevel : NULL);
 	jset(u, "cpus", cpus_json(h));
-	unsigned cpus = 0;
-	for (size_t i = 0; i < r->nblocks && !cpus; i++)
-		cpus = r->blocks[i].cpus;
-	jset(u, "cpus_in_system", cpus ? json_object_new_int((int)cpus) : NULL);
+	const struct ub_block *said = NULL;
+	for (size_t i = 0; i < r->nblocks && !said; i++)
+		said = r->blocks[i].cpus_said ? &r->blocks[i] : NULL;
+	jset(u, "cpus_in_system", said ? json_object_new_int((int)said->cpus) : NULL);
 	jset_str(u, "tmpdir", h->tmpdir);
 	jset_str(u, "resultdir", h->resultdir);
 	return u;
@@ -365,10 +365,13 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 {
 	json_object *run = json_object_new_object();
 	jset(run, "copies", copies ? json_object_new_int((int)copies) : NULL);
+	if (copies && b->copies == copies && b->copies_from_text)
+		jset_str(run, "copies_source", "text");
+	jset_str(run, "label", b->label);
 	_cleanup_free_ char *start = block_time(b, b->start), *end = block_time(b, b->end);
 	jset_str(run, "started_at", start);
 	jset_str(run, "ended_at", end);
-	jset(run, "cpus_in_system", b->cpus ? json_object_new_int((int)b->cpus) : NULL);
+	jset(run, "cpus_in_system", b->cpus_said ? json_object_new_int((int)b->cpus) : NULL);
 	json_object *tests = json_object_new_array();
 	_cleanup_free_ double *indexes = xcalloc(b->ntests ? b->ntests : 1, sizeof(*indexes));
 	size_t n = 0, with_passes = 0;
@@ -390,6 +393,25 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 
 	json_object *idx = json_object_new_object();
 	double computed = n ? score_overall(indexes, n) : NAN;
+	/* a report that prints indexes scores those (4.1.0 leaves two tests out) */
+	size_t printed = 0;
+	for (size_t i = 0; i < b->ntests; i++) {
+		const struct ub_test *t = &b->tests[i];
+		if (t->info && streq(t->info->category, "system") && t->info->baseline > 0 && t->has_index)
+			printed++;
+	}
+	if (b->has_score && printed && printed < n) {
+		_cleanup_free_ double *shown = xcalloc(printed, sizeof(*shown));
+		size_t k = 0;
+		for (size_t i = 0; i < b->ntests; i++) {
+			const struct ub_test *t = &b->tests[i];
+			if (t->info && streq(t->info->category, "system") && t->info->baseline > 0 && t->has_index &&
+			    t->index > 0)
+				shown[k++] = t->index;
+		}
+		if (k)
+			computed = score_overall(shown, k);
+	}
 	if (b->has_score) {
 		jset(idx, "score", jnum(b->score));
 		jset_str(idx, "score_source", "report");
@@ -413,6 +435,17 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 		jset_int(idx, "seed", (int64_t)SCORE_BOOTSTRAP_SEED);
 	}
 	jset(run, "index", idx);
+	if (b->has_graphics_score[0] || b->has_graphics_score[1]) {
+		json_object *g = jchild(run, "graphics");
+		static const char *const kinds[] = { "2d", "3d" };
+		for (int k = 0; k < 2; k++) {
+			if (!b->has_graphics_score[k])
+				continue;
+			json_object *o = jchild(g, kinds[k]);
+			jset(o, "score", jnum(b->graphics_score[k]));
+			jset_str(o, "score_source", "report");
+		}
+	}
 	return run;
 }
 

@@ -26,8 +26,8 @@ static const struct cmd_option options[] = {
 	OPT_END,
 };
 
-/* The one result arg names (a stored id, a result file, UnixBench output). */
-static int load_one(const char *arg, struct loaded_list *list)
+/* The results arg names (a stored id, a result file, UnixBench output with one or several runs of Run). */
+static int load_all(const char *arg, struct loaded_list *list)
 {
 	static const struct ub_import_opts import = {0};
 	_cleanup_free_ char *error = NULL;
@@ -35,11 +35,6 @@ static int load_one(const char *arg, struct loaded_list *list)
 	if (r < 0) {
 		log_error("%s", error);
 		return result_load_exit(r);
-	}
-	if (list->n != 1) {
-		log_error("%s holds %zu results: store them with `ubtune import %s` and give the id of one", arg, list->n,
-			  arg);
-		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }
@@ -80,20 +75,40 @@ static int load_references(const char *given, struct diag_refs *refs)
 	return EXIT_OK;
 }
 
-static int report(const char *what, json_object *rec, struct diag_refs *refs, bool json)
+/* What to call a result of several: its runs' label, else where it came from. */
+static char *label_of(const struct loaded *l)
 {
-	struct diag_case c;
-	_cleanup_free_ char *error = NULL;
-	if (diag_case_init(&c, rec, refs, NULL, &error) < 0) {
-		log_error("%s: %s", what, error);
-		return EXIT_USAGE;
+	const char *label = jpath_str(l->rec, "runs.0.label");
+	return xstrdup(label ?: l->source);
+}
+
+static int report(const struct loaded_list *list, struct diag_refs *refs, bool json)
+{
+	_cleanup_free_ struct diag_case *cases = xcalloc(list->n, sizeof(*cases));
+	_cleanup_free_ char **labels = xcalloc(list->n, sizeof(*labels));
+	int code = EXIT_OK;
+	for (size_t i = 0; i < list->n && code == EXIT_OK; i++) {
+		_cleanup_free_ char *error = NULL;
+		if (diag_case_init(&cases[i], list->v[i].rec, refs, NULL, &error) < 0) {
+			log_error("%s: %s", list->v[i].source, error);
+			code = EXIT_USAGE;
+		}
+		labels[i] = label_of(&list->v[i]);
 	}
-	_cleanup_json_ json_object *out = diagnose(&c);
-	if (json)
-		printf("%s\n", jdump(out, true));
-	else
-		diagnose_render(out, stdout);
-	return command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
+	if (code == EXIT_OK) {
+		_cleanup_json_ json_object *out = list->n == 1 ? diagnose(&cases[0])
+							      : diagnose_set(cases, (const char *const *)labels, list->n);
+		if (json)
+			printf("%s\n", jdump(out, true));
+		else if (list->n == 1)
+			diagnose_render(out, stdout);
+		else
+			diagnose_set_render(out, stdout);
+		code = command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
+	}
+	for (size_t i = 0; i < list->n; i++)
+		free(labels[i]);
+	return code;
 }
 
 static int run(struct cmd_ctx *ctx, void *opts)
@@ -101,14 +116,14 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	const struct args *a = opts;
 	const char *arg = ctx->nargs ? ctx->args[0] : "last";
 	struct loaded_list list = {0};
-	int code = stdin_input(arg, &arg) < 0 ? EXIT_FAIL : load_one(arg, &list);
+	int code = stdin_input(arg, &arg) < 0 ? EXIT_FAIL : load_all(arg, &list);
 	struct diag_refs refs = {0};
 	if (code == EXIT_OK)
 		code = load_references(a->reference, &refs);
 	if (code == EXIT_OK) {
 		_cleanup_store_ struct store *s = cli_store_if_any();
 		add_history(s, list.v[0].rec, &refs);
-		code = report(list.v[0].source, list.v[0].rec, &refs, ctx->json);
+		code = report(&list, &refs, ctx->json);
 	}
 	diag_refs_free(&refs);
 	loaded_list_free(&list);

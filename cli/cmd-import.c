@@ -21,8 +21,8 @@ struct args {
 
 static const struct cmd_option options[] = {
 	{ .name = "copies", .type = OPT_STRING, .arg = "LIST", OPT_AT(copies_list),
-	  .help = "copy counts for tables that do not say how many copies ran, in the order of the tables "
-		  "(1, or 1,8)" },
+	  .help = "copy counts for tables that do not say how many copies ran (nor the text around them), in "
+		  "the order of the tables (1, or 1,8); without it such runs are stored with copies unknown" },
 	OPT_JSON("print the result records (a JSON list)"),
 	OPT_NO_STORE("do not add them to the results store; say what was read"),
 	OPT_END,
@@ -64,8 +64,11 @@ static char *describe(json_object *rec)
 	buf_printf(&b, "UnixBench %s", jpath_str(rec, "suite.version") ?: "(version unknown)");
 	for (size_t i = 0; i < n; i++) {
 		json_object *run = json_object_array_get_idx(runs, i);
-		jpath_int(run, "copies", &last);
-		buf_printf(&b, "%s%" PRId64, i == 0 ? ", " : i + 1 == n ? " and " : ", ", last);
+		const char *sep = i == 0 ? ", " : i + 1 == n ? " and " : ", ";
+		if (jpath_int(run, "copies", &last))
+			buf_printf(&b, "%s%" PRId64, sep, last);
+		else
+			buf_printf(&b, "%s?", sep);
 		if (jarr_len(jpath(run, "tests")) > tests)
 			tests = jarr_len(jpath(run, "tests"));
 	}
@@ -151,13 +154,11 @@ static int import_unixbench(struct sink *k, const char *path)
 	tell_problems(name, &doc);
 	for (size_t i = 0; i < jarr_len(recs); i++) {
 		json_object *rec = json_object_array_get_idx(recs, i);
-		if (!ub_import_copies_known(rec)) {
-			log_error("%s: a table does not say how many copies ran (no 'running N parallel copies' line); "
-				  "give them with --copies N (or --copies 1,8 for several tables)",
-				  name);
-			r = -EINVAL;
-			continue;
-		}
+		if (!ub_import_copies_known(rec))
+			log_warning("%s: a table does not say how many copies ran (no 'running N parallel copies' line, "
+				    "no './Run -c N' or 'N copies' near it): stored with copies unknown; --copies N "
+				    "(or --copies 1,8 for several tables) gives them",
+				    name);
 		if (store_record(k, name, rec) < 0)
 			r = -EIO;
 	}

@@ -30,7 +30,7 @@ static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), N(score
 #undef T
 
 #define T struct result_run
-static const struct schema run_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_INT(T, copies, REQUIRED),
+static const struct schema run_schema = SCHEMA(T, FIELD_SELF(T, json), I(copies),
 					       I(cpus_in_system), S(started_at), S(ended_at),
 					       FIELD_OBJ_ARRAY(T, tests, REQUIRED, test_schema),
 					       O(index, index_schema));
@@ -109,7 +109,14 @@ int result_check(json_object *rec, char **error)
 	}
 	for (size_t i = 0; ret == 0 && i < r.runs.n; i++) {
 		int64_t copies = r.runs.v[i].copies.v;
-		if (copies < 1 || copies > 1 << 20) {
+		/* an imported run may not know its copies (a pasted table that
+		 * does not say): null there */
+		if (!r.runs.v[i].copies.known) {
+			if (!is_true(r.imported)) {
+				*error = xasprintf("runs[%zu].copies is missing", i);
+				ret = -EBADMSG;
+			}
+		} else if (copies < 1 || copies > 1 << 20) {
 			*error = xasprintf("runs[%zu].copies is %" PRId64 ", expected 1 to %d", i, copies, 1 << 20);
 			ret = -EBADMSG;
 		}
@@ -138,7 +145,7 @@ json_object *result_summary(json_object *rec)
 	bool partial = false;
 	for (size_t i = 0; i < r.runs.n; i++) {
 		const struct result_run *run = &r.runs.v[i];
-		json_object_array_add(copies, json_object_new_int64(int_or(run->copies, 0)));
+		json_object_array_add(copies, run->copies.known ? json_object_new_int64(run->copies.v) : NULL);
 		json_object_array_add(scores, run->index.score.known ? json_object_new_double(run->index.score.v) : NULL);
 		partial |= is_true(run->index.partial);
 	}

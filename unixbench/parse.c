@@ -13,6 +13,8 @@
 
 #define PROBLEM_TEXT_MAX 120
 #define TOKENS_MAX 24
+#define UB_PIPE_RUNS_MAX 8
+#define PIPE_CELLS_MAX 12
 #define SAMPLES_MAX 1000000
 
 enum phase {
@@ -34,10 +36,25 @@ struct parser {
 	int expect_flags; /* CPU waiting for its flags line, -1: none */
 	/* Run's stdout says these before the report they belong to */
 	char *pending_version, *pending_tmpdir, *pending_resultdir;
+	char *pending_start; /* 4.1.0's "Start Benchmark Run:" clock */
 	unsigned pending_formats;
 	char **csv_names;
 	size_t ncsv;
 	bool results_full;
+	/* what the text around the tables says: the nearest heading, and
+	 * the copies a command line or a heading names */
+	char *heading;
+	unsigned hints[8], nhints, hint_next;
+	/* the one test a "./Run ... fstime" names, and whether a "COPIES ->
+	 * INDEX" list of its index per copy count follows */
+	const struct ub_test_info *command_test;
+	bool arrow_list;
+	/* a Markdown table: the .html's columns, or one column per run */
+	enum { PIPE_NONE, PIPE_HTML, PIPE_RUNS } pipe;
+	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
+	bool pipe_skip[UB_PIPE_RUNS_MAX];            /* a ratio column ("160P/1P") */
+	char *pipe_titles[UB_PIPE_RUNS_MAX];
+	bool pipe_open; /* the runs of the columns exist */
 };
 
 /* ---- problems ---- */
@@ -205,7 +222,7 @@ static bool tok_is(const struct tok *t, const char *word)
 /* A unit as UnixBench prints it: lps, lpm, KBps, MWIPS, score, fps. */
 static bool tok_unit(const struct tok *t)
 {
-	if (t->kind != T_WORD || t->n == 0 || t->n > 8 || tok_is(t, "s") || tok_is(t, "samples"))
+	if (t->kind != T_WORD || t->n == 0 || t->n > 8 || tok_is(t, "s") || tok_is(t, "secs") || tok_is(t, "samples"))
 		return false;
 	for (size_t i = 0; i < t->n; i++)
 		if (!isalpha((unsigned char)t->s[i]))
@@ -246,7 +263,7 @@ static bool row_raw(const struct tok *t, int n, struct row *r)
 	snprintf(r->unit, sizeof(r->unit), "%.*s", (int)t[1].n, t[1].s);
 	if (n == 2)
 		return true;
-	if (n < 5 || t[2].kind != T_NUM || !tok_is(&t[3], "s") || !set_samples(r, &t[4]))
+	if (n < 5 || t[2].kind != T_NUM || !(tok_is(&t[3], "s") || tok_is(&t[3], "secs")) || !set_samples(r, &t[4]))
 		return false;
 	r->time = t[2].v;
 	r->has_time = true;
@@ -364,6 +381,17 @@ static struct ub_block *block_new(struct parser *p, enum phase phase)
 	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(*r->blocks));
 	struct ub_block *b = &r->blocks[r->nblocks++];
 	*b = (struct ub_block){ .line = line_src(p), .phase = phase };
+	if (p->heading)
+		b->label = xstrdup(p->heading);
+	if (r->h.date && r->h.version && startswith(r->h.version, "4.")) {
+		b->date = xstrdup(r->h.date);
+		b->start = TAKE_PTR(p->pending_start);
+	}
+	if (p->nhints) {
+		b->copies = p->hints[p->hint_next < p->nhints ? p->hint_next : p->nhints - 1];
+		b->copies_from_text = true;
+		p->hint_next++;
+	}
 	return b;
 }
 
@@ -396,6 +424,7 @@ static void block_free(struct ub_block *b)
 	for (size_t i = 0; i < b->ntests; i++)
 		test_free(&b->tests[i]);
 	free(b->tests);
+	free(b->label);
 	free(b->date);
 	free(b->start);
 	free(b->end);
@@ -417,6 +446,7 @@ static void ub_result_free(struct ub_result *r)
 static struct ub_block *block_set_copies(struct parser *p, struct ub_block *b, unsigned copies)
 {
 	b->copies = copies;
+	b->copies_from_text = false;
 	struct ub_result *r = result_last(p);
 	if (r->has_header)
 		return b;
@@ -472,21 +502,27 @@ static void mark_format(struct parser *p, unsigned fmt)
 
 /* ---- the header ---- */
 
-/* "Sun Nov 29 2026" to "2026-11-29". */
+/* "Sun Nov 29 2026" to "2026-11-29"; a zh_CN locale's "日 11月 29 2026"
+ * ("%a %b %d %Y" there) too. */
 static char *parse_date(const char *s)
 {
 	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
 					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	char wday[4], mon[4];
-	unsigned day, year;
-	int used = 0;
-	if (sscanf(s, "%3s %3s %u %u%n", wday, mon, &day, &year, &used) != 4 || day < 1 || day > 31 ||
-	    year < 1970 || year > 9999)
+	char wday[16], mon[16], zone[16];
+	unsigned day, year, m = 0, hh, mm, ss;
+	/* date(1)'s "Sun Nov 29 22:44:56 UTC 2026", as UnixBench 4.1.0 prints it */
+	if (sscanf(s, "%15s %15s %u %u:%u:%u %15s %u", wday, mon, &day, &hh, &mm, &ss, zone, &year) != 8 &&
+	    sscanf(s, "%15s %15s %u %u", wday, mon, &day, &year) != 4)
 		return NULL;
-	for (size_t m = 0; m < ARRAY_SIZE(months); m++)
-		if (streq(mon, months[m]))
-			return xasprintf("%04u-%02zu-%02u", year, m + 1, day);
-	return NULL;
+	if (day < 1 || day > 31 || year < 1970 || year > 9999)
+		return NULL;
+	for (size_t k = 0; k < ARRAY_SIZE(months) && !m; k++)
+		if (streq(mon, months[k]))
+			m = (unsigned)k + 1;
+	const char *v = mon;
+	if (!m && take_uint(&v, 12, &m) && !streq(v, "月"))
+		m = 0;
+	return m ? xasprintf("%04u-%02u-%02u", year, m, day) : NULL;
 }
 
 /* "22:36:13" at s; the copy, or NULL. */
@@ -660,6 +696,24 @@ static bool header_line(struct parser *p, const char *s)
 	}
 	if (html_title(p, s))
 		return true;
+	if ((v = startswith(s, "Start Benchmark Run: "))) {
+		/* UnixBench 4.1.0: the run's date in its header */
+		struct ub_result *r = result_last(p);
+		if (!r || !r->has_header || r->nblocks)
+			return false;
+		free(r->h.date);
+		r->h.date = parse_date(v);
+		const char *c = strchr(v, ':');
+		free(p->pending_start);
+		p->pending_start = c && c - v >= 2 ? parse_clock(c - 2, NULL) : NULL;
+		return true;
+	}
+	if ((v = startswith(s, "System -- "))) {
+		struct ub_result *r = result_for_header(p);
+		if (r)
+			set_field(&r->h.system, v, strlen(v));
+		return true;
+	}
 	if ((v = startswith(s, "System: "))) {
 		struct ub_result *r = result_for_header(p);
 		if (!r)
@@ -727,6 +781,8 @@ static bool run_output_line(struct parser *p, const char *s)
 		run_output_seen(p);
 		return true;
 	}
+	if (streq(s, "Use directories for:"))
+		return true;
 	if ((v = startswith(s, "* File I/O tests (named fs***) = "))) {
 		set_field(&p->pending_tmpdir, v, strlen(v));
 		return true;
@@ -752,6 +808,12 @@ static bool run_output_line(struct parser *p, const char *s)
 
 static const char *const categories[] = { "System Benchmarks", "Non-Index Benchmarks", "2D Graphics Benchmarks",
 					  "3D Graphics Benchmarks" };
+
+/* 1: a 2D graphics, 2: a 3D graphics table or score; 0: the system index. */
+static int graphics_category(const char *s)
+{
+	return startswith(s, "2D Graphics Benchmarks") ? 1 : startswith(s, "3D Graphics Benchmarks") ? 2 : 0;
+}
 
 static const char *after_category(const char *s)
 {
@@ -838,12 +900,15 @@ static bool index_header(struct parser *p, const char *s)
 		p->doc->manglings |= UB_MANGLE_WRAPPED;
 		return true;
 	}
-	if (!b || b->phase >= PH_INDEX)
+	/* a graphics index table follows the system one of the same run */
+	bool same_run = b && titled && graphics_category(s) && (b->phase == PH_INDEX || b->phase == PH_DONE);
+	if (!same_run && (!b || b->phase >= PH_INDEX))
 		b = block_new(p, PH_INDEX);
 	if (!b)
 		return true;
 	b->phase = PH_INDEX;
-	b->partial = titled && startswith(rest, " Partial Index");
+	if (!graphics_category(s))
+		b->partial = titled && startswith(rest, " Partial Index");
 	if (ncols == 0) {
 		cols[0] = COL_BASELINE, cols[1] = COL_RESULT, cols[2] = COL_INDEX;
 		ncols = 3;
@@ -858,6 +923,8 @@ static bool score_line(struct parser *p, const char *s)
 {
 	const char *v = after_category(s);
 	if (!v || !(v = startswith(v, " Index Score")))
+		v = startswith(s, "FINAL SCORE"); /* 4.1.0 */
+	if (!v)
 		return false;
 	bool partial = false;
 	if (startswith(v, " (Partial Only)")) {
@@ -886,9 +953,15 @@ static bool score_line(struct parser *p, const char *s)
 		problem(p, line_src(p), s, "a score line without a table of tests before it");
 		return true;
 	}
-	b->score = score;
-	b->has_score = true;
-	b->partial = b->partial || partial;
+	int g = graphics_category(s);
+	if (g) {
+		b->graphics_score[g - 1] = score;
+		b->has_graphics_score[g - 1] = true;
+	} else {
+		b->score = score;
+		b->has_score = true;
+		b->partial = b->partial || partial;
+	}
 	b->phase = PH_DONE;
 	return true;
 }
@@ -902,6 +975,9 @@ static bool table_furniture(struct parser *p, const char *s)
 	if (n >= 10 && strspn(s, "-") == n)
 		return true;
 	if (startswith(s, "No index results available for "))
+		return true;
+	/* 4.1.0: "INDEX VALUES" above its table, "N interactive users." in the header */
+	if (streq(s, "INDEX VALUES") || endswith(s, " interactive users."))
 		return true;
 	/* the .html's table header and category headings */
 	if (streq(s, "Test Score Unit Time Iters. Baseline Index"))
@@ -928,6 +1004,7 @@ static bool run_line(struct parser *p, const char *s)
 	if (take_uint(&q, UB_CPUS_MAX, &cpus) && startswith(q, " CPU")) {
 		q = strstr(q, "; ");
 		b->cpus = cpus;
+		b->cpus_said = true;
 		if (q && (q += 2) && take_uint(&q, UB_COPIES_MAX, &copies) && startswith(q, " parallel process") &&
 		    copies > 0)
 			b = block_set_copies(p, b, copies);
@@ -979,11 +1056,12 @@ static bool cpus_line(struct parser *p, const char *s)
 		return true;
 	}
 	struct ub_block *b = block_last(p);
-	if (!b || b->phase != PH_OPEN || b->copies)
+	if (!b || b->phase != PH_OPEN || (b->copies && !b->copies_from_text))
 		b = block_new(p, PH_OPEN);
 	if (!b)
 		return true;
 	b->cpus = cpus;
+	b->cpus_said = true;
 	block_set_copies(p, b, copies);
 	mark_format(p, UB_FMT_REPORT);
 	return true;
@@ -1347,6 +1425,335 @@ static bool csv_line(struct parser *p, const char *s)
 	return true;
 }
 
+/* ---- the text around the tables ---- */
+
+/* "./Run -c 1 -c 8 ...": the copies of the tables that follow, in order. */
+static bool run_command(struct parser *p, const char *s)
+{
+	const char *v = s;
+	if (*v == '$' || *v == '#')
+		v = skip_spaces(v + 1);
+	v = startswith(v, "./Run ") ?: startswith(v, "Run ") ?: strstr(v, " ./Run ");
+	if (!v)
+		return false;
+	unsigned hints[ARRAY_SIZE(p->hints)], n = 0, c;
+	for (const char *q = strstr(v, "-c "); q && n < ARRAY_SIZE(hints); q = strstr(q, " -c ")) {
+		q += startswith(q, " -c ") ? 4 : 3;
+		if (take_uint(&q, UB_COPIES_MAX, &c) && c > 0)
+			hints[n++] = c;
+	}
+	if (n) {
+		memcpy(p->hints, hints, n * sizeof(*hints));
+		p->nhints = n;
+		p->hint_next = 0;
+	}
+	struct tok t[TOKENS_MAX];
+	int nt = tokenize(v, t, TOKENS_MAX);
+	unsigned named = 0;
+	p->command_test = NULL;
+	for (int i = 0; i < nt; i++)
+		for (const struct ub_test_info *info = ub_tests; info->id; info++) {
+			if (t[i].kind == T_WORD && tok_is(&t[i], info->id) && info->baseline > 0 && named++ == 0)
+				p->command_test = info;
+		}
+	if (named != 1)
+		p->command_test = NULL;
+	return true;
+}
+
+/* "$COPIES -> INDEX" then "8 -> 1646.2": the index of the one test the
+ * Run command above names, per copy count (each a run of its own). */
+static bool arrow_line(struct parser *p, const char *s)
+{
+	if (strstr(s, "-> INDEX")) {
+		p->arrow_list = p->command_test != NULL;
+		return p->arrow_list;
+	}
+	unsigned copies;
+	double index;
+	const char *v = s;
+	if (!p->arrow_list || !take_uint(&v, UB_COPIES_MAX, &copies) || copies == 0 ||
+	    !(v = startswith(skip_spaces(v), "->")))
+		return false;
+	v = skip_spaces(v);
+	if (!parse_number(v, strlen(v), &index))
+		return false;
+	struct ub_block *b = block_new(p, PH_DONE);
+	if (!b || !(b = block_set_copies(p, b, copies)))
+		return true;
+	b->copies_from_text = false;
+	struct ub_test *t = test_add(p, b, p->command_test->name);
+	if (t) {
+		t->index = index;
+		t->has_index = true;
+	}
+	b->score = index;
+	b->has_score = b->partial = true;
+	mark_format(p, UB_FMT_TABLE);
+	return true;
+}
+
+/* The copies a heading names: "1 copy", "8 copies", "8 parallel", "64
+ * threads", "单线程", "64线程", "4核"; 0 when it names none. */
+static unsigned heading_copies(const char *s)
+{
+	if (strstr(s, "单线") || strstr(s, "单核") || strstr(s, "单进程"))
+		return 1;
+	for (const char *q = s; *q; q++) {
+		unsigned c;
+		const char *v = q;
+		if ((q > s && isdigit((unsigned char)q[-1])) || !take_uint(&v, UB_COPIES_MAX, &c) || c == 0)
+			continue;
+		const char *w = skip_spaces(v);
+		static const char *const words[] = { "copy", "copies", "parallel", "thread", "threads", "process",
+						     "processes", "线程", "线", "核", "进程", "并发" };
+		for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+			const char *e = startswith(w, words[i]);
+			if (e && (!isalpha((unsigned char)*e) || (*e == 's' && !isalpha((unsigned char)e[1]))))
+				return c;
+		}
+	}
+	return 0;
+}
+
+/* A line that titles what follows: a Markdown heading or list item, a
+ * short line ending in ':', or a short line standing alone between blank
+ * lines. The title, or NULL. */
+static char *heading_text(struct parser *p, const char *s)
+{
+	size_t n = strlen(s);
+	const char *v;
+	if (*s == '#') {
+		v = skip_spaces(s + strspn(s, "#"));
+		n = strlen(v);
+		while (n && (v[n - 1] == '#' || v[n - 1] == ' '))
+			n--;
+	} else if ((startswith(s, "- ") || startswith(s, "* ")) && n <= 80) {
+		v = skip_spaces(s + 2);
+		n = strlen(v);
+	} else if (n >= 2 && n <= 48 && s[n - 1] == ':') {
+		v = s;
+		n--;
+	} else {
+		unsigned src = line_src(p);
+		bool alone = (p->i == 0 || p->lines->v[p->i - 1].src + 1 < src) &&
+			     (p->i + 1 >= p->lines->n || p->lines->v[p->i + 1].src > src + 1);
+		if (!alone || n > 40 || s[n - 1] == '.' || strchr("`$<|[(", *s))
+			return NULL;
+		v = s;
+	}
+	bool letters = false;
+	for (size_t i = 0; i < n; i++)
+		letters = letters || isalpha((unsigned char)v[i]) || (unsigned char)v[i] >= 0x80;
+	if (!letters || n == 0)
+		return NULL;
+	return field(v, n);
+}
+
+/* A heading ends the table above it and titles the runs below it. */
+static bool heading_line(struct parser *p, const char *s)
+{
+	if (run_command(p, s))
+		return true;
+	char *h = heading_text(p, s);
+	if (!h)
+		return false;
+	free(p->heading);
+	p->heading = h;
+	unsigned c = heading_copies(h);
+	if (c) {
+		p->hints[0] = c;
+		p->nhints = 1;
+		p->hint_next = 0;
+	}
+	struct ub_block *b = block_last(p);
+	if (b && (b->phase == PH_RAW || b->phase == PH_INDEX))
+		b->phase = PH_DONE;
+	return true;
+}
+
+/* ---- Markdown tables ---- */
+
+/* The cells of "| a | b |" or "a | b" (at most max), trimmed, in place. */
+static int pipe_cells(char *s, char **cells, int max)
+{
+	if (!strchr(s, '|'))
+		return 0;
+	if (*s == '|')
+		s++;
+	int n = 0;
+	for (char *c = s; c && n < max;) {
+		char *bar = strchr(c, '|');
+		if (bar)
+			*bar = '\0';
+		cells[n++] = strstrip(c);
+		c = bar ? bar + 1 : NULL;
+	}
+	while (n > 0 && !*cells[n - 1])
+		n--;
+	return n;
+}
+
+/* "4,151" or "1825.8" (a trailing '%' makes it no value). */
+static bool cell_number(const char *c, double *v)
+{
+	char b[48];
+	size_t n = 0;
+	for (const char *q = c; *q && n + 1 < sizeof(b); q++)
+		if (*q != ',' || !isdigit((unsigned char)q[1]))
+			b[n++] = *q;
+	b[n] = '\0';
+	return parse_number(b, n, v);
+}
+
+/* A test name with its runs of spaces made one ("File Copy   1024 ..."). */
+static char *cell_name(const char *c)
+{
+	char *name = xstrdup(c);
+	size_t k = 0;
+	for (size_t i = 0; name[i]; i++)
+		if (name[i] != ' ' || (k && name[k - 1] != ' '))
+			name[k++] = name[i];
+	name[k] = '\0';
+	return name;
+}
+
+static void pipe_reset(struct parser *p)
+{
+	for (size_t i = 0; i < p->npipe; i++)
+		free(p->pipe_titles[i]);
+	p->npipe = 0;
+	p->pipe = PIPE_NONE;
+	p->pipe_open = false;
+}
+
+/* "|Test|Score|Unit|Time|Iters.|Baseline|Index|" or "| Test | after | before |". */
+static bool pipe_header(struct parser *p, char **cells, int n)
+{
+	if (n >= 7 && streq(cells[1], "Score") && streq(cells[5], "Baseline") && streq(cells[6], "Index")) {
+		pipe_reset(p);
+		p->pipe = PIPE_HTML;
+		return true;
+	}
+	double v;
+	for (int i = 1; i < n; i++)
+		if (!*cells[i] || cell_number(cells[i], &v))
+			return false;
+	pipe_reset(p);
+	p->pipe = PIPE_RUNS;
+	/* all cells: whether the first titles the test column shows in the rows */
+	for (int i = 0; i < n && p->npipe < UB_PIPE_RUNS_MAX; i++)
+		p->pipe_titles[p->npipe++] = xstrdup(cells[i]);
+	return true;
+}
+
+/* The runs of a table with one column per run: a result each, titled by
+ * the column; copies from the title ("160P", "8 copies") or the text. */
+static bool pipe_open_runs(struct parser *p, int cells)
+{
+	/* "  | 1P | 160P" above "File Copy ... | 4,151 | 2,477": no title over the tests */
+	if ((size_t)cells != p->npipe + 1) {
+		free(p->pipe_titles[0]);
+		memmove(p->pipe_titles, p->pipe_titles + 1, --p->npipe * sizeof(*p->pipe_titles));
+	}
+	for (size_t i = 0; i < p->npipe; i++) {
+		p->pipe_skip[i] = strchr(p->pipe_titles[i], '/') != NULL;
+		if (p->pipe_skip[i])
+			continue;
+		struct ub_result *r = result_new(p);
+		if (!r)
+			return false;
+		p->pipe_results[i] = p->doc->nresults - 1;
+		struct ub_block *b = block_new(p, PH_INDEX);
+		if (!b)
+			return false;
+		free(b->label);
+		b->label = xstrdup(p->pipe_titles[i]);
+		const char *t = p->pipe_titles[i];
+		unsigned c;
+		const char *q = t;
+		if (take_uint(&q, UB_COPIES_MAX, &c) && streq(q, "P") && c)
+			b->copies = c, b->copies_from_text = true;
+		else if ((c = heading_copies(t)))
+			b->copies = c, b->copies_from_text = true;
+		b->columns[0] = COL_INDEX;
+		b->ncolumns = 1;
+		mark_format(p, UB_FMT_TABLE);
+	}
+	p->pipe_open = true;
+	return true;
+}
+
+static void pipe_run_row(struct parser *p, char **cells, int n)
+{
+	_cleanup_free_ char *name = cell_name(cells[0]);
+	const char *rest;
+	_cleanup_free_ char *known = NULL;
+	bool score = after_category(name) && strstr(name, "Index Score");
+	if (!score && !(known_name(name, &rest, &known) && !*skip_spaces(rest)))
+		return;
+	if (!p->pipe_open && !pipe_open_runs(p, n))
+		return;
+	for (size_t i = 0; i < p->npipe && (int)i + 1 < n; i++) {
+		double v;
+		if (p->pipe_skip[i] || !cell_number(cells[i + 1], &v))
+			continue;
+		struct ub_result *r = &p->doc->results[p->pipe_results[i]];
+		struct ub_block *b = &r->blocks[r->nblocks - 1];
+		if (score) {
+			b->score = v;
+			b->has_score = true;
+			continue;
+		}
+		struct ub_test *t = test_find(b, known) ?: test_add(p, b, known);
+		if (t)
+			t->index = v, t->has_index = true;
+	}
+}
+
+/* The .html's row as Markdown: the line the .html gives as text. */
+static void pipe_html_row(struct parser *p, char **cells, int n)
+{
+	_cleanup_free_ char *name = cell_name(cells[0]);
+	if (after_category(name) && strstr(name, "Index Score")) {
+		const char *last = n > 1 ? cells[n - 1] : "";
+		_cleanup_free_ char *line = xasprintf("%s %s", name, last);
+		score_line(p, line);
+		return;
+	}
+	/* a row left empty ("|Pipe Throughput||lps|10.0 s|7|12440.0||") holds no result */
+	double v;
+	if (n < 7 || !cell_number(cells[1], &v))
+		return;
+	_cleanup_free_ char *line = xasprintf("%s %s %s (%s, %s) %s %s", name, cells[1], cells[2], cells[3],
+					      cells[4], cells[5], cells[6]);
+	test_line(p, line, true);
+}
+
+/* A line of a Markdown table; false when s is none. */
+static bool pipe_line(struct parser *p, const char *s)
+{
+	if (!strchr(s, '|')) {
+		if (p->pipe != PIPE_NONE)
+			pipe_reset(p);
+		return false;
+	}
+	_cleanup_free_ char *copy = xstrdup(s);
+	char *cells[PIPE_CELLS_MAX];
+	int n = pipe_cells(copy, cells, PIPE_CELLS_MAX);
+	if (n < 2)
+		return false;
+	if (strspn(s, "|-: ") == strlen(s))
+		return true;
+	if (p->pipe == PIPE_NONE)
+		return pipe_header(p, cells, n);
+	if (p->pipe == PIPE_HTML)
+		pipe_html_row(p, cells, n);
+	else
+		pipe_run_row(p, cells, n);
+	return true;
+}
+
 /* ---- driver ---- */
 
 static bool in_table(struct parser *p)
@@ -1360,11 +1767,13 @@ static void parse_line(struct parser *p)
 	const char *s = line_text(p);
 	_cleanup_free_ char *joined = NULL;
 	bool table = in_table(p);
+	if (pipe_line(p, s))
+		return;
 	if (header_line(p, s) || run_output_line(p, s))
 		return;
 	if (run_line(p, s) || cpus_line(p, s) || html_time_line(p, s) || score_line(p, s))
 		return;
-	if (csv_line(p, s) || index_header(p, s))
+	if (arrow_line(p, s) || csv_line(p, s) || index_header(p, s))
 		return;
 	if (log_test_line(p, s) || test_line(p, s, table))
 		return;
@@ -1377,6 +1786,8 @@ static void parse_line(struct parser *p)
 	if (log_line(p, s) || table_furniture(p, s))
 		return;
 	p->expect_flags = -1;
+	if (heading_line(p, s))
+		return;
 	if (table)
 		problem(p, line_src(p), s, "not a line of a UnixBench results table");
 }
@@ -1416,6 +1827,9 @@ static void finish(struct parser *p)
 		for (size_t k = 0; k < r->nblocks; k++) {
 			struct ub_block *b = &r->blocks[k];
 			resolve_lone(p, b);
+			/* UnixBench 4 has no -c: every test but the shell scripts ran one copy */
+			if (!b->copies && r->h.version && startswith(r->h.version, "4."))
+				b->copies = 1;
 			size_t nt = 0;
 			for (size_t j = 0; j < b->ntests; j++) {
 				if (test_has_value(&b->tests[j]))
@@ -1459,6 +1873,9 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_version);
 	free(p.pending_tmpdir);
 	free(p.pending_resultdir);
+	free(p.pending_start);
+	free(p.heading);
+	pipe_reset(&p);
 	csv_free(&p);
 	ub_lines_free(&lines);
 	return doc->nresults ? 0 : -ENOMSG;
@@ -1582,6 +1999,7 @@ const char *ub_mangling_name(unsigned bit)
 	case UB_MANGLE_WRAPPED: return "wrapped lines";
 	case UB_MANGLE_TYPOGRAPHIC: return "typographic dashes or quotes";
 	case UB_MANGLE_CONTROL: return "control characters or bad UTF-8";
+	case UB_MANGLE_MAIL: return "quoted-printable or format=flowed mail";
 	default: return NULL;
 	}
 }

@@ -72,13 +72,19 @@ struct ub_test {
 /* One `-c N` block: a "Benchmark Run" with its tables, or a run of .log tests. */
 struct ub_block {
 	unsigned copies;   /* 0: not said */
-	unsigned cpus;     /* "N CPUs in system"; 0: not said */
+	unsigned cpus;     /* "N CPUs in system" */
+	bool cpus_said;    /* the input gave cpus (0 when Run could not count them) */
+	bool copies_from_text; /* copies taken from the text around the table ("./Run -c 8", "1 copy") */
+	char *label;       /* the nearest heading above the run, or NULL */
 	char *date;        /* "2026-11-29" */
 	char *start, *end; /* "22:36:13" */
 	struct ub_test *tests;
 	size_t ntests;
 	double score;
 	bool has_score;
+	/* the 2D and 3D graphics index scores, kept apart from the system index */
+	double graphics_score[2];
+	bool has_graphics_score[2];
 	bool partial; /* the report said "Partial Index" / "(Partial Only)" */
 	unsigned line;
 	int phase; /* parser state */

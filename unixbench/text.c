@@ -156,10 +156,23 @@ static void unquote(char *s, unsigned *manglings)
 	}
 }
 
+/* A line set as Markdown code ("`Benchmark Run: 8 CPUs; 8 parallel
+ * processes`") without its backticks; fences ("```log") stay. */
+static void uncode(char *s)
+{
+	strstrip(s);
+	size_t n = strlen(s);
+	if (n < 3 || s[0] != '`' || s[n - 1] != '`' || s[1] == '`' || memchr(s + 1, '`', n - 2))
+		return;
+	s[n - 1] = '\0';
+	memmove(s, s + 1, n - 1);
+}
+
 /* ---- glued lines ---- */
 
 static const char *const structure_anchors[] = {
 	"BYTE UNIX Benchmarks (Version",
+	"Start Benchmark Run:",
 	"Benchmark Run:",
 	"System Benchmarks Index Values",
 	"System Benchmarks Partial Index",
@@ -278,6 +291,15 @@ static bool progress_line(const char *s)
 	return startswith(s, " x ") != NULL;
 }
 
+/* A row of a Markdown table ("| Pipe Throughput | 1149.6 |") is one line
+ * however many test names it holds. */
+static bool table_row(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	return *s == '|';
+}
+
 static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned src)
 {
 	char *piece = xstrndup(s, n);
@@ -291,7 +313,7 @@ static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned sr
 /* Adds a clean line, cut where UnixBench lines begin inside it. */
 static void add_split(struct ub_lines *out, char *s, unsigned src)
 {
-	if (progress_line(s)) {
+	if (progress_line(s) || table_row(s)) {
 		lines_add(out, s, src);
 		return;
 	}
@@ -326,19 +348,82 @@ static void add_line(struct ub_lines *out, const char *s, size_t n, unsigned src
 		out->long_line = src;
 	char *clean = ub_clean(s, n, &out->manglings);
 	unquote(clean, &out->manglings);
+	uncode(clean);
 	add_split(out, clean, src);
 }
 
 /* ---- plain text ---- */
 
+/* How a mail carries its text: quoted-printable ("=3D", soft line breaks
+ * "=" at the end), format=flowed (a line ending in a space goes on in the
+ * next; a leading space is stuffing). */
+struct mail {
+	bool qp, flowed;
+};
+
+static void mail_kind(const char *data, size_t len, struct mail *m)
+{
+	size_t n = len < (64u << 10) ? len : (64u << 10);
+	_cleanup_free_ char *head = xstrndup(data, n);
+	for (char *c = head; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	m->qp = strstr(head, "content-transfer-encoding: quoted-printable") != NULL;
+	m->flowed = strstr(head, "format=flowed") != NULL;
+}
+
+static int hex_value(char c)
+{
+	return isdigit((unsigned char)c) ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Appends line s (n bytes) decoded; true when it goes on in the next line. */
+static bool mail_line(const struct mail *m, struct buf *b, const char *s, size_t n)
+{
+	if (!m->qp) {
+		if (m->flowed && n && s[0] == ' ')
+			s++, n--;
+		buf_add(b, s, n);
+		/* "-- " is the signature line, not a flowed one */
+		return m->flowed && n && s[n - 1] == ' ' && !(n == 3 && strncmp(s, "-- ", 3) == 0);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+		if (s[i] == '=' && i + 1 == n)
+			return true;
+		if (s[i] == '=' && i + 2 < n && (hi = hex_value(s[i + 1])) >= 0 && (lo = hex_value(s[i + 2])) >= 0) {
+			char c = (char)(hi << 4 | lo);
+			buf_add(b, &c, 1);
+			i += 2;
+		} else {
+			buf_add(b, s + i, 1);
+		}
+	}
+	return false;
+}
+
 static void text_lines(const char *data, size_t len, struct ub_lines *out)
 {
-	unsigned src = 1;
+	struct mail m;
+	mail_kind(data, len, &m);
+	if (m.qp || m.flowed)
+		out->manglings |= UB_MANGLE_MAIL;
+	struct buf joined = {0};
+	unsigned src = 1, joined_src = 0;
 	size_t start = 0;
 	for (size_t i = 0; i <= len && !out->too_many; i++) {
 		if (i < len && data[i] != '\n' && data[i] != '\r')
 			continue;
-		add_line(out, data + start, i - start, src);
+		if (m.qp || m.flowed) {
+			if (!joined.len)
+				joined_src = src;
+			bool more = mail_line(&m, &joined, data + start, i - start) && i < len;
+			if (!more) {
+				add_line(out, joined.s ? joined.s : "", joined.len, joined_src);
+				joined.len = 0;
+			}
+		} else {
+			add_line(out, data + start, i - start, src);
+		}
 		if (i < len && data[i] == '\r') {
 			out->manglings |= UB_MANGLE_CRLF;
 			if (i + 1 < len && data[i + 1] == '\n')
@@ -347,6 +432,7 @@ static void text_lines(const char *data, size_t len, struct ub_lines *out)
 		start = i + 1;
 		src++;
 	}
+	buf_free(&joined);
 }
 
 /* ---- HTML ---- */
@@ -539,7 +625,8 @@ static void html_lines(const char *data, size_t len, struct ub_lines *out)
 			}
 		}
 		if (c == '\n' || c == '\r' || c == ' ' || c == '\t') {
-			if (h.pre && c == '\n')
+			/* a Markdown table written among the tags keeps its rows */
+			if ((h.pre || (h.line.len && memchr(h.line.s, '|', h.line.len))) && c == '\n')
 				html_flush(&h);
 			else if (!h.pre || c != '\r')
 				h.space = h.line.len > 0;

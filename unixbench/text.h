@@ -24,6 +24,7 @@ enum {
 	UB_MANGLE_WRAPPED = 1 << 4,     /* one line broken over two */
 	UB_MANGLE_TYPOGRAPHIC = 1 << 5, /* typographic dashes and quotes */
 	UB_MANGLE_CONTROL = 1 << 6,     /* tabs, control characters, bad UTF-8 */
+	UB_MANGLE_MAIL = 1 << 7,        /* a mail's quoted-printable or format=flowed */
 };
 
 struct ub_line {

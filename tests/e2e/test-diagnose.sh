@@ -67,8 +67,15 @@ LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
 [ "$(json_get "$T/ub" "d['result']['imported'], d['result']['environment']")" = "(True, False)" ] ||
 	fail "an imported report: $(json_get "$T/ub" "d['result']")"
 json_get "$T/ub" "' '.join(n['id'] for n in d['not_checked'])" | grep -q diag.governor || fail "governor checked on a log"
-expect_exit 2 "$UBTUNE" diagnose "$LOGS/mangled/several-runs.txt"
-grep -q "several-runs.txt holds 2 results: store them with \`ubtune import" "$T/stderr" || fail "two runs: $(cat "$T/stderr")"
+# several runs of Run in one file: each diagnosed, then what differs and why
+expect_exit 0 "$UBTUNE" diagnose "$LOGS/mangled/several-runs.txt"
+grep -q "^== What differs ==" "$T/stdout" || fail "two runs, no comparison: $(head -c 600 "$T/stdout")"
+grep -q "diff.load" "$T/stdout" || fail "two runs: the load at the start not named: $(sed -n '/What differs/,$p' "$T/stdout")"
+"$UBTUNE" diagnose --json "$LOGS/mangled/several-runs.txt" >"$T/set" || fail "several runs, --json"
+[ "$(json_get "$T/set" "d['schema'], len(d['reports']), len(d['comparisons'])")" = "('ubtune.diagnosis-set/1', 2, 1)" ] ||
+	fail "several runs: $(json_get "$T/set" "d.get('schema')")"
+[ "$(json_get "$T/set" "d['comparisons'][0]['one_machine'], d['comparisons'][0]['causes'][0]['id']")" = "(True, 'diff.load')" ] ||
+	fail "several runs: $(json_get "$T/set" "d['comparisons'][0]")"
 expect_exit 2 "$UBTUNE" diagnose "$LOGS/mangled/not-unixbench.txt"
 
 # without the installed reference runs: a warning, and a report without references

@@ -10,6 +10,12 @@
 #include "analysis/diagnose.h"
 #include "testlib.h"
 
+/* The RK3568 from tmpfs (published), 1 and 4 copies: a healthy shape. */
+static const double healthy1[DIAG_NTESTS] = { 1032.4, 496.2, 163.3, 724.4, 500.6, 1186.2,
+					      394.3,  85.2,  178.3, 497.3, 348.1, 767.8 };
+static const double healthy4[DIAG_NTESTS] = { 4021.8, 1940.2, 584.8, 1374.8, 918.4,  2463.0,
+					      1539.5, 492.4,  583.2, 1797.4, 1016.7, 958.5 };
+
 static inline struct diag_refs *published_refs(void)
 {
 	static struct diag_refs refs;
@@ -167,4 +173,19 @@ static inline void rule_on(const char *id, json_object *rec, struct diagnosis *d
 	if (diag_case_init(&c, rec, published_refs(), NULL, &error) < 0)
 		fail_msg("%s", error);
 	diag_rule_run(r, &c, d);
+}
+
+/* Runs a rule; checks the confidence, and that a text holds `says`
+ * (the reason when it fired, else the normal or unchecked note). */
+static inline void expect_rule(const char *id, json_object *rec, enum diag_confidence want, const char *says)
+{
+	struct diagnosis d;
+	rule_on(id, rec, &d);
+	const char *text = d.confidence ? d.reason : d.normal ?: d.unchecked;
+	if (d.confidence != want)
+		fail_msg("%s: confidence %s, expected %s (%s)", id, diag_confidence_name(d.confidence),
+			 diag_confidence_name(want), text ?: "no text");
+	if (says && !(text && strstr(text, says)))
+		fail_msg("%s: \"%s\" does not say \"%s\"", id, text ?: "(nothing)", says);
+	diagnosis_clear(&d);
 }

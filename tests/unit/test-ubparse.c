@@ -433,6 +433,208 @@ static void several_runs_and_no_header(void **state)
 /* Headers of other machines: arm64 CPU lines (6.0.0), a release file's
  * system name, graphics, uptimes of days and hours; the partial
  * environment record made of them. */
+/* What the text around a pasted table says: its copies, its title, a
+ * localized date, a "0 CPUs in system" header. */
+static void text_around_tables(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	parse_fixture("mangled/blog-zh-copies.md", &d);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 2);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_true(b->copies_from_text);
+	assert_string_equal(b->label, "单线程测试");
+	assert_near(b->score, 737.5);
+	b = &d.results[0].blocks[1];
+	assert_int_equal(b->copies, 2);
+	assert_string_equal(b->label, "2线程测试");
+	assert_near(b->score, 1109.4);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/run-c.txt", &d);
+	assert_int_equal(d.results[0].blocks[0].copies, 2);
+	assert_null(d.results[0].blocks[0].label);
+	ub_doc_free(&d);
+
+	/* "./Run -c 1 -c 8": in order; a "running N" line wins over the command */
+	assert_int_equal(parse_text("$ ./Run -c 1 -c 8 pipe\n"
+				    "Before:\n"
+				    "Pipe Throughput   12440.0  1315224.4  1057.3\n"
+				    "Pipe Throughput   12440.0  2701063.8  2171.3\n"
+				    "After:\n"
+				    "2 CPUs in system; running 2 parallel copies of tests\n"
+				    "Pipe Throughput   12440.0  2701063.8  2171.3\n",
+				    &d),
+			 0);
+	size_t n = 0;
+	unsigned copies[4] = {0};
+	const char *labels[4] = {0};
+	for (size_t i = 0; i < d.nresults; i++)
+		for (size_t k = 0; k < d.results[i].nblocks && n < 4; k++, n++) {
+			copies[n] = d.results[i].blocks[k].copies;
+			labels[n] = d.results[i].blocks[k].label;
+		}
+	assert_int_equal(n, 3);
+	assert_int_equal(copies[0], 1);
+	assert_int_equal(copies[1], 8);
+	assert_int_equal(copies[2], 2);
+	assert_string_equal(labels[0], "Before");
+	assert_string_equal(labels[1], "Before");
+	assert_string_equal(labels[2], "After");
+	ub_doc_free(&d);
+
+	/* nothing says: copies unknown, and no title from a sentence */
+	assert_int_equal(parse_text("Here are the numbers we got on the new board, as printed.\n"
+				    "Pipe Throughput   12440.0  1315224.4  1057.3\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	assert_null(d.results[0].blocks[0].label);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/locale-date.txt", &d);
+	assert_string_equal(d.results[0].blocks[0].date, "2026-11-29");
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("0 CPUs in system; running 1 parallel copy of tests\n"
+				    "Pipe Throughput   1315224.4 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_true(d.results[0].blocks[0].cpus_said);
+	assert_int_equal(d.results[0].blocks[0].cpus, 0);
+	ub_doc_free(&d);
+}
+
+/* Layouts of pasted tables: graphics index blocks beside the system one,
+ * one column per run, the .html's table as Markdown, "COPIES -> INDEX". */
+static void pasted_layouts(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("1 CPU in system; running 1 parallel copy of tests\n"
+				    "System Benchmarks Partial Index              BASELINE       RESULT    INDEX\n"
+				    "Pipe Throughput                               12440.0    1315224.4   1057.3\n"
+				    "                                                                   ========\n"
+				    "System Benchmarks Index Score (Partial Only)                          1057.3\n"
+				    "2D Graphics Benchmarks Index Values          BASELINE       RESULT    INDEX\n"
+				    "2D graphics: rectangles                          15.0        301.2    200.8\n"
+				    "                                                                   ========\n"
+				    "2D Graphics Benchmarks Index Score                                    200.8\n"
+				    "3D Graphics Benchmarks Index Values          BASELINE       RESULT    INDEX\n"
+				    "3D graphics: gears                               33.4       3207.0    960.2\n"
+				    "                                                                   ========\n"
+				    "3D Graphics Benchmarks Index Score                                    960.2\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 1);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->ntests, 3);
+	assert_near(b->score, 1057.3);
+	assert_true(b->partial);
+	assert_true(b->has_graphics_score[0] && b->has_graphics_score[1]);
+	assert_near(b->graphics_score[0], 200.8);
+	assert_near(b->graphics_score[1], 960.2);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/comparison.md", &d);
+	assert_int_equal(d.nresults, 2);
+	static const char *const titles[] = { "after-patch", "before-patch" };
+	static const double scores[] = { 1084.8, 1089.9 }, dhry[] = { 3592.2, 4742.3 };
+	for (size_t i = 0; i < 2; i++) {
+		b = &d.results[i].blocks[0];
+		assert_string_equal(b->label, titles[i]);
+		assert_int_equal(b->copies, 1);
+		assert_int_equal(b->ntests, 12);
+		assert_near(b->score, scores[i]);
+		assert_near(find_test(b, "dhry2reg")->index, dhry[i]);
+	}
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+
+	/* GitHub's table without borders, thousands separators, a ratio column, copies in the titles */
+	assert_int_equal(parse_text("<html><body>\n  | 1P | 160P | 160P/1P\n-- | -- | -- | --\n"
+				    "File Copy   1024 bufsize 2000 maxblocks | 4,151 | 2,477 | 59.68%\n</body></html>\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_int_equal(d.results[1].blocks[0].copies, 160);
+	assert_near(find_test(&d.results[0].blocks[0], "fstime")->index, 4151);
+	assert_near(find_test(&d.results[1].blocks[0], "fstime")->index, 2477);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("`Benchmark Run: 8 CPUs; 8 parallel processes`\n\n"
+				    "|Test|Score|Unit|Time|Iters.|Baseline|Index|\n|:--|:--|:--|:--|:--|:--|:--|\n"
+				    "|Execl Throughput|19268.2|lps|30.0 s|2|43.0|4481.0|\n"
+				    "|Pipe Throughput||lps|10.0 s|7|12440.0||\n"
+				    "|System Benchmarks Index Score:||||||4140.6|\n",
+				    &d),
+			 0);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 8);
+	assert_int_equal(b->ntests, 1);
+	assert_near(find_test(b, "execl")->result, 19268.2);
+	assert_near(find_test(b, "execl")->index, 4481.0);
+	assert_int_equal(find_test(b, "execl")->samples, 2);
+	assert_near(b->score, 4140.6);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("./Run -c $COPIES -i 1 fstime:\n\n$COPIES -> INDEX\n1 -> 3397.4\n8  -> 1646.2\n", &d), 0);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[0].blocks[1].copies, 8);
+	assert_near(find_test(&d.results[0].blocks[1], "fstime")->index, 1646.2);
+	assert_near(d.results[0].blocks[1].score, 1646.2);
+	ub_doc_free(&d);
+}
+
+/* Mail encodings, the score glued to the rule, UnixBench 4.1.0's layout. */
+static void mail_and_old_layouts(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char *const v6[] = { "mangled/mail-qp.txt", "mangled/score-glued.txt" };
+	for (size_t i = 0; i < ARRAY_SIZE(v6); i++) {
+		parse_fixture(v6[i], &d);
+		assert_int_equal(d.nresults, 1);
+		check_v6_full(&d.results[0].blocks[0], true);
+		assert_near(d.results[0].blocks[0].score, 1084.8);
+		assert_int_equal(d.nproblems, 0);
+		ub_doc_free(&d);
+	}
+	parse_fixture("mangled/mail-qp.txt", &d);
+	assert_true(d.manglings & UB_MANGLE_MAIL);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/mail-flowed.txt", &d);
+	assert_true(d.manglings & UB_MANGLE_MAIL);
+	assert_int_equal(d.results[0].blocks[0].ntests, 12);
+	assert_near(d.results[0].blocks[0].score, 1089.9);
+	assert_string_equal(d.results[0].h.version, "5.1.3");
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/v4-layout.txt", &d);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_result *r = &d.results[0];
+	assert_string_equal(r->h.version, "4.1.0");
+	assert_int_equal(r->nblocks, 1);
+	const struct ub_block *b = &r->blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_string_equal(b->date, "2026-11-29");
+	assert_string_equal(b->start, "22:44:56");
+	assert_near(b->score, 1213.1);
+	assert_int_equal(b->ntests, 13);
+	assert_near(find_test(b, "dhry2reg")->result, 55342632.2);
+	assert_near(find_test(b, "dhry2reg")->index, 4742.3);
+	assert_near(find_test(b, "dhry2reg")->time_s, 10.0);
+	assert_false(find_test(b, "context1")->has_index);
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+}
+
 static void header_variants(void **state)
 {
 	static const char text[] =
@@ -590,6 +792,9 @@ int main(void)
 		cmocka_unit_test(mangled_wrapped),
 		cmocka_unit_test(index_tables),
 		cmocka_unit_test(several_runs_and_no_header),
+		cmocka_unit_test(text_around_tables),
+		cmocka_unit_test(pasted_layouts),
+		cmocka_unit_test(mail_and_old_layouts),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),

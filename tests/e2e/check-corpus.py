@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+# Imports every file of a corpus directory (tests/fixtures/unixbench-published, or the
+# mangled forms of tests/fixtures/unixbench-logs) with `ubtune import --json --no-store` and
+# checks each run against its manifest.json: the number of runs, their labels, copies,
+# printed scores (system, 2D, 3D) and every test's printed result, unit and index. Every file
+# of the directory must be listed unless the manifest says "only_listed".
+# Usage: check-corpus.py UBTUNE CORPUS_DIR [FILE...]
+import json
+import os
+import subprocess
+import sys
+
+
+def num(s):
+    """A number as the source printed it ("4,151", "1825.8") as a float."""
+    return float(s.replace(",", ""))
+
+
+def same(printed, stored):
+    return stored is not None and abs(num(printed) - stored) <= 1e-9 * max(1.0, abs(stored))
+
+
+def check_run(where, want, got, errors):
+    def err(msg):
+        errors.append("%s: %s" % (where, msg))
+
+    if "label" in want and got.get("label") != want["label"]:
+        err("label %r, expected %r" % (got.get("label"), want["label"]))
+    if got.get("copies") != want["copies"]:
+        err("copies %r, expected %r" % (got.get("copies"), want["copies"]))
+    if "cpus_in_system" in want and got.get("cpus_in_system") != want["cpus_in_system"]:
+        err("cpus_in_system %r, expected %r" % (got.get("cpus_in_system"), want["cpus_in_system"]))
+    index = got.get("index") or {}
+    if want["score"] is not None:
+        if not same(want["score"], index.get("score")) or index.get("score_source") != "report":
+            err("score %r (%s), expected %s as printed" % (index.get("score"), index.get("score_source"), want["score"]))
+    elif index.get("score_source") == "report":
+        err("score %r from the report, but the source prints none" % index.get("score"))
+    if want.get("partial") and not index.get("partial"):
+        err("not marked partial")
+    graphics = got.get("graphics") or {}
+    for kind in ("2d", "3d"):
+        key = "score_" + kind
+        g = graphics.get(kind) or {}
+        if key in want:
+            if not same(want[key], g.get("score")) or g.get("score_source") != "report":
+                err("%s score %r, expected %s" % (kind.upper(), g.get("score"), want[key]))
+        elif g.get("score_source") == "report":
+            err("a %s score the source does not print" % kind.upper())
+    tests = {t["name"]: t for t in got.get("tests", [])}
+    for t in want["tests"]:
+        g = tests.get(t["name"])
+        if g is None:
+            err("no test %r" % t["name"])
+            continue
+        for field in ("result", "index"):
+            if t.get(field) is not None and not same(t[field], g.get(field)):
+                err("%s: %s %r, expected %s" % (t["name"], field, g.get(field), t[field]))
+        if "unit" in t and g.get("unit") != t["unit"]:
+            err("%s: unit %r, expected %r" % (t["name"], g.get("unit"), t["unit"]))
+
+
+def main():
+    ubtune, corpus = sys.argv[1], sys.argv[2]
+    manifest = json.load(open(os.path.join(corpus, "manifest.json")))
+    only = set(sys.argv[3:])
+    errors, runs, files = [], 0, 0
+    listed = {e["file"] for e in manifest["files"]}
+    for name in sorted(os.listdir(corpus)) if not manifest.get("only_listed") else []:
+        if name not in ("manifest.json", "README.md") and name not in listed:
+            errors.append("%s: not in manifest.json" % name)
+    for entry in manifest["files"]:
+        if only and entry["file"] not in only:
+            continue
+        files += 1
+        path = os.path.join(corpus, entry["file"])
+        p = subprocess.run([ubtune, "import", "--json", "--no-store", path], capture_output=True, text=True)
+        if p.returncode != 0:
+            errors.append("%s: import exited %d: %s" % (entry["file"], p.returncode, p.stderr.strip()[:300]))
+            continue
+        got = [r for rec in json.loads(p.stdout) for r in rec["runs"]]
+        if len(got) != len(entry["runs"]):
+            errors.append("%s: %d runs, expected %d" % (entry["file"], len(got), len(entry["runs"])))
+            continue
+        for i, (w, g) in enumerate(zip(entry["runs"], got)):
+            runs += 1
+            check_run("%s run %d" % (entry["file"], i + 1), w, g, errors)
+    for e in errors:
+        print(e)
+    print("%d files, %d runs checked, %d problems" % (files, runs, len(errors)))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+#!/bin/bash
+# Every run of the published UnixBench corpus (tests/fixtures/unixbench-published) and of the
+# mangled forms (tests/fixtures/unixbench-logs/mangled) imports with every number its source
+# printed: runs, labels, copies, scores, each test's result, unit and index. diagnose reads
+# every file: one diagnosis per run, several runs compared, and what it cannot do said.
+. "$(dirname "$0")/lib.sh"
+
+export UBTUNE_STATE_DIR="$T/state"
+CORPUS="$SRCDIR/tests/fixtures/unixbench-published"
+"$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$CORPUS" >"$T/corpus" 2>&1 || fail "$(cat "$T/corpus")"
+tail -1 "$T/corpus" | grep -Eq '^[0-9]+ files, ([6-9][0-9]|[1-9][0-9]{2,}) runs checked, 0 problems$' ||
+	fail "the corpus is short of 60 runs: $(tail -1 "$T/corpus")"
+"$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$SRCDIR/tests/fixtures/unixbench-logs/mangled" >"$T/mangled" 2>&1 ||
+	fail "$(cat "$T/mangled")"
+
+# the checker itself notices a wrong number
+sed 's/"1084.8"/"1084.9"/' "$SRCDIR/tests/fixtures/unixbench-logs/mangled/manifest.json" >"$T/manifest.json"
+mkdir "$T/m" && cp "$SRCDIR/tests/fixtures/unixbench-logs/mangled/mail-qp.txt" "$T/m/" && cp "$T/manifest.json" "$T/m/"
+"$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$T/m" mail-qp.txt >"$T/bad" 2>&1 && fail "a wrong score passed"
+grep -q 'mail-qp.txt run 1: score 1084.8 (report), expected 1084.9 as printed' "$T/bad" || fail "$(cat "$T/bad")"
+
+# diagnose on every file: a diagnosis, or (for what it cannot judge) one clear line and 2
+for f in "$CORPUS"/*; do
+	case "$f" in */manifest.json | */README.md) continue ;; esac
+	"$UBTUNE" diagnose --json "$f" >"$T/d" 2>"$T/e"
+	rc=$?
+	if [ $rc -eq 2 ]; then
+		grep -Eq 'does not say how many copies its runs had|has no scored test' "$T/e" ||
+			fail "diagnose $(basename "$f"): $(cat "$T/e")"
+		continue
+	fi
+	[ $rc -eq 0 ] || fail "diagnose $(basename "$f") exited $rc: $(cat "$T/e")"
+	n=$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(len(d["reports"]) if d["schema"] == "ubtune.diagnosis-set/1" else 1)' "$T/d") || fail "diagnose $(basename "$f"): not JSON"
+	runs=$("$UBTUNE" import --json --no-store "$f" 2>/dev/null | "$PY" -c 'import json, sys; print(len(json.load(sys.stdin)))')
+	[ "$n" = "$runs" ] || fail "diagnose $(basename "$f"): $n diagnoses for $runs results"
+done
+
+# several runs in one file: each diagnosed and compared, no "store them first"
+expect_exit 0 "$UBTUNE" diagnose "$CORPUS/wychlw-vf2-bext.md"
+grep -q "^== What differs ==" "$T/stdout" || fail "two runs, no comparison: $(head -c 600 "$T/stdout")"
+! grep -qi "store them" "$T/stdout" "$T/stderr" || fail "several runs refused"
+# the header's "0 CPUs in system": Run could not count them
+expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/vpsbenches-Scaleway.ARM64.2GB.log"
+grep -q '"diag.cpus-not-counted"' "$T/stdout" || fail "0 CPUs in system not said"
+exit 0
