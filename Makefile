@@ -218,11 +218,24 @@ bench-probe: $(B)/ubtune
 	@tools/install-deps hwloc util-linux
 	tools/bench-probe $(RUNS)
 
-# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
-$(B)/bench-sampler: tools/bench-sampler.c $(B)/libubtune.a
+# Benchmark programs of tools/ linked with the library.
+$(B)/bench-%: tools/bench-%.c $(B)/libubtune.a
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
+
+# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
 bench-sampler: $(B)/bench-sampler
 	$(B)/bench-sampler $(SECONDS)
+
+# The results store with a fleet's history, SQLite (this build) and JSON
+# files (the minimal build): history, show, compare, fleet and export over
+#   make bench-store [N=10000] [HOSTS=100] [SAMPLES=0] [RUNS=5]
+# results (SAMPLES: sampler readings added to each record); the stores
+# are kept in $(B)/bench-store/ for the next run.
+.PHONY: bench-store
+bench-store:
+	@$(MAKE) --no-print-directory all $(B)/bench-store-fill
+	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
+	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
