@@ -39,4 +39,4 @@ extern const struct command cmd_probe, cmd_gather;
 extern const struct command cmd_apply, cmd_revert, cmd_status;
 extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export;
 extern const struct command cmd_import, cmd_compare, cmd_report;
-extern const struct command cmd_diagnose;
+extern const struct command cmd_diagnose, cmd_fleet;
