@@ -131,6 +131,8 @@ DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 # xmllint checks that the SVG charts and HTML reports are well-formed XML
 DEPS_TEST += libxml2-utils
+# the Prometheus client's parsers check export --format openmetrics
+DEPS_TEST += python3-prometheus-client
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \

@@ -145,7 +145,7 @@ static json_object *run_with_copies(json_object *rec, unsigned copies)
 	return NULL;
 }
 
-static json_object *run_test(json_object *run, const char *id)
+json_object *fleet_run_test(json_object *run, const char *id)
 {
 	json_object *tests = jpath(run, "tests");
 	for (size_t i = 0; i < jarr_len(tests); i++)
@@ -197,7 +197,7 @@ static void section_tests(json_object *const *runs, size_t n, struct strv *ids)
 {
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		for (size_t i = 0; i < n; i++)
-			if (run_test(runs[i], diag_tests[t].id) && !strv_contains(ids, diag_tests[t].id))
+			if (fleet_run_test(runs[i], diag_tests[t].id) && !strv_contains(ids, diag_tests[t].id))
 				strv_push(ids, diag_tests[t].id);
 	for (size_t i = 0; i < n; i++) {
 		json_object *tests = jpath(runs[i], "tests");
@@ -368,14 +368,14 @@ static json_object *test_row(struct fleet *f, json_object *const *runs, const si
 	bool all_index = true;
 	json_object *any = NULL;
 	for (size_t k = 0; k < n; k++) {
-		json_object *t = run_test(runs[k], id);
+		json_object *t = fleet_run_test(runs[k], id);
 		double x;
 		any = any ? any : t;
 		if (t && jpath_double(t, "result", &x) && !jpath_double(t, "index", &x))
 			all_index = false;
 	}
 	for (size_t k = 0; k < n; k++) {
-		json_object *t = run_test(runs[k], id);
+		json_object *t = fleet_run_test(runs[k], id);
 		if (!t || !jpath_double(t, all_index ? "index" : "result", &v[k]))
 			v[k] = NAN;
 	}

@@ -55,6 +55,9 @@ double fleet_median(const double *v, size_t n);
  */
 void fleet_latest(json_object *list, bool by_copies, int64_t **ids, size_t *n);
 
+/* The test of a run (an element of a result's "runs") with this id; NULL. */
+json_object *fleet_run_test(json_object *run, const char *id);
+
 /* ---- the facts that set a host apart ---- */
 
 /* A fact compared between hosts. */

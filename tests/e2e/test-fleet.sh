@@ -6,36 +6,14 @@
 . "$(dirname "$0")/lib.sh"
 export UBTUNE_STATE_DIR="$T/state"
 
-# host NAME RUN FACTOR MEDIUM: a result of the published-style Raspberry Pi 4
-# record with this host name and run id, File Copy scaled by FACTOR, the
-# workdir on MEDIUM (sd or hdd); the other tests move a little per host.
-host() {
-	$PY - "$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" "$T/$1-$2.json" "$@" <<'PY'
-import json, sys
-src, out, name, run, factor, medium = sys.argv[1:7]
-d = json.load(open(src))
-d["host"], d["run_id"] = name, run
-env = d["environment"]["before"]
-env["host"]["hostname"] = name
-if medium == "hdd":
-    env["storage"]["device"].update(kind="hdd", rotational=True, mmc_type=None, name="sda")
-wiggle = 1 + (sum(map(ord, name)) % 5 - 2) / 100
-for r in d["runs"]:
-    for t in r["tests"]:
-        f = wiggle * (float(factor) if t["id"].startswith("fs") else 1)
-        for k in ("result", "index"):
-            if t.get(k) is not None:
-                t[k] *= f
-json.dump(d, open(out, "w"))
-PY
-}
+. "$(dirname "$0")/fleet-results.sh"
 i=0
 for h in p1 p2 b7 p3 p4; do
 	i=$((i + 1))
-	if [ $h = b7 ]; then host $h "$(printf '%032x' $i)" 0.5 hdd; else host $h "$(printf '%032x' $i)" 1 sd; fi
+	if [ $h = b7 ]; then fleet_result $h "$(printf '%032x' $i)" 0.5 hdd; else fleet_result $h "$(printf '%032x' $i)" 1 sd; fi
 done
 # an older, slower result of p1 comes first; fleet takes p1's latest
-host p1 "$(printf '%032x' 99)" 0.2 sd
+fleet_result p1 "$(printf '%032x' 99)" 0.2 sd
 expect_exit 0 "$UBTUNE" import "$T/p1-$(printf '%032x' 99).json"
 expect_exit 0 "$UBTUNE" import "$T"/p1-0*1.json "$T"/p2-*.json "$T"/b7-*.json "$T"/p3-*.json "$T"/p4-*.json
 
