@@ -133,6 +133,9 @@ DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 DEPS_TEST += libxml2-utils
 # the Prometheus client's parsers check export --format openmetrics
 DEPS_TEST += python3-prometheus-client
+# the playbook of contrib/ansible (tests/e2e/test-ansible.sh runs it); make deb
+DEPS_TEST += ansible-core
+DEPS_DEB := dpkg-dev debhelper lintian
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
@@ -144,7 +147,7 @@ ifeq ($(ARCH),arm64)
 DEPS_CROSS += $(addsuffix :arm64,$(filter lib%-dev zlib1g-dev,$(DEPS_BUILD)))
 endif
 deps:
-	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM)
+	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM) $(DEPS_DEB)
 
 # run needs only what builds ubtune
 run:
@@ -238,6 +241,18 @@ bench-store:
 	@$(MAKE) --no-print-directory all $(B)/bench-store-fill
 	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
+
+# The Debian package, built by dpkg-buildpackage from debian/ in a copy of
+# the tree (the source tree stays clean) and checked by lintian:
+# $(B)/deb/ubtune_VERSION_ARCH.deb.
+DEB_B := $(B)/deb
+.PHONY: deb
+deb:
+	rm -rf $(DEB_B) && mkdir -p $(DEB_B)/ubtune
+	git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t $(DEB_B)/ubtune
+	cd $(DEB_B)/ubtune && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error,warning $(DEB_B)/*.changes
+	@ls $(DEB_B)/*.deb
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
