@@ -3,6 +3,7 @@
 #   make              build build/ubtune
 #   make run          install missing packages, build, run `ubtune probe`
 #   make check        install missing packages, build, run every test
+#   make fuzz         libFuzzer on every parser of outside input (FUZZ_SECONDS=60 each)
 #   make install      PREFIX=/usr/local DESTDIR= (binary, man page, profiles, completion)
 #
 # Optional libraries: WITH_SYSTEMD=0 WITH_UDEV=0 WITH_HWLOC=0 WITH_SQLITE=0
@@ -99,7 +100,7 @@ ifneq ($(CROSS_COMPILE),)
 export PKG_CONFIG_LIBDIR ?= /usr/lib/$(CROSS_COMPILE:%-=%)/pkgconfig:/usr/share/pkgconfig
 endif
 
-LIB_SRC := $(wildcard lib/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
+LIB_SRC := $(wildcard lib/*.c unixbench/*.c probe/*.c tune/*.c bench/*.c analysis/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
@@ -113,7 +114,11 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
+# Written anew each time: `ar r` would keep the objects of moved or removed
+# sources, and replace the wrong one of two objects with the same name
+# (probe/services.o, tune/services.o).
 $(B)/libubtune.a: $(LIB_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/ubtune: $(CLI_OBJ) $(B)/libubtune.a
@@ -136,6 +141,8 @@ DEPS_TEST += python3-prometheus-client
 # the playbook of contrib/ansible (tests/e2e/test-ansible.sh runs it); make deb
 DEPS_TEST += ansible-core
 DEPS_DEB := dpkg-dev debhelper lintian
+# strace injects kills and I/O errors into apply, revert and the store
+DEPS_TEST += strace
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
@@ -146,6 +153,8 @@ DEPS_VM := qemu-system-arm qemu-system-x86 busybox-static cpio
 ifeq ($(ARCH),arm64)
 DEPS_CROSS += $(addsuffix :arm64,$(filter lib%-dev zlib1g-dev,$(DEPS_BUILD)))
 endif
+# make fuzz: clang's libFuzzer and sanitizer runtimes
+DEPS_FUZZ := clang libclang-rt-14-dev
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM) $(DEPS_DEB)
 
@@ -163,7 +172,7 @@ CHECK_VM = $(if $(and $(CHECK_ARM64),$(call have,qemu-system-aarch64),$(call hav
 CHECK_MORE = check-static $(CHECK_ARM64) $(CHECK_VM)
 check: deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-unit check-e2e check-minimal $(CHECK_MORE)
+	@$(MAKE) --no-print-directory check-unit check-e2e check-minimal check-san $(CHECK_MORE)
 
 # Real dumps are kept packed; tests read them unpacked under build/fixtures/.
 REAL_DUMPS := $(wildcard tests/fixtures/real/*.tar.gz)
@@ -193,7 +202,12 @@ check-minimal: $(FIXTURE_STAMP)
 	@tools/run-tests unit $(MIN_UNIT_BIN)
 	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
 
-.PHONY: unit-tests check-arm64 check-vm check-builds
+.PHONY: unit-tests check-arm64 check-vm check-builds check-crash
+# The kill and I/O-error tests at every point of apply, revert and the
+# store (make check tries every few): about 5 minutes on 2 cores.
+check-crash: $(B)/ubtune
+	@CRASH_STRIDE=1 FAULT_STRIDE=1 tools/run-tests e2e tests/e2e/test-tune-crash.sh tests/e2e/test-faults.sh
+
 # the unit test programs, without running them
 unit-tests: $(UNIT_BIN)
 
@@ -267,7 +281,7 @@ install: all
 	install -Dm644 reference/published-results.json $(DESTDIR)$(DATADIR)/reference/published-results.json
 
 clean:
-	rm -rf $(B) $(MIN_B)
+	rm -rf $(B) $(MIN_B) $(B)-san $(B)-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
 # unit tests are rebuilt when a header they include changes
@@ -353,3 +367,84 @@ FORCE:
 check-static:
 	@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
 	@UBTUNE=$(CURDIR)/$(STATIC_B)/ubtune TESTS_LABEL=e2e-static tools/run-tests e2e tests/e2e/test-builtin-data.sh
+
+# ---- sanitizers and fuzzing --------------------------------------------------
+# check-san: the project built with AddressSanitizer and UndefinedBehavior-
+# Sanitizer in $(SAN_B); the unit tests, the end-to-end tests of the parsers
+# and of the tune and store paths (SAN_E2E), and every harness of
+# tests/fuzz/ replayed on its kept inputs and seeds run against it. Any
+# report fails the run (halt_on_error, and the reports it writes).
+SAN_B := $(B)-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(SAN_B)/%)
+# (not the chroot tests: LeakSanitizer needs /proc; nor strace's, which
+# it cannot run under; the whole suite takes 3 times as long)
+SAN_E2E := $(addprefix tests/e2e/test-,$(addsuffix .sh,import diagnose store fixture-roots bench \
+	tune tune-services tune-tmpfs root-containment))
+SAN_REPORTS = $(CURDIR)/$(SAN_B)/reports
+SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN_REPORTS)/asan \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_REPORTS)/ubsan
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+# the seeds of each harness, beside its kept inputs in tests/fuzz/NAME/
+FUZZ_SEEDS_unixbench := tests/fixtures/unixbench-logs
+FUZZ_SEEDS_result := tests/fixtures/results tests/fixtures/compare
+FUZZ_SEEDS_profile := profiles
+FUZZ_SEEDS_archive := tests/fixtures/real
+# check-san replays a few small dumps only (unpacking every one takes minutes)
+FUZZ_CHECK_SEEDS_archive := $(addprefix tests/fixtures/real/,pytorch-cpuinfo-raspberrypi3.tar.gz virt-what-esx-arm.tar.gz)
+FUZZ_SEEDS_proc = $(1)/seeds/proc
+fuzz_corpus = tests/fuzz/$(2) $(call FUZZ_SEEDS_$(2),$(1))
+san_corpus = tests/fuzz/$(2) $(or $(FUZZ_CHECK_SEEDS_$(2)),$(call FUZZ_SEEDS_$(2),$(1)))
+.PHONY: check-san fuzz fuzz-build
+check-san: $(FIXTURE_STAMP)
+	@$(MAKE) --no-print-directory B=$(SAN_B) CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+		all $(SAN_UNIT_BIN) $(FUZZ_NAMES:%=$(SAN_B)/replay-%) $(SAN_B)/seeds/proc
+	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
+	@echo "sanitizer build ($(SAN_B)/ubtune):"
+	@$(SAN_ENV) TESTS_LABEL=unit-san tools/run-tests unit $(SAN_UNIT_BIN); r1=$$?; \
+	$(SAN_ENV) UBTUNE=$(CURDIR)/$(SAN_B)/ubtune TESTS_LABEL=e2e-san tools/run-tests e2e $(SAN_E2E); r2=$$?; \
+	r3=0; $(foreach f,$(FUZZ_NAMES),$(SAN_ENV) $(SAN_B)/replay-$(f) $(call san_corpus,$(SAN_B),$(f)) || r3=1;) \
+	if ls $(SAN_REPORTS)/* >/dev/null 2>&1; then cat $(SAN_REPORTS)/*; echo "sanitizer reports above"; exit 1; fi; \
+	[ $$r1 = 0 ] && [ $$r2 = 0 ] && [ $$r3 = 0 ]
+
+# A harness: without libFuzzer, replayed by tests/fuzz/replay.c
+$(B)/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(B)/libubtune.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< tests/fuzz/replay.c $(B)/libubtune.a \
+		$(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
+
+# The /proc files of the fixture roots, each behind the byte that picks
+# its parser (tests/fuzz/fuzz-proc.c)
+$(B)/seeds/proc: $(FIXTURE_STAMP)
+	@rm -rf $@ && mkdir -p $@
+	@for r in tests/fixtures/roots/* $(B)/fixtures/*; do n=$$(basename $$r); \
+		for f in c:cpuinfo m:self/mountinfo M:mounts i:interrupts k:../dmesg; do \
+			[ -f $$r/proc/$${f#*:} ] && { printf %s $${f%%:*}; cat $$r/proc/$${f#*:}; } >$@/$${f%%:*}-$$n; \
+		done; done; true
+
+# make fuzz [FUZZ_SECONDS=N]: the harnesses of tests/fuzz/ built with
+# clang's libFuzzer (and the same sanitizers) in $(FUZZ_B), each run for N
+# seconds (default 60) from its kept inputs and seeds; new inputs go to
+# $(FUZZ_B)/corpus/NAME, a crash's input to $(FUZZ_B)/crash-NAME-*. Keep a
+# crash's input in tests/fuzz/NAME/ once it is fixed: check-san replays it.
+FUZZ_B := $(B)-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -O1 -g $(SAN_FLAGS)
+fuzz-build:
+	@tools/install-deps $(DEPS_FUZZ)
+	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
+		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc
+fuzz_run = mkdir -p $(FUZZ_B)/corpus/$(1) && echo "fuzz-$(1): $(FUZZ_SECONDS) s (log: $(FUZZ_B)/log-$(1))" && \
+	{ ASAN_OPTIONS=detect_leaks=1 $(FUZZ_B)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_B)/crash-$(1)- \
+		$(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) \
+		$(FUZZ_B)/corpus/$(1) $(call fuzz_corpus,$(FUZZ_B),$(1)) >$(FUZZ_B)/log-$(1) 2>&1 || r=1; } && \
+	grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^SUMMARY|^artifact_prefix|Test unit written' \
+		$(FUZZ_B)/log-$(1);
+fuzz: fuzz-build
+	@r=0; $(foreach f,$(FUZZ_NAMES),$(call fuzz_run,$(f))) exit $$r
+
+$(B)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(B)/libubtune.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -DSRCDIR='"$(CURDIR)"' -o $@ $< $(B)/libubtune.a \
+		$(PKG_LIBS) $(LDLIBS)

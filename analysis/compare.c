@@ -7,33 +7,51 @@
 #include <math.h>
 
 #include "analysis/stats.h"
-#include "analysis/ubparse.h"
-#include "bench/score.h"
+#include "unixbench/parse.h"
+#include "bench/spread.h"
+#include "lib/env-record.h"
+#include "lib/result-record.h"
 #include "lib/util.h"
 
 /* ---- the records ---- */
 
-static json_object *runs_of(json_object *rec)
+/* A result compared, and the environment it ran in. */
+struct rec {
+	struct result_record r;
+	struct env_record env; /* all unknown when the record has none, or one that does not decode */
+};
+
+static void rec_decode(json_object *o, struct rec *rec)
 {
-	return jpath(rec, "runs");
+	_cleanup_free_ char *error = NULL, *env_error = NULL;
+	/* the records compared were checked when they were read */
+	(void)result_decode(o, &rec->r, &error);
+	(void)env_decode(rec->r.environment.before, "environment.before", &rec->env, &env_error);
 }
 
-static unsigned run_copies(json_object *run)
+static void rec_free(struct rec *rec)
 {
-	int64_t c;
-	return jpath_int(run, "copies", &c) && c > 0 && c <= UINT32_MAX ? (unsigned)c : 0;
+	result_record_free(&rec->r);
+	env_record_free(&rec->env);
 }
 
-static json_object *run_test(json_object *run, const char *id)
+static unsigned run_copies(const struct result_run *run)
 {
-	json_object *tests = jpath(run, "tests");
-	for (size_t i = 0; i < jarr_len(tests); i++) {
-		json_object *t = json_object_array_get_idx(tests, i);
-		const char *tid = jpath_str(t, "id");
-		if (tid && streq(tid, id))
-			return t;
-	}
+	int64_t c = int_or(run->copies, 0);
+	return c > 0 && c <= UINT32_MAX ? (unsigned)c : 0;
+}
+
+static const struct result_test *run_test(const struct result_run *run, const char *id)
+{
+	for (size_t i = 0; i < run->tests.n; i++)
+		if (streq_ptr(run->tests.v[i].id, id))
+			return &run->tests.v[i];
 	return NULL;
+}
+
+static json_object *bool_json(struct opt_bool b)
+{
+	return b.known ? json_object_new_boolean(b.v) : NULL;
 }
 
 static void label_of(size_t i, char *b, size_t n)
@@ -44,29 +62,23 @@ static void label_of(size_t i, char *b, size_t n)
 		snprintf(b, n, "R%zu", i + 1);
 }
 
-static char *describe(json_object *rec)
+static char *describe(const struct result_record *r)
 {
-	const char *suite = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
-	bool imported = false, quick = false, incomplete = false;
-	jpath_bool(rec, "imported", &imported);
-	jpath_bool(rec, "quick", &quick);
-	jpath_bool(rec, "incomplete", &incomplete);
+	const char *suite = r->suite.name, *version = r->suite.version;
 	struct buf b = {0};
-	buf_puts(&b, jpath_str(rec, "host") ?: "unknown host");
+	buf_puts(&b, r->host ?: "unknown host");
 	if (suite && streq(suite, "native"))
 		buf_printf(&b, ", ubtune %s workloads", version ?: "?");
 	else
 		buf_printf(&b, ", UnixBench %s", version ?: "(version unknown)");
-	if (imported)
+	if (is_true(r->imported))
 		buf_puts(&b, ", imported");
-	if (quick)
+	if (is_true(r->quick))
 		buf_puts(&b, ", quick");
-	if (incomplete)
+	if (is_true(r->incomplete))
 		buf_puts(&b, ", incomplete");
-	const char *when = jpath_str(rec, "started_at");
-	bool undated = false;
-	jpath_bool(rec, "import.dated_by_import", &undated);
-	if (when && strlen(when) >= 16 && !undated)
+	const char *when = r->started_at;
+	if (when && strlen(when) >= 16 && !is_true(r->import.dated_by_import))
 		buf_printf(&b, ", %.10s %.5s", when, when + 11);
 	return buf_steal(&b);
 }
@@ -76,23 +88,22 @@ static char *describe(json_object *rec)
 struct plan {
 	size_t n;                     /* results */
 	size_t nsections;
-	json_object *runs[COMPARE_SECTIONS_MAX][COMPARE_MAX]; /* NULL: the result has none */
+	const struct result_run *runs[COMPARE_SECTIONS_MAX][COMPARE_MAX]; /* NULL: the result has none */
 };
 
-static bool same_run_count(const struct compare_input *in, size_t n)
+static bool same_run_count(const struct rec *in, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
-		if (jarr_len(runs_of(in[i].rec)) != jarr_len(runs_of(in[0].rec)))
+		if (in[i].r.runs.n != in[0].r.runs.n)
 			return false;
 	return true;
 }
 
-static json_object *run_with_copies(json_object *rec, unsigned copies)
+static const struct result_run *run_with_copies(const struct result_record *r, unsigned copies)
 {
-	json_object *runs = runs_of(rec);
-	for (size_t k = 0; k < jarr_len(runs); k++)
-		if (run_copies(json_object_array_get_idx(runs, k)) == copies)
-			return json_object_array_get_idx(runs, k);
+	for (size_t k = 0; k < r->runs.n; k++)
+		if (run_copies(&r->runs.v[k]) == copies)
+			return &r->runs.v[k];
 	return NULL;
 }
 
@@ -107,29 +118,28 @@ static int cmp_unsigned(const void *a, const void *b)
  * counts, or 1 and "all CPUs" of two machines. Otherwise each copy count
  * is a section of its own.
  */
-static void make_plan(const struct compare_input *in, size_t n, const struct compare_opts *o, struct plan *p)
+static void make_plan(const struct rec *in, size_t n, const struct compare_opts *o, struct plan *p)
 {
 	*p = (struct plan){ .n = n };
 	if (o->copies) {
 		p->nsections = 1;
 		for (size_t i = 0; i < n; i++)
-			p->runs[0][i] = run_with_copies(in[i].rec, o->copies);
+			p->runs[0][i] = run_with_copies(&in[i].r, o->copies);
 		return;
 	}
 	if (same_run_count(in, n)) {
-		size_t len = jarr_len(runs_of(in[0].rec));
+		size_t len = in[0].r.runs.n;
 		p->nsections = len < COMPARE_SECTIONS_MAX ? len : COMPARE_SECTIONS_MAX;
 		for (size_t s = 0; s < p->nsections; s++)
 			for (size_t i = 0; i < n; i++)
-				p->runs[s][i] = json_object_array_get_idx(runs_of(in[i].rec), s);
+				p->runs[s][i] = &in[i].r.runs.v[s];
 		return;
 	}
 	unsigned all[COMPARE_SECTIONS_MAX];
 	size_t nall = 0;
 	for (size_t i = 0; i < n; i++) {
-		json_object *runs = runs_of(in[i].rec);
-		for (size_t k = 0; k < jarr_len(runs); k++) {
-			unsigned c = run_copies(json_object_array_get_idx(runs, k));
+		for (size_t k = 0; k < in[i].r.runs.n; k++) {
+			unsigned c = run_copies(&in[i].r.runs.v[k]);
 			bool seen = false;
 			for (size_t j = 0; j < nall; j++)
 				seen = seen || all[j] == c;
@@ -141,53 +151,52 @@ static void make_plan(const struct compare_input *in, size_t n, const struct com
 	p->nsections = nall;
 	for (size_t s = 0; s < nall; s++)
 		for (size_t i = 0; i < n; i++)
-			p->runs[s][i] = run_with_copies(in[i].rec, all[s]);
+			p->runs[s][i] = run_with_copies(&in[i].r, all[s]);
 }
 
 /* ---- values ---- */
 
 struct value {
-	json_object *test;
+	const struct result_test *test;
 	double result, index;
 	bool has_result, has_index;
 	double *kept; /* rates of the passes UnixBench kept */
 	size_t nkept, npasses;
 };
 
-static void value_load(json_object *run, const char *id, struct value *v)
+static void value_load(const struct result_run *run, const char *id, struct value *v)
 {
 	*v = (struct value){0};
-	v->test = run ? run_test(run, id) : NULL;
-	if (!v->test)
+	const struct result_test *t = v->test = run ? run_test(run, id) : NULL;
+	if (!t)
 		return;
-	v->has_result = jpath_double(v->test, "result", &v->result);
-	v->has_index = jpath_double(v->test, "index", &v->index);
-	json_object *passes = jpath(v->test, "passes");
-	v->npasses = jarr_len(passes);
+	v->has_result = t->result.known;
+	v->result = t->result.v;
+	v->has_index = t->index.known;
+	v->index = t->index.v;
+	v->npasses = t->passes.n;
 	v->kept = xcalloc(v->npasses ? v->npasses : 1, sizeof(*v->kept));
 	for (size_t i = 0; i < v->npasses; i++) {
-		json_object *p = json_object_array_get_idx(passes, i);
-		bool dropped = false;
-		double rate;
-		jpath_bool(p, "dropped", &dropped);
-		if (!dropped && jpath_double(p, "rate", &rate) && isfinite(rate))
-			v->kept[v->nkept++] = rate;
+		const struct result_pass *p = &t->passes.v[i];
+		if (!is_true(p->dropped) && p->rate.known && isfinite(p->rate.v))
+			v->kept[v->nkept++] = p->rate.v;
 	}
 }
 
 static json_object *value_json(const struct value *v)
 {
-	if (!v->test)
+	const struct result_test *t = v->test;
+	if (!t)
 		return NULL;
 	json_object *o = json_object_new_object();
-	jset(o, "result", json_object_get(jpath(v->test, "result")));
-	jset(o, "index", json_object_get(jpath(v->test, "index")));
-	jset(o, "samples", json_object_get(jpath(v->test, "samples")));
+	jset(o, "result", num_json(t->result));
+	jset(o, "index", num_json(t->index));
+	jset(o, "samples", int_json(t->samples));
 	jset_int(o, "passes", (int64_t)v->npasses);
-	jset(o, "cv_pct", json_object_get(jpath(v->test, "dispersion.cv_pct")));
-	jset(o, "min", json_object_get(jpath(v->test, "dispersion.min")));
-	jset(o, "max", json_object_get(jpath(v->test, "dispersion.max")));
-	jset(o, "ci95", json_object_get(jpath(v->test, "ci95")));
+	jset(o, "cv_pct", num_json(t->dispersion.cv_pct));
+	jset(o, "min", num_json(t->dispersion.min));
+	jset(o, "max", num_json(t->dispersion.max));
+	jset(o, "ci95", json_object_get(t->ci95.json));
 	return o;
 }
 
@@ -287,35 +296,35 @@ static void highlight(json_object *tests, size_t col)
 }
 
 /* Test ids of a section in UnixBench's report order, then any others. */
-static void section_ids(json_object *const *runs, size_t n, struct strv *ids)
+static void section_ids(const struct result_run *const *runs, size_t n, struct strv *ids)
 {
-	for (size_t k = 0; ub_test_at(k); k++)
+	const struct ub_test_info *t;
+	for (size_t k = 0; (t = ub_test_in_report_order(k)); k++)
 		for (size_t i = 0; i < n; i++)
-			if (runs[i] && run_test(runs[i], ub_test_at(k)->id) && !strv_contains(ids, ub_test_at(k)->id))
-				strv_push(ids, ub_test_at(k)->id);
+			if (runs[i] && run_test(runs[i], t->id) && !strv_contains(ids, t->id))
+				strv_push(ids, t->id);
 	for (size_t i = 0; i < n; i++) {
-		json_object *tests = runs[i] ? jpath(runs[i], "tests") : NULL;
-		for (size_t k = 0; k < jarr_len(tests); k++) {
-			const char *id = jpath_str(json_object_array_get_idx(tests, k), "id");
+		for (size_t k = 0; runs[i] && k < runs[i]->tests.n; k++) {
+			const char *id = runs[i]->tests.v[k].id;
 			if (id && !strv_contains(ids, id))
 				strv_push(ids, id);
 		}
 	}
 }
 
-static json_object *test_row(json_object *const *runs, size_t n, const char *id, char labels[][8])
+static json_object *test_row(const struct result_run *const *runs, size_t n, const char *id, char labels[][8])
 {
 	struct value v[COMPARE_MAX];
 	json_object *row = json_object_new_object(), *values = json_object_new_array();
 	json_object *changes = json_object_new_array();
 	for (size_t i = 0; i < n; i++)
 		value_load(runs[i], id, &v[i]);
-	json_object *any = NULL;
+	const struct result_test *any = NULL;
 	for (size_t i = 0; i < n && !any; i++)
 		any = v[i].test;
 	jset_str(row, "id", id);
-	jset_str(row, "name", jpath_str(any, "name"));
-	jset_str(row, "unit", jpath_str(any, "unit"));
+	jset_str(row, "name", any ? any->name : NULL);
+	jset_str(row, "unit", any ? any->unit : NULL);
 	for (size_t i = 0; i < n; i++) {
 		json_object_array_add(values, value_json(&v[i]));
 		json_object_array_add(changes, i ? change_json(&v[0], &v[i], labels[0], labels[i]) : NULL);
@@ -327,22 +336,23 @@ static json_object *test_row(json_object *const *runs, size_t n, const char *id,
 	return row;
 }
 
-static bool interval(json_object *run, double *lo, double *hi)
+static bool interval(const struct result_run *run, double *lo, double *hi)
 {
-	json_object *ci = jpath(run, "index.ci95");
-	if (jarr_len(ci) != 2)
+	if (run->index.ci95.n != 2)
 		return false;
-	*lo = json_object_get_double(json_object_array_get_idx(ci, 0));
-	*hi = json_object_get_double(json_object_array_get_idx(ci, 1));
+	*lo = run->index.ci95.v[0].v;
+	*hi = run->index.ci95.v[1].v;
 	/* one pass per test gives no width: nothing to judge a change by */
 	return *lo < *hi;
 }
 
-static json_object *score_change(json_object *a, json_object *b, const char *la, const char *lb)
+static json_object *score_change(const struct result_run *a, const struct result_run *b, const char *la,
+				 const char *lb)
 {
-	double sa, sb, alo, ahi, blo, bhi;
-	if (!a || !b || !jpath_double(a, "index.score", &sa) || !jpath_double(b, "index.score", &sb) || !(sa > 0))
+	double alo = 0, ahi = 0, blo = 0, bhi = 0;
+	if (!a || !b || !a->index.score.known || !b->index.score.known || !(a->index.score.v > 0))
 		return NULL;
+	double sa = a->index.score.v, sb = b->index.score.v;
 	json_object *c = json_object_new_object();
 	jset_double(c, "pct", round_to((sb / sa - 1) * 100, 0.01));
 	jset_str(c, "basis", "score");
@@ -369,19 +379,19 @@ static json_object *score_change(json_object *a, json_object *b, const char *la,
 	return c;
 }
 
-static json_object *score_json(json_object *run)
+static json_object *score_json(const struct result_run *run)
 {
 	if (!run)
 		return NULL;
 	json_object *o = json_object_new_object();
-	jset(o, "score", json_object_get(jpath(run, "index.score")));
-	jset(o, "partial", json_object_get(jpath(run, "index.partial")));
-	jset(o, "tests_indexed", json_object_get(jpath(run, "index.tests_indexed")));
-	jset(o, "ci95", json_object_get(jpath(run, "index.ci95")));
+	jset(o, "score", num_json(run->index.score));
+	jset(o, "partial", bool_json(run->index.partial));
+	jset(o, "tests_indexed", int_json(run->index.tests_indexed));
+	jset(o, "ci95", json_object_get(run->index.ci95.json));
 	return o;
 }
 
-static json_object *section_json(json_object *const *runs, size_t n, char labels[][8])
+static json_object *section_json(const struct result_run *const *runs, size_t n, char labels[][8])
 {
 	json_object *s = json_object_new_object(), *copies = json_object_new_array();
 	unsigned first = 0;
@@ -439,15 +449,9 @@ static char *str_or_null(const char *s)
 	return s && *s ? xstrdup(s) : NULL;
 }
 
-static char *env_str(json_object *rec, const char *path)
+static char *fact_suite(const struct rec *rec)
 {
-	json_object *env = jpath(rec, "environment.before");
-	return str_or_null(jpath_str(env, path));
-}
-
-static char *fact_suite(json_object *rec)
-{
-	const char *name = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
+	const char *name = rec->r.suite.name, *version = rec->r.suite.version;
 	if (!name || !version)
 		return NULL;
 	if (streq(name, "native"))
@@ -455,39 +459,36 @@ static char *fact_suite(json_object *rec)
 	return xasprintf("UnixBench %s", version);
 }
 
-static char *fact_engine(json_object *rec)
+static char *fact_engine(const struct rec *rec)
 {
-	return str_or_null(jpath_str(rec, "engine.kind"));
+	return str_or_null(rec->r.engine.kind);
 }
 
-static char *fact_flags(json_object *rec)
+static char *fact_flags(const struct rec *rec)
 {
-	bool imported = false;
-	jpath_bool(rec, "imported", &imported);
-	const char *flags = jpath_str(rec, "build.cflags");
+	const char *flags = rec->r.build.cflags;
 	if (flags)
 		return xstrdup(flags);
-	if (imported)
+	if (is_true(rec->r.imported))
 		return NULL;
 	/* a prebuilt program or a tree as built there: its flags are not ours to know */
-	return jpath(rec, "build") ? xstrdup("(default flags)") : NULL;
+	return rec->r.build.json ? xstrdup("(default flags)") : NULL;
 }
 
 /* The compiler that built the programs, as `cc --version` names it without
  * the name it was called by ("cc" and "gcc" are one compiler). */
-static char *fact_compiler(json_object *rec)
+static char *fact_compiler(const struct rec *rec)
 {
-	const char *v = jpath_str(rec, "build.cc_version");
+	const char *v = rec->r.build.cc_version;
 	const char *rest = v ? strchr(v, ' ') : NULL;
 	return rest && rest[1] ? xstrdup(rest + 1) : str_or_null(v);
 }
 
-static char *fact_copies(json_object *rec)
+static char *fact_copies(const struct rec *rec)
 {
-	json_object *runs = runs_of(rec);
 	struct buf b = {0};
-	for (size_t i = 0; i < jarr_len(runs); i++) {
-		unsigned c = run_copies(json_object_array_get_idx(runs, i));
+	for (size_t i = 0; i < rec->r.runs.n; i++) {
+		unsigned c = run_copies(&rec->r.runs.v[i]);
 		if (!c) {
 			/* an imported table that does not say */
 			buf_free(&b);
@@ -502,71 +503,61 @@ static char *fact_copies(json_object *rec)
 	return buf_steal(&b);
 }
 
-static char *fact_int(json_object *rec, const char *path)
+static char *fact_cpus(const struct rec *rec)
 {
-	int64_t v;
-	return jpath_int(rec, path, &v) ? xasprintf("%" PRId64, v) : NULL;
+	return rec->r.online_cpus.known ? xasprintf("%" PRId64, rec->r.online_cpus.v) : NULL;
 }
 
-static char *fact_cpus(json_object *rec)
+static char *fact_host(const struct rec *rec)
 {
-	return fact_int(rec, "online_cpus");
+	return str_or_null(rec->r.host);
 }
 
-static char *fact_host(json_object *rec)
+static char *fact_kernel(const struct rec *rec)
 {
-	return str_or_null(jpath_str(rec, "host"));
+	return str_or_null(rec->env.host.kernel_release);
 }
 
-static char *fact_kernel(json_object *rec)
+static char *fact_os(const struct rec *rec)
 {
-	return env_str(rec, "host.kernel_release");
+	return str_or_null(rec->env.host.os);
 }
 
-static char *fact_os(json_object *rec)
+static char *fact_arch(const struct rec *rec)
 {
-	return env_str(rec, "host.os");
+	return str_or_null(rec->env.host.arch);
 }
 
-static char *fact_arch(json_object *rec)
+static char *fact_cpu(const struct rec *rec)
 {
-	return env_str(rec, "host.arch");
+	return str_or_null(rec->env.cpu.model);
 }
 
-static char *fact_cpu(json_object *rec)
+static char *fact_bogomips(const struct rec *rec)
 {
-	return env_str(rec, "cpu.model");
+	return rec->env.cpu.bogomips.known ? xasprintf("%.1f", rec->env.cpu.bogomips.v) : NULL;
 }
 
-static char *fact_bogomips(json_object *rec)
+static char *fact_governor(const struct rec *rec)
 {
-	double v;
-	return jpath_double(jpath(rec, "environment.before"), "cpu.bogomips", &v) ? xasprintf("%.1f", v) : NULL;
+	return str_or_null(rec->env.cpu.freq.governor);
 }
 
-static char *fact_governor(json_object *rec)
+static char *fact_max_clock(const struct rec *rec)
 {
-	return env_str(rec, "cpu.freq.governor");
+	struct opt_int khz = rec->env.cpu.freq.max_khz;
+	return khz.known ? xasprintf("%" PRId64 " MHz", khz.v / 1000) : NULL;
 }
 
-static char *fact_max_clock(json_object *rec)
+static char *fact_boost(const struct rec *rec)
 {
-	int64_t khz;
-	return jpath_int(jpath(rec, "environment.before"), "cpu.freq.max_khz", &khz) ? xasprintf("%" PRId64 " MHz", khz / 1000)
-										      : NULL;
+	struct opt_bool b = rec->env.cpu.freq.boost;
+	return b.known ? xstrdup(b.v ? "on" : "off") : NULL;
 }
 
-static char *fact_boost(json_object *rec)
+static char *fact_virt(const struct rec *rec)
 {
-	bool b;
-	return jpath_bool(jpath(rec, "environment.before"), "cpu.freq.boost", &b) ? xstrdup(b ? "on" : "off") : NULL;
-}
-
-static char *fact_virt(json_object *rec)
-{
-	const char *role = jpath_str(jpath(rec, "environment.before"), "virt.role");
-	const char *hv = jpath_str(jpath(rec, "environment.before"), "virt.hypervisor");
-	const char *ct = jpath_str(jpath(rec, "environment.before"), "virt.container");
+	const char *role = rec->env.virt.role, *hv = rec->env.virt.hypervisor, *ct = rec->env.virt.container;
 	if (!role)
 		return NULL;
 	struct buf b = {0};
@@ -578,10 +569,10 @@ static char *fact_virt(json_object *rec)
 	return buf_steal(&b);
 }
 
-static char *fact_medium(json_object *rec)
+static char *fact_medium(const struct rec *rec)
 {
-	json_object *env = jpath(rec, "environment.before");
-	const char *kind = jpath_str(env, "storage.device.kind"), *fs = jpath_str(env, "storage.mount.fstype");
+	const struct env_device *dev = rec->env.storage.device;
+	const char *kind = dev ? dev->kind : NULL, *fs = rec->env.storage.mount.fstype;
 	if (!kind && !fs)
 		return NULL;
 	if (kind && fs && !streq(kind, fs))
@@ -589,81 +580,74 @@ static char *fact_medium(json_object *rec)
 	return xstrdup(kind ? kind : fs);
 }
 
-static char *fact_scheduler(json_object *rec)
+static char *fact_scheduler(const struct rec *rec)
 {
-	return env_str(rec, "storage.device.scheduler");
+	const struct env_device *dev = rec->env.storage.device;
+	return str_or_null(dev ? dev->scheduler : NULL);
 }
 
-static char *fact_memory(json_object *rec)
+static char *fact_memory(const struct rec *rec)
 {
-	int64_t kib;
 	char s[32];
-	if (!jpath_int(jpath(rec, "environment.before"), "memory.total_kib", &kib))
+	if (!rec->env.memory.total_kib.known)
 		return NULL;
-	kib_text(kib, s, sizeof(s));
+	kib_text(rec->env.memory.total_kib.v, s, sizeof(s));
 	return xstrdup(s);
 }
 
-static char *fact_thp(json_object *rec)
+static char *fact_thp(const struct rec *rec)
 {
-	return env_str(rec, "memory.thp");
+	return str_or_null(rec->env.memory.thp);
 }
 
-static char *fact_services(json_object *rec)
+static char *fact_services(const struct rec *rec)
 {
-	json_object *env = jpath(rec, "environment.before");
-	json_object *noisy = jpath(env, "services.noisy");
-	if (!jpath(env, "services.available"))
+	const struct env_services *sv = &rec->env.services;
+	if (!sv->available.known)
 		return NULL;
 	struct buf b = {0};
-	for (size_t i = 0; i < jarr_len(noisy); i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", jpath_str(json_object_array_get_idx(noisy, i), "unit") ?: "?");
+	for (size_t i = 0; i < sv->noisy.n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", sv->noisy.v[i].unit ?: "?");
 	return b.len ? buf_steal(&b) : (buf_free(&b), xstrdup("none"));
 }
 
-static char *fact_libc(json_object *rec)
+static char *fact_libc(const struct rec *rec)
 {
-	return env_str(rec, "toolchain.libc_version");
+	return str_or_null(rec->env.toolchain.libc_version);
 }
 
-static char *fact_charmap(json_object *rec)
+static char *fact_charmap(const struct rec *rec)
 {
-	return env_str(rec, "unixbench.charmap");
+	return str_or_null(rec->env.unixbench.charmap);
 }
 
-static char *fact_kind(json_object *rec)
+static char *fact_kind(const struct rec *rec)
 {
-	bool quick = false, incomplete = false;
-	jpath_bool(rec, "quick", &quick);
-	jpath_bool(rec, "incomplete", &incomplete);
-	return xasprintf("%s%s", quick ? "quick" : "full", incomplete ? ", incomplete" : "");
+	return xasprintf("%s%s", is_true(rec->r.quick) ? "quick" : "full",
+			 is_true(rec->r.incomplete) ? ", incomplete" : "");
 }
 
-static char *fact_profile(json_object *rec)
+static char *fact_profile(const struct rec *rec)
 {
-	bool imported = false;
-	jpath_bool(rec, "imported", &imported);
-	json_object *profiles = jpath(rec, "profile.profiles");
-	if (!jarr_len(profiles))
-		return imported ? NULL : xstrdup("none");
+	const struct result_record *r = &rec->r;
+	if (!r->profile.profiles.n)
+		return is_true(r->imported) ? NULL : xstrdup("none");
 	struct buf b = {0};
-	for (size_t i = 0; i < jarr_len(profiles); i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(profiles, i)));
+	for (size_t i = 0; i < r->profile.profiles.n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", r->profile.profiles.v[i]);
 	return buf_steal(&b);
 }
 
 /* "undervoltage, low-clock x3" */
-static char *fact_events(json_object *rec)
+static char *fact_events(const struct rec *rec)
 {
-	bool imported = false;
-	jpath_bool(rec, "imported", &imported);
-	json_object *events = jpath(rec, "events");
-	if (imported && !jarr_len(events))
+	const struct result_record *r = &rec->r;
+	if (is_true(r->imported) && !r->events.n)
 		return NULL;
 	struct strv kinds = {0};
 	size_t counts[64] = {0};
-	for (size_t i = 0; i < jarr_len(events); i++) {
-		const char *k = jpath_str(json_object_array_get_idx(events, i), "kind") ?: "?";
+	for (size_t i = 0; i < r->events.n; i++) {
+		const char *k = r->events.v[i].kind ?: "?";
 		size_t j = 0;
 		while (j < kinds.n && !streq(kinds.v[j], k))
 			j++;
@@ -684,7 +668,7 @@ static char *fact_events(json_object *rec)
 
 static const struct fact {
 	const char *name;
-	char *(*get)(json_object *rec);
+	char *(*get)(const struct rec *rec);
 } facts[] = {
 	{ "suite", fact_suite },
 	{ "engine", fact_engine },
@@ -714,7 +698,7 @@ static const struct fact {
 	{ "events during the run", fact_events },
 };
 
-static json_object *environment_json(const struct compare_input *in, size_t n)
+static json_object *environment_json(const struct rec *in, size_t n)
 {
 	json_object *env = json_object_new_object();
 	json_object *differs = json_object_new_array(), *unknown = json_object_new_array();
@@ -725,7 +709,7 @@ static json_object *environment_json(const struct compare_input *in, size_t n)
 		bool differ = false;
 		const char *first = NULL;
 		for (size_t i = 0; i < n; i++) {
-			v[i] = facts[f].get(in[i].rec);
+			v[i] = facts[f].get(&in[i]);
 			if (!v[i])
 				continue;
 			known++;
@@ -760,30 +744,27 @@ static json_object *environment_json(const struct compare_input *in, size_t n)
 /* ---- notes ---- */
 
 /* The most passes any test of the record kept. */
-static size_t max_passes(json_object *rec)
+static size_t max_passes(const struct rec *rec)
 {
 	size_t most = 0;
-	json_object *runs = runs_of(rec);
-	for (size_t i = 0; i < jarr_len(runs); i++) {
-		json_object *tests = jpath(json_object_array_get_idx(runs, i), "tests");
-		for (size_t k = 0; k < jarr_len(tests); k++) {
-			size_t n = jarr_len(jpath(json_object_array_get_idx(tests, k), "passes"));
-			most = n > most ? n : most;
-		}
+	for (size_t i = 0; i < rec->r.runs.n; i++) {
+		const struct result_run *run = &rec->r.runs.v[i];
+		for (size_t k = 0; k < run->tests.n; k++)
+			most = run->tests.v[k].passes.n > most ? run->tests.v[k].passes.n : most;
 	}
 	return most;
 }
 
 /* "A", "A and C", "A, B and C" of the results that pass the check. */
-static char *labels_where(const struct compare_input *in, size_t n, char labels[][8],
-			  bool (*check)(json_object *rec), size_t *count)
+static char *labels_where(const struct rec *in, size_t n, char labels[][8], bool (*check)(const struct rec *rec),
+			  size_t *count)
 {
 	struct buf b = {0};
 	size_t total = 0, done = 0;
 	for (size_t i = 0; i < n; i++)
-		total += check(in[i].rec);
+		total += check(&in[i]);
 	for (size_t i = 0; i < n; i++) {
-		if (!check(in[i].rec))
+		if (!check(&in[i]))
 			continue;
 		done++;
 		buf_printf(&b, "%s%s", done == 1 ? "" : done == total ? " and " : ", ", labels[i]);
@@ -792,24 +773,23 @@ static char *labels_where(const struct compare_input *in, size_t n, char labels[
 	return buf_steal(&b);
 }
 
-static bool no_passes(json_object *rec)
+static bool no_passes(const struct rec *rec)
 {
 	return max_passes(rec) == 0;
 }
 
-static bool one_pass(json_object *rec)
+static bool one_pass(const struct rec *rec)
 {
 	return max_passes(rec) == 1;
 }
 
-static bool is_quick(json_object *rec)
+static bool is_quick(const struct rec *rec)
 {
-	bool quick = false;
-	return jpath_bool(rec, "quick", &quick) && quick;
+	return is_true(rec->r.quick);
 }
 
-static void note_where(json_object *notes, const struct compare_input *in, size_t n, char labels[][8],
-		       bool (*check)(json_object *rec), const char *one, const char *many, const char *rest)
+static void note_where(json_object *notes, const struct rec *in, size_t n, char labels[][8],
+		       bool (*check)(const struct rec *rec), const char *one, const char *many, const char *rest)
 {
 	size_t count;
 	_cleanup_free_ char *who = labels_where(in, n, labels, check, &count);
@@ -819,7 +799,7 @@ static void note_where(json_object *notes, const struct compare_input *in, size_
 	jarr_add_str(notes, s);
 }
 
-static json_object *notes_json(const struct compare_input *in, size_t n, char labels[][8])
+static json_object *notes_json(const struct rec *in, size_t n, char labels[][8])
 {
 	json_object *notes = json_object_new_array();
 	note_where(notes, in, n, labels, no_passes, "has", "have",
@@ -829,9 +809,9 @@ static json_object *notes_json(const struct compare_input *in, size_t n, char la
 		   "one pass per test: there is no spread to test changes against");
 	note_where(notes, in, n, labels, is_quick, "is a quick run", "are quick runs",
 		   "(shorter tests, fewer passes): not comparable with full runs");
-	_cleanup_free_ char *s0 = fact_suite(in[0].rec);
+	_cleanup_free_ char *s0 = fact_suite(&in[0]);
 	for (size_t i = 1; i < n; i++) {
-		_cleanup_free_ char *si = fact_suite(in[i].rec);
+		_cleanup_free_ char *si = fact_suite(&in[i]);
 		if (s0 && si && !streq(s0, si)) {
 			_cleanup_free_ char *s = xasprintf("%s ran %s and %s ran %s: the programs and their build differ "
 							   "too, not only the machine",
@@ -847,32 +827,38 @@ json_object *compare_build(const struct compare_input *in, size_t n, const struc
 	if (n > COMPARE_MAX)
 		n = COMPARE_MAX;
 	char labels[COMPARE_MAX][8];
+	struct rec recs[COMPARE_MAX];
+	for (size_t i = 0; i < n; i++)
+		rec_decode(in[i].rec, &recs[i]);
 	json_object *cmp = json_object_new_object();
 	jset_str(cmp, "schema", COMPARE_SCHEMA);
 	json_object *results = json_object_new_array();
 	for (size_t i = 0; i < n; i++) {
 		label_of(i, labels[i], sizeof(labels[i]));
 		json_object *r = json_object_new_object();
-		_cleanup_free_ char *name = describe(in[i].rec);
+		const struct result_record *rec = &recs[i].r;
+		_cleanup_free_ char *name = describe(rec);
 		jset_str(r, "label", labels[i]);
 		jset_str(r, "name", name);
 		jset_str(r, "source", in[i].source);
 		jset(r, "id", in[i].id ? json_object_new_int64(in[i].id) : NULL);
-		jset_str(r, "run_id", jpath_str(in[i].rec, "run_id"));
-		jset_str(r, "host", jpath_str(in[i].rec, "host"));
-		jset_str(r, "started_at", jpath_str(in[i].rec, "started_at"));
-		jset(r, "imported", json_object_get(jpath(in[i].rec, "imported")));
-		jset_int(r, "max_passes", (int64_t)max_passes(in[i].rec));
+		jset_str(r, "run_id", rec->run_id);
+		jset_str(r, "host", rec->host);
+		jset_str(r, "started_at", rec->started_at);
+		jset(r, "imported", bool_json(rec->imported));
+		jset_int(r, "max_passes", (int64_t)max_passes(&recs[i]));
 		json_object_array_add(results, r);
 	}
 	jset(cmp, "results", results);
 	struct plan p;
-	make_plan(in, n, o, &p);
+	make_plan(recs, n, o, &p);
 	json_object *sections = json_object_new_array();
 	for (size_t s = 0; s < p.nsections; s++)
 		json_object_array_add(sections, section_json(p.runs[s], n, labels));
 	jset(cmp, "sections", sections);
-	jset(cmp, "environment", environment_json(in, n));
-	jset(cmp, "notes", notes_json(in, n, labels));
+	jset(cmp, "environment", environment_json(recs, n));
+	jset(cmp, "notes", notes_json(recs, n, labels));
+	for (size_t i = 0; i < n; i++)
+		rec_free(&recs[i]);
 	return cmp;
 }

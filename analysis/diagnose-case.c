@@ -9,27 +9,12 @@
  * (emulated, another clock), whose test-by-test ratios mean nothing. */
 #define COMPARABLE_FACTOR 4.0
 
-const struct diag_test_info diag_tests[DIAG_NTESTS] = {
-	[DT_DHRY] = { "dhry2reg", "Dhrystone 2 using register variables", "Dhrystone 2" },
-	[DT_WHET] = { "whetstone-double", "Double-Precision Whetstone", "Whetstone" },
-	[DT_EXECL] = { "execl", "Execl Throughput", "Execl" },
-	[DT_FC1K] = { "fstime", "File Copy 1024 bufsize 2000 maxblocks", "File Copy 1024" },
-	[DT_FC256] = { "fsbuffer", "File Copy 256 bufsize 500 maxblocks", "File Copy 256" },
-	[DT_FC4K] = { "fsdisk", "File Copy 4096 bufsize 8000 maxblocks", "File Copy 4096" },
-	[DT_PIPE] = { "pipe", "Pipe Throughput", "Pipe Throughput" },
-	[DT_CTX] = { "context1", "Pipe-based Context Switching", "Context Switching" },
-	[DT_SPAWN] = { "spawn", "Process Creation", "Process Creation" },
-	[DT_SYSCALL] = { "syscall", "System Call Overhead", "System Call" },
-	[DT_SH1] = { "shell1", "Shell Scripts (1 concurrent)", "Shell Scripts 1" },
-	[DT_SH8] = { "shell8", "Shell Scripts (8 concurrent)", "Shell Scripts 8" },
-};
-
 int diag_test_lookup(const char *s)
 {
 	if (!s)
 		return -1;
 	for (int t = 0; t < DIAG_NTESTS; t++)
-		if (streq(s, diag_tests[t].id) || streq(s, diag_tests[t].name))
+		if (streq(s, ub_tests[t].id) || streq(s, ub_tests[t].name))
 			return t;
 	return -1;
 }

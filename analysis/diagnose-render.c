@@ -47,7 +47,7 @@ static void gains(FILE *out, json_object *cause)
 		else
 			snprintf(change, sizeof(change), "%+.0f %%", num(x, "change_pct"));
 		_cleanup_free_ char *text = xasprintf("%s, %.0f %s: %.1f → ≈%.1f (%s)",
-						      t >= 0 ? diag_tests[t].label : jpath_str(x, "name"), copies,
+						      t >= 0 ? ub_tests[t].label : jpath_str(x, "name"), copies,
 						      copies_word(copies), now, expected, change);
 		labelled(out, line ? "" : "expect", text);
 	}

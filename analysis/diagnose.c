@@ -244,8 +244,8 @@ static json_object *gains_json(const struct diagnosis *d)
 	for (size_t i = 0; i < d->ngains; i++) {
 		const struct diag_gain *g = &d->gains[i];
 		json_object *o = json_object_new_object();
-		jset_str(o, "test", diag_tests[g->test].id);
-		jset_str(o, "name", diag_tests[g->test].name);
+		jset_str(o, "test", ub_tests[g->test].id);
+		jset_str(o, "name", ub_tests[g->test].name);
 		jset_int(o, "copies", g->copies);
 		jset(o, "now", jround(g->now, 0.1));
 		jset(o, "expected", jround(g->expected, 0.1));
@@ -300,7 +300,7 @@ static json_object *cause_json(const struct cause *k, size_t rank, const struct 
 	json_object *tests = json_object_new_array();
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		if (d->affects & DT(t))
-			jarr_add_str(tests, diag_tests[t].id);
+			jarr_add_str(tests, ub_tests[t].id);
 	jset(o, "affects", tests);
 	return o;
 }
@@ -339,8 +339,8 @@ static json_object *references_json(const struct diag_case *c)
 			if (!(r->index[t] > 0) || !m->has[t])
 				continue;
 			json_object *x = json_object_new_object();
-			jset_str(x, "test", diag_tests[t].id);
-			jset_str(x, "name", diag_tests[t].name);
+			jset_str(x, "test", ub_tests[t].id);
+			jset_str(x, "name", ub_tests[t].name);
 			jset(x, "index", jround(r->index[t], 0.1));
 			jset(x, "expected_low", jround(m->lo[t], 0.1));
 			jset(x, "expected_high", jround(m->hi[t], 0.1));

@@ -7,6 +7,7 @@
 
 #include "lib/json.h"
 #include "lib/util.h"
+#include "unixbench/catalogue.h"
 
 /*
  * `ubtune diagnose`: why is a UnixBench score lower than expected?
@@ -36,12 +37,8 @@ enum diag_test {
 #define DT_SHELL (DT(DT_SH1) | DT(DT_SH8))
 #define DT_ALL ((1u << DIAG_NTESTS) - 1)
 
-struct diag_test_info {
-	const char *id;    /* UnixBench's: "dhry2reg" */
-	const char *name;  /* the report's: "Dhrystone 2 using register variables" */
-	const char *label; /* short, for tables: "Dhrystone 2" */
-};
-extern const struct diag_test_info diag_tests[DIAG_NTESTS];
+/* The tests are the catalogue's index tests: ub_tests[t] names test t. */
+_Static_assert(DIAG_NTESTS == UB_NINDEX, "enum diag_test follows ub_tests");
 /* A test by UnixBench id or report name; -1 when it is none of the 12. */
 int diag_test_lookup(const char *id_or_name);
 

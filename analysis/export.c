@@ -155,10 +155,10 @@ int export_openmetrics(json_object *const *recs, size_t n, struct buf *out, char
 	family(out, recs, n, "ubtune_score", NULL,
 	       "UnixBench System Benchmarks Index Score: the geometric mean of the test indexes", score_of, NULL);
 	for (int t = 0; t < DIAG_NTESTS; t++) {
-		_cleanup_free_ char *part = name_part(diag_tests[t].id);
+		_cleanup_free_ char *part = name_part(ub_tests[t].id);
 		_cleanup_free_ char *name = xasprintf("ubtune_index_%s", part);
-		_cleanup_free_ char *help = xasprintf("UnixBench index of %s (10 x result / baseline)", diag_tests[t].name);
-		family(out, recs, n, name, NULL, help, index_of, diag_tests[t].id);
+		_cleanup_free_ char *help = xasprintf("UnixBench index of %s (10 x result / baseline)", ub_tests[t].name);
+		family(out, recs, n, name, NULL, help, index_of, ub_tests[t].id);
 	}
 	family(out, recs, n, "ubtune_start_time_seconds", "seconds", "When the run of this copy count started",
 	       start_of, NULL);

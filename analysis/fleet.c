@@ -197,8 +197,8 @@ static void section_tests(json_object *const *runs, size_t n, struct strv *ids)
 {
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		for (size_t i = 0; i < n; i++)
-			if (fleet_run_test(runs[i], diag_tests[t].id) && !strv_contains(ids, diag_tests[t].id))
-				strv_push(ids, diag_tests[t].id);
+			if (fleet_run_test(runs[i], ub_tests[t].id) && !strv_contains(ids, ub_tests[t].id))
+				strv_push(ids, ub_tests[t].id);
 	for (size_t i = 0; i < n; i++) {
 		json_object *tests = jpath(runs[i], "tests");
 		for (size_t k = 0; k < jarr_len(tests); k++) {
@@ -380,7 +380,7 @@ static json_object *test_row(struct fleet *f, json_object *const *runs, const si
 			v[k] = NAN;
 	}
 	int dt = diag_test_lookup(id);
-	struct row r = { id, jpath_str(any, "name") ?: id, dt >= 0 ? diag_tests[dt].label : jpath_str(any, "name") ?: id,
+	struct row r = { id, jpath_str(any, "name") ?: id, dt >= 0 ? ub_tests[dt].label : jpath_str(any, "name") ?: id,
 			 v, n, hosts, copies, f->nsections > 1 };
 	json_object *o = row_json(f, &r, all_index ? NULL : jpath_str(any, "unit"), all_index ? "index" : "result");
 	free(v);

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "analysis/compare.h"
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "lib/json.h"
 
 /*

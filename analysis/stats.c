@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "bench/score.h"
+#include "bench/spread.h"
 #include "lib/util.h"
 
 #define BETA_ITERATIONS 300

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "analysis/xml.h"
 
-#include "analysis/ubtext.h"
+#include "unixbench/text.h"
 #include "lib/util.h"
 
 void xml_escape(FILE *out, const char *s)

@@ -87,22 +87,27 @@ int applied_profile_load(const char *dir, struct applied_profile *out, char **er
 	if (r < 0) {
 		*error = r == -EBADMSG ? xasprintf("%s: not valid JSON", out->path)
 				       : xasprintf("cannot read %s: %s", out->path, strerror(-r));
-		return r;
-	}
-	if (!json_object_is_type(o, json_type_object)) {
-		json_object_put(o);
-		*error = xasprintf("%s: not a JSON object", out->path);
-		return -EBADMSG;
+		goto fail;
 	}
 	out->raw = o;
-	_cleanup_free_ char *bad = NULL;
+	if (!json_object_is_type(o, json_type_object)) {
+		*error = xasprintf("%s: not a JSON object", out->path);
+		r = -EBADMSG;
+		goto fail;
+	}
+	char *bad = NULL;
 	r = read_fields(o, out, &bad);
 	if (r < 0) {
 		*error = xasprintf("%s: %s", out->path, bad);
-		return r;
+		free(bad);
+		goto fail;
 	}
 	out->present = true;
 	return 0;
+fail:
+	/* nothing for the caller to free */
+	applied_profile_free(out);
+	return r;
 }
 
 bool applied_profile_stale(const struct applied_profile *p, const char *current_boot_id)

@@ -29,7 +29,8 @@ struct applied_profile {
 };
 
 /* Reads dir/applied.json. A missing file is no profile (present false,
- * returns 0); a malformed one is -EBADMSG with *error naming file and key. */
+ * returns 0); a malformed one is -EBADMSG with *error naming file and key,
+ * and *out holds nothing to free. */
 int applied_profile_load(const char *dir, struct applied_profile *out, char **error);
 void applied_profile_free(struct applied_profile *p);
 /* True when the profile was applied in another boot than current_boot_id:

@@ -87,12 +87,12 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 	}
 }
 
-static double pass_estimate(const struct bench_opts *o, const struct bench_test *t)
+static double pass_estimate(const struct bench_opts *o, const struct ub_test_info *t)
 {
-	return (o->quick ? 0.3 : 3.0) + bench_duration(t, o->quick) + t->extra_s;
+	return (o->quick ? 0.3 : 3.0) + ub_duration(t, o->quick) + t->extra_s;
 }
 
-static void report_progress(struct run_state *st, const struct bench_test *t, unsigned copies, unsigned pass,
+static void report_progress(struct run_state *st, const struct ub_test_info *t, unsigned copies, unsigned pass,
 			    unsigned passes)
 {
 	if (!st->o->ui || !st->o->ui->progress)
@@ -112,8 +112,8 @@ static void report_progress(struct run_state *st, const struct bench_test *t, un
 static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsigned copies)
 {
 	const struct bench_opts *o = st->o;
-	const struct bench_test *t = &bench_tests[ti];
-	unsigned passes = bench_passes(t, o->iterations, o->quick);
+	const struct ub_test_info *t = &ub_tests[ti];
+	unsigned passes = ub_passes(t, o->iterations, o->quick);
 	struct strv argv = {0};
 	engine_argv(o->engine, t, o->quick, st->workdir, &argv);
 	json_object *test = result_test_new(t, passes, &argv);
@@ -132,7 +132,7 @@ static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsig
 			.envp = st->env,
 			.cwd = st->workdir,
 			.copies = copies,
-			.timeout_s = 3 * (bench_duration(t, o->quick) + t->extra_s) + 120,
+			.timeout_s = 3 * (ub_duration(t, o->quick) + t->extra_s) + 120,
 		};
 		struct pass_outcome out;
 		_cleanup_free_ char *why = NULL;
@@ -196,7 +196,7 @@ static json_object *options_json(const struct bench_opts *o, const struct workdi
 	json_object *opt = json_object_new_object();
 	json_object *tests = json_object_new_array(), *copies = json_object_new_array();
 	for (unsigned i = 0; i < o->ntests; i++)
-		jarr_add_str(tests, bench_tests[o->tests[i]].id);
+		jarr_add_str(tests, ub_tests[o->tests[i]].id);
 	for (unsigned i = 0; i < o->ncopies; i++)
 		json_object_array_add(copies, json_object_new_int((int)o->copies[i]));
 	jset(opt, "tests", tests);
@@ -283,7 +283,7 @@ static void record_finish(json_object *rec, struct sampler *s)
 static bool needs_input(const struct bench_opts *o)
 {
 	for (unsigned i = 0; i < o->ntests; i++)
-		if (bench_tests[o->tests[i]].needs_input)
+		if (ub_tests[o->tests[i]].needs_input)
 			return true;
 	return false;
 }
@@ -301,8 +301,8 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	}
 	for (unsigned c = 0; c < o->ncopies; c++)
 		for (unsigned k = 0; k < o->ntests; k++)
-			st.est_total += bench_passes(&bench_tests[o->tests[k]], o->iterations, o->quick) *
-					pass_estimate(o, &bench_tests[o->tests[k]]);
+			st.est_total += ub_passes(&ub_tests[o->tests[k]], o->iterations, o->quick) *
+					pass_estimate(o, &ub_tests[o->tests[k]]);
 	json_object *env = jchild(rec, "environment");
 	jset(env, "before", probe_record(wd->base));
 	r = sampler_new(rf, getpid(), &st.sampler);

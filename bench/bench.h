@@ -5,12 +5,12 @@
 
 #include "bench/applied.h"
 #include "bench/engine.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "lib/json.h"
 
 /* Where the run is, for a progress line. */
 struct bench_progress {
-	const struct bench_test *test;
+	const struct ub_test_info *test;
 	unsigned copies;
 	unsigned pass, passes;      /* 1-based */
 	unsigned step, steps;       /* test among all (copy counts × tests), 1-based */
@@ -26,9 +26,9 @@ struct bench_ui {
 };
 
 struct bench_opts {
-	unsigned tests[BENCH_NTESTS];
+	unsigned tests[UB_NINDEX];
 	unsigned ntests;
-	unsigned copies[BENCH_MAX_RUNS];
+	unsigned copies[UB_RUNS_MAX];
 	unsigned ncopies;
 	unsigned iterations; /* 0: UnixBench's 10 and 3 (quick: 3 and 1) */
 	bool quick;

@@ -254,7 +254,7 @@ void engine_free(struct bench_engine *e)
 	*e = (struct bench_engine){0};
 }
 
-void engine_argv(const struct bench_engine *e, const struct bench_test *t, bool quick, const char *workdir,
+void engine_argv(const struct bench_engine *e, const struct ub_test_info *t, bool quick, const char *workdir,
 		 struct strv *argv)
 {
 	if (e->kind == ENGINE_WORKLOADS) {
@@ -263,7 +263,7 @@ void engine_argv(const struct bench_engine *e, const struct bench_test *t, bool 
 	} else {
 		strv_take(argv, xasprintf("%s/%s", e->bindir, t->program));
 	}
-	bench_expand_args(t, quick, e->kind == ENGINE_WORKLOADS, workdir, e->bindir, argv);
+	ub_expand_args(t, quick, e->kind == ENGINE_WORKLOADS, workdir, e->bindir, argv);
 }
 
 char **engine_env(const struct bench_engine *e, bool quick)

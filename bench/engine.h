@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #include "bench/applied.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "lib/json.h"
 
 /*
@@ -59,7 +59,7 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 void engine_free(struct bench_engine *e);
 
 /* The command line of a test. */
-void engine_argv(const struct bench_engine *e, const struct bench_test *t, bool quick, const char *workdir,
+void engine_argv(const struct bench_engine *e, const struct ub_test_info *t, bool quick, const char *workdir,
 		 struct strv *argv);
 /* Environment of the copies: ours plus LANG=en_US.utf8 (as Run sets it),
  * UB_BINDIR and, in quick runs, UBTUNE_WORKLOADS_QUICK=1. */

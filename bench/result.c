@@ -7,8 +7,9 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "bench/score.h"
+#include "bench/spread.h"
 #include "lib/util.h"
+#include "unixbench/score.h"
 
 char *result_run_id(void)
 {
@@ -45,7 +46,7 @@ json_object *result_run_new(unsigned copies)
 	return run;
 }
 
-json_object *result_test_new(const struct bench_test *t, unsigned passes_planned, const struct strv *argv)
+json_object *result_test_new(const struct ub_test_info *t, unsigned passes_planned, const struct strv *argv)
 {
 	json_object *o = json_object_new_object();
 	jset_str(o, "id", t->id);
@@ -191,9 +192,9 @@ void result_score_run(json_object *run)
 	}
 	json_object *idx = json_object_new_object();
 	jset(idx, "score", n ? jnum(score_overall(index, n)) : NULL);
-	jset_bool(idx, "partial", n < BENCH_NTESTS);
+	jset_bool(idx, "partial", n < UB_NINDEX);
 	jset_int(idx, "tests_indexed", (int64_t)n);
-	jset_int(idx, "tests_total", BENCH_NTESTS);
+	jset_int(idx, "tests_total", UB_NINDEX);
 	double lo, hi;
 	if (n && score_bootstrap(in, n, SCORE_BOOTSTRAP_RESAMPLES, SCORE_BOOTSTRAP_SEED, &lo, &hi) == 0)
 		jset(idx, "ci95", pair(lo, hi));

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "bench/runner.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "lib/json.h"
 
 /*
@@ -17,7 +17,7 @@
 /* {"copies": n, "started_at", "tests": []} */
 json_object *result_run_new(unsigned copies);
 /* A test entry: id, name, unit, timebase, baseline, passes planned, command. */
-json_object *result_test_new(const struct bench_test *t, unsigned passes_planned, const struct strv *argv);
+json_object *result_test_new(const struct ub_test_info *t, unsigned passes_planned, const struct strv *argv);
 /* Appends a pass: summed count, mean time, timebase, rate, and each copy's values. */
 void result_test_add_pass(json_object *test, const struct pass_outcome *o);
 

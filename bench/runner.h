@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 #include "bench/protocol.h"
-#include "bench/score.h"
+#include "unixbench/score.h"
 
 /*
  * Runs the copies of one pass: forks them all, lets them start together

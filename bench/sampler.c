@@ -7,7 +7,7 @@
 
 #include "bench/procstat.h"
 #include "probe/services.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "lib/util.h"
 
 /* A CPU counts as slow when it is busy and below this share of its
@@ -365,9 +365,9 @@ static const struct condition cond_alarm = { "hwmon-alarm", 0, 0, true, describe
 
 static char *phase_text(int test, unsigned copies)
 {
-	if (test < 0 || test >= BENCH_NTESTS)
+	if (test < 0 || test >= UB_NINDEX)
 		return xstrdup("between tests");
-	return xasprintf("during %s, %u cop%s", bench_tests[test].name, copies, copies == 1 ? "y" : "ies");
+	return xasprintf("during %s, %u cop%s", ub_tests[test].name, copies, copies == 1 ? "y" : "ies");
 }
 
 static void episode_close(struct sampler *s, struct episode *e, time_t wall, bool run_end)
@@ -387,7 +387,7 @@ static void episode_close(struct sampler *s, struct episode *e, time_t wall, boo
 	jset_str(ev, "time", when);
 	jset_double(ev, "offset_s", round1(e->start_t - s->first_t));
 	jset_double(ev, "duration_s", round1(e->end_t - e->start_t));
-	jset_str(ev, "test", e->test >= 0 ? bench_tests[e->test].id : NULL);
+	jset_str(ev, "test", e->test >= 0 ? ub_tests[e->test].id : NULL);
 	if (e->test >= 0)
 		jset_int(ev, "copies", e->copies);
 	else
@@ -645,7 +645,7 @@ static void next_reading(struct sampler *s, const struct stat_snapshot *st, doub
 	pthread_mutex_unlock(&s->lock);
 
 	jset_double(r.sample, "t", round1(t - s->first_t));
-	jset_str(r.sample, "test", r.test >= 0 ? bench_tests[r.test].id : NULL);
+	jset_str(r.sample, "test", r.test >= 0 ? ub_tests[r.test].id : NULL);
 	if (r.test >= 0)
 		jset_int(r.sample, "copies", r.copies);
 	read_cpus(s, st, &r);

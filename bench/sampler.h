@@ -23,7 +23,7 @@ struct sampler;
 int sampler_new(struct rootfs *rf, pid_t self, struct sampler **out);
 void sampler_free(struct sampler *s);
 
-/* What is running now: index into bench_tests (-1: between tests). */
+/* What is running now: index into ub_tests (-1: between tests). */
 void sampler_set_phase(struct sampler *s, int test, unsigned copies);
 
 /* One reading at monotonic time t (seconds) and wall time wall. The

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "bench/result.h"
 #include "bench/runner.h"
 #include "lib/util.h"
@@ -45,7 +45,7 @@ void ubrun_argv(const struct bench_opts *o, struct strv *argv)
 		strv_take(argv, xasprintf("%u", o->copies[c]));
 	}
 	for (unsigned k = 0; k < o->ntests; k++)
-		strv_push(argv, bench_tests[o->tests[k]].id);
+		strv_push(argv, ub_tests[o->tests[k]].id);
 }
 
 bool ubrun_parse_progress(const char *line, struct ubrun_progress *p)
@@ -60,11 +60,11 @@ bool ubrun_parse_progress(const char *line, struct ubrun_progress *p)
 		copies = copies * 10 + (unsigned)(*s++ - '0');
 	if (!(s = startswith(s, " x ")))
 		return false;
-	const struct bench_test *t = NULL;
-	for (size_t i = 0; i < BENCH_NTESTS && !t; i++) {
-		const char *rest = startswith(s, bench_tests[i].name);
+	const struct ub_test_info *t = NULL;
+	for (size_t i = 0; i < UB_NINDEX && !t; i++) {
+		const char *rest = startswith(s, ub_tests[i].name);
 		if (rest && (!*rest || *rest == ' ')) {
-			t = &bench_tests[i];
+			t = &ub_tests[i];
 			s = rest;
 		}
 	}
@@ -99,8 +99,8 @@ struct run_state {
 static void report_progress(struct run_state *st)
 {
 	const struct bench_opts *o = st->o;
-	const struct bench_test *t = st->now.test;
-	sampler_set_phase(st->sampler, (int)(t - bench_tests), st->now.copies);
+	const struct ub_test_info *t = st->now.test;
+	sampler_set_phase(st->sampler, (int)(t - ub_tests), st->now.copies);
 	if (!o->ui || !o->ui->progress)
 		return;
 	double elapsed = now_s() - st->t0;
@@ -108,7 +108,7 @@ static void report_progress(struct run_state *st)
 		.test = t,
 		.copies = st->now.copies,
 		.pass = st->now.pass ? st->now.pass : 1,
-		.passes = bench_passes(t, run_iterations(o), false),
+		.passes = ub_passes(t, run_iterations(o), false),
 		.step = st->step,
 		.steps = st->steps,
 		.elapsed_s = elapsed,
@@ -255,8 +255,8 @@ static double estimate(const struct bench_opts *o)
 	double total = 0;
 	for (unsigned c = 0; c < o->ncopies; c++)
 		for (unsigned k = 0; k < o->ntests; k++) {
-			const struct bench_test *t = &bench_tests[o->tests[k]];
-			total += bench_passes(t, run_iterations(o), false) * (SETTLE_S + t->duration_s + t->extra_s);
+			const struct ub_test_info *t = &ub_tests[o->tests[k]];
+			total += ub_passes(t, run_iterations(o), false) * (SETTLE_S + t->duration_s + t->extra_s);
 		}
 	return total;
 }

@@ -28,7 +28,7 @@ int ubrun_measure(const struct bench_opts *o, const char *workdir, struct sample
 /* Progress in Run's output: the test and copy count of the last
  * "N x NAME  1 2 ..." and the pass it reached. */
 struct ubrun_progress {
-	const struct bench_test *test; /* NULL: none yet */
+	const struct ub_test_info *test; /* NULL: none yet */
 	unsigned copies, pass;
 };
 /* Reads the last line of text (what Run printed so far on it); true when

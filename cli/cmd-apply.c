@@ -103,26 +103,29 @@ static int needs_root(const struct plan *plan)
 	return EXIT_FAIL;
 }
 
-static int carry_out(struct tune_env *env, const struct profile *p, const struct plan *plan)
+static int carry_out(struct tune_env *env, const struct profile *p, const struct plan *plan, const char *root)
 {
 	struct apply_result res;
 	int r = tune_apply(env, p, plan, &res);
+	_cleanup_free_ char *revert = cli_tune_hint("revert", root);
 	if (r < 0 || res.failure) {
 		log_error("%s", res.failure);
 		if (res.rolled_back || res.problems.n)
 			log_info("rolled back %zu change%s of this run", res.rolled_back, res.rolled_back == 1 ? "" : "s");
 		for (size_t i = 0; i < res.problems.n; i++)
 			log_error("%s", res.problems.v[i]);
-		if (res.problems.n)
-			log_info("the journal keeps what could not be put back: run `ubtune revert`");
+		if (res.problems.n || res.journal_kept)
+			log_info("the journal keeps what could not be put back: run `%s`", revert);
 		apply_result_free(&res);
 		return EXIT_FAIL;
 	}
 	for (size_t i = 0; i < res.refused.n; i++)
 		log_warning("%s", res.refused.v[i]);
+	for (size_t i = 0; i < res.not_done.n; i++)
+		log_info("%s", res.not_done.v[i]);
 	if (res.applied)
-		printf("Applied %zu change%s; the journal is %s/" JOURNAL_FILE ". `ubtune revert` undoes %s.\n",
-		       res.applied, res.applied == 1 ? "" : "s", env->state_dir, res.applied == 1 ? "it" : "them");
+		printf("Applied %zu change%s; the journal is %s/" JOURNAL_FILE ". `%s` undoes %s.\n",
+		       res.applied, res.applied == 1 ? "" : "s", env->state_dir, revert, res.applied == 1 ? "it" : "them");
 	else
 		printf("Nothing changed; settings recorded in %s/" APPLIED_FILE ".\n", env->state_dir);
 	apply_result_free(&res);
@@ -163,7 +166,7 @@ static int apply(const char *name, const char *path, const struct apply_opts *o)
 	else if (rootfs_is_live(env.rf) && geteuid() != 0 && plan.n_actions)
 		code = needs_root(&plan);
 	else
-		code = carry_out(&env, p, &plan);
+		code = carry_out(&env, p, &plan, o->root);
 	plan_free(&plan);
 out:
 	tune_env_close(&env);
@@ -223,7 +226,8 @@ const struct command cmd_apply = {
 		"  --check          only validate the profile and its includes\n"
 		"  --persistent     also make changes that survive a reboot ([services] default-target)\n"
 		"  --root DIR       apply to the files of a machine dump in DIR instead of this machine;\n"
-		"                   the journal is then DIR/var/lib/ubtune/journal\n"
+		"                   the journal is then DIR/var/lib/ubtune/journal. Only files inside\n"
+		"                   DIR change: nothing is mounted and no program of DIR runs\n"
 		"  --workdir DIR    the benchmark directory whose device [io] tunes (default: a [workdir]\n"
 		"                   type=dir path when it exists, else the current directory)\n"
 		"  --record FILE    plan from this environment record (`ubtune probe --json`) instead\n"

@@ -171,38 +171,30 @@ static int check_run_cap(const struct bench_engine *e, const struct bench_opts *
 	return EXIT_OK;
 }
 
-static char *test_ids(void)
-{
-	struct buf b = {0};
-	for (size_t i = 0; i < BENCH_NTESTS; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", bench_tests[i].id);
-	return buf_steal(&b);
-}
-
 /* Tests and copies from the command line, else the profile, else UnixBench's defaults. */
 static int resolve_lists(const struct args *a, const struct applied_profile *p, struct bench_opts *o)
 {
 	const char *tests = a->tests ? a->tests : p->tests;
 	if (tests) {
 		_cleanup_free_ char *bad = NULL;
-		if (bench_parse_tests(tests, o->tests, &o->ntests, &bad) < 0) {
-			_cleanup_free_ char *ids = test_ids();
+		if (ub_parse_tests(tests, ",", o->tests, &o->ntests, &bad) < 0) {
+			_cleanup_free_ char *ids = ub_index_ids(", ");
 			if (a->tests)
 				return command_usage_error(&cmd_bench, "unknown test '%s'; the tests are: %s", bad, ids);
 			log_error("%s: unknown test '%s' in bench.tests; the tests are: %s", p->path, bad, ids);
 			return EXIT_FAIL;
 		}
 	} else {
-		for (unsigned i = 0; i < BENCH_NTESTS; i++)
+		for (unsigned i = 0; i < UB_NINDEX; i++)
 			o->tests[o->ntests++] = i;
 	}
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	const char *copies = a->copies ? a->copies : p->copies ? p->copies : online > 1 ? "1,all" : "1";
-	if (bench_parse_copies(copies, online > 0 ? (unsigned)online : 1, o->copies, &o->ncopies) < 0) {
+	if (ub_parse_copies(copies, ",", online > 0 ? (unsigned)online : 1, o->copies, &o->ncopies, NULL) < 0) {
 		if (a->copies)
 			return command_usage_error(&cmd_bench, "--copies takes up to %d numbers from 1 to %d or 'all', "
 							       "separated by commas, not '%s'",
-						   BENCH_MAX_RUNS, BENCH_MAX_COPIES, copies);
+						   UB_RUNS_MAX, UB_COPIES_MAX, copies);
 		log_error("%s: bench.copies '%s' is not a list of copy counts", p->path, copies);
 		return EXIT_FAIL;
 	}

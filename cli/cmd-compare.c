@@ -3,7 +3,7 @@
 
 #include "analysis/chart.h"
 #include "analysis/compare.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "command.h"
 #include "result-args.h"
 
@@ -48,9 +48,9 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 			a->relative = true;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &u) < 0 || u < 1 || u > BENCH_MAX_COPIES)
+			if (parse_u64(optarg, &u) < 0 || u < 1 || u > UB_COPIES_MAX)
 				return *code = command_usage_error(&cmd_compare, "--copies takes a number from 1 to %d, not '%s'",
-								   BENCH_MAX_COPIES, optarg);
+								   UB_COPIES_MAX, optarg);
 			a->copies = (unsigned)u;
 			break;
 		default:

@@ -3,8 +3,8 @@
 #include <inttypes.h>
 
 #include "analysis/load.h"
-#include "analysis/ubimport.h"
-#include "bench/suite.h"
+#include "bench/ubimport.h"
+#include "unixbench/catalogue.h"
 #include "command.h"
 #include "result-args.h"
 #include "lib/store.h"
@@ -20,7 +20,7 @@ static const struct option options[] = {
 };
 
 struct args {
-	unsigned copies[BENCH_MAX_RUNS];
+	unsigned copies[UB_RUNS_MAX];
 	unsigned ncopies;
 	bool json, no_store;
 };
@@ -32,10 +32,10 @@ static int parse_args(int argc, char **argv, struct args *a, int *code)
 		switch (opt) {
 		case 'c':
 			/* copy counts for tables that do not say: "1" or "1,8" ('all' means nothing here) */
-			if (bench_parse_copies(optarg, 0, a->copies, &a->ncopies) < 0)
+			if (ub_parse_copies(optarg, ",", 0, a->copies, &a->ncopies, NULL) < 0)
 				return *code = command_usage_error(&cmd_import, "--copies takes up to %d numbers from 1 to %d, "
 										"separated by commas, not '%s'",
-								   BENCH_MAX_RUNS, BENCH_MAX_COPIES, optarg);
+								   UB_RUNS_MAX, UB_COPIES_MAX, optarg);
 			break;
 		case 'j':
 			a->json = true;

@@ -64,8 +64,9 @@ static int run(int argc, char **argv)
 		for (size_t i = 0; i < res.n; i++)
 			print_item(&res.items[i]);
 		if (res.failed) {
+			_cleanup_free_ char *again = cli_tune_hint("revert", root);
 			log_error("%zu value%s could not be put back; the journal is kept: fix the cause and run "
-				  "`ubtune revert` again", res.failed, res.failed == 1 ? "" : "s");
+				  "`%s` again", res.failed, res.failed == 1 ? "" : "s", again);
 			code = EXIT_FAIL;
 		} else if (r < 0) {
 			log_error("%s", error);

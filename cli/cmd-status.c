@@ -35,7 +35,7 @@ static void render_settings(json_object *st)
 	}
 }
 
-static void render(json_object *st)
+static void render(json_object *st, const char *root)
 {
 	bool applied = false;
 	jpath_bool(st, "applied", &applied);
@@ -50,9 +50,11 @@ static void render(json_object *st)
 	render_line(stdout, "Applied", "%s (state in %s)", b.len ? b.s : "?", jpath_str(st, "state_dir"));
 	buf_free(&b);
 	bool flag = false;
-	if (jpath_bool(st, "interrupted", &flag) && flag)
-		render_line(stdout, "", "an apply was interrupted: some changes may be half made; `ubtune revert` "
-					"undoes all of them");
+	if (jpath_bool(st, "interrupted", &flag) && flag) {
+		_cleanup_free_ char *revert = cli_tune_hint("revert", root);
+		render_line(stdout, "", "an apply was interrupted: some changes may be half made; `%s` "
+					"undoes all of them", revert);
+	}
 	if (jpath_bool(st, "rebooted", &flag) && flag)
 		render_line(stdout, "", "the machine rebooted since: changes that do not survive a reboot are gone");
 	render_settings(st);
@@ -92,7 +94,7 @@ static int run(int argc, char **argv)
 		if (json)
 			printf("%s\n", jdump(st, true));
 		else
-			render(st);
+			render(st, root);
 		int64_t drifted = 0;
 		bool interrupted = false;
 		jpath_int(st, "drifted", &drifted);

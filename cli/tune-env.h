@@ -15,6 +15,22 @@ static inline int cli_tune_env(const char *root, struct tune_env *env)
 	return r;
 }
 
+/* The command to suggest, with the --root the command was given (quoted
+ * for a shell when it needs it): "ubtune revert --root 'my dump'". */
+static inline char *cli_tune_hint(const char *cmd, const char *root)
+{
+	if (!root || streq(root, "/"))
+		return xasprintf("ubtune %s", cmd);
+	if (!root[strspn(root, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-:,@%=")])
+		return xasprintf("ubtune %s --root %s", cmd, root);
+	struct buf b = {0};
+	buf_printf(&b, "ubtune %s --root '", cmd);
+	for (const char *p = root; *p; p++)
+		buf_puts(&b, *p == '\'' ? "'\\''" : (char[]){ *p, '\0' });
+	buf_puts(&b, "'");
+	return buf_steal(&b);
+}
+
 /* Parses the options revert and status share: --root DIR and, when json
  * is not NULL, --json. Returns -1 to go on, else the exit code. */
 static inline int cli_tune_options(const struct command *c, int argc, char **argv, const char **root, bool *json)

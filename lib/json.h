@@ -38,7 +38,8 @@ const char *jdump(json_object *o, bool pretty);
  * gives it, -EBADMSG when it is not JSON (or holds a NUL byte). */
 int jload_file(const char *path, size_t max, json_object **out);
 int jload_string(const char *s, json_object **out);
-/* The same for len bytes read from a file (-EBADMSG when a NUL is among them). */
+/* The same for len bytes read from a file, a NUL after them as read_file()
+ * leaves it (-EBADMSG when a NUL is among them). */
 int jload_text(const char *text, size_t len, json_object **out);
 /* The bound for JSON files ubtune writes itself (records, build records). */
 #define JSON_FILE_MAX (64u << 20)

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #define READ_MAX (16u << 20)
 #define MAX_SYMLINKS 40
@@ -259,9 +261,21 @@ static int open_canon(struct rootfs *rf, const char *path, int flags, enum rootf
 		return r;
 	const char *rel;
 	int dfd = at(rf, canon, &rel);
-	fd = openat(dfd, rel, flags | O_CLOEXEC | (rf->fd >= 0 ? O_NOFOLLOW : 0));
+	/* A dump's files are files or directories: a FIFO, socket or device
+	 * there (a hostile dump) is refused, opened without blocking. */
+	bool dump = rf->fd >= 0 && !(flags & O_PATH);
+	fd = openat(dfd, rel, flags | O_CLOEXEC | (rf->fd >= 0 ? O_NOFOLLOW : 0) | (dump ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return -errno;
+	if (dump) {
+		struct stat st;
+		if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+			close(fd);
+			return -EINVAL;
+		}
+		if (!(flags & O_NONBLOCK))
+			(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	}
 	rootfs_trace_add(rf, canon, kind);
 	return fd;
 }
@@ -425,6 +439,11 @@ int rootfs_readlink(struct rootfs *rf, const char *path, char **out)
 	return r;
 }
 
+int readlink_host(const char *path, char **out)
+{
+	return readlink_at(AT_FDCWD, path, out);
+}
+
 int rootfs_readlink_base(struct rootfs *rf, const char *path, char **out)
 {
 	_cleanup_free_ char *target = NULL;
@@ -451,4 +470,92 @@ int rootfs_list(struct rootfs *rf, const char *path, struct strv *out)
 		return r;
 	}
 	return dir_list_sorted(d, out);
+}
+
+/* ---- changing files of the root ------------------------------------------ */
+
+/*
+ * Opens a canonical path of a dump without leaving it: the kernel resolves
+ * it inside the dump even when a component is swapped for a symlink
+ * meanwhile. Kernels before 5.6 (and filters that hide openat2) get the
+ * walk's answer opened with its last step not followed.
+ */
+static int open_in_root(struct rootfs *rf, const char *canon, int flags)
+{
+	const char *rel;
+	int dfd = at(rf, canon, &rel);
+#ifdef SYS_openat2
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
+	if (fd >= 0 || errno != ENOSYS)
+		return fd < 0 ? -errno : fd;
+#endif
+	int f = openat(dfd, rel, flags | O_CLOEXEC | O_NOFOLLOW);
+	return f < 0 ? -errno : f;
+}
+
+int rootfs_open_parent(struct rootfs *rf, const char *path, bool follow_last, char **name)
+{
+	_cleanup_free_ char *canon = NULL;
+	int r;
+	if (path[0] != '/')
+		return -EINVAL;
+	if (rf->fd < 0)
+		canon = xstrdup(path);
+	else if ((r = resolve(rf, path, follow_last, &canon)) < 0)
+		return r;
+	size_t n = strlen(canon);
+	while (n > 1 && canon[n - 1] == '/')
+		canon[--n] = '\0';
+	char *slash = strrchr(canon, '/');
+	const char *base = slash + 1;
+	if (!*base || streq(base, ".") || streq(base, ".."))
+		return -EINVAL;
+	_cleanup_free_ char *dir = xstrndup(canon, slash == canon ? 1 : (size_t)(slash - canon));
+	int fd;
+	if (rf->fd < 0) {
+		fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		fd = fd < 0 ? -errno : fd;
+	} else {
+		fd = open_in_root(rf, dir, O_PATH | O_DIRECTORY);
+	}
+	if (fd >= 0)
+		*name = xstrdup(base);
+	return fd;
+}
+
+int rootfs_open_dir(struct rootfs *rf, const char *path)
+{
+	if (streq(path, "/")) {
+		int fd = rf->fd < 0 ? open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+				    : openat(rf->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int pfd = rootfs_open_parent(rf, path, false, &name);
+	if (pfd < 0)
+		return pfd;
+	int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int rootfs_mkdir(struct rootfs *rf, const char *path, mode_t mode)
+{
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int pfd = rootfs_open_parent(rf, path, false, &name);
+	if (pfd < 0)
+		return pfd;
+	return mkdirat(pfd, name, mode) < 0 ? -errno : 0;
+}
+
+int rootfs_rmdir(struct rootfs *rf, const char *path)
+{
+	_cleanup_free_ char *name = NULL;
+	_cleanup_close_ int pfd = rootfs_open_parent(rf, path, false, &name);
+	if (pfd < 0)
+		return pfd;
+	return unlinkat(pfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
 }

@@ -48,6 +48,8 @@ int rootfs_read_choice(struct rootfs *rf, const char *path, char **current, stru
 char *rootfs_read_attr(struct rootfs *rf, const char *dir, const char *name);
 
 int rootfs_readlink(struct rootfs *rf, const char *path, char **out);
+/* readlink(2) of this machine's path (/proc/self/fd/N), allocated. */
+int readlink_host(const char *path, char **out);
 /* The last path component of a symlink's target ("../../bus/pci/drivers/ahci" -> "ahci"). */
 int rootfs_readlink_base(struct rootfs *rf, const char *path, char **out);
 /* Canonical absolute path inside the root, symlinks resolved. */
@@ -55,6 +57,25 @@ int rootfs_realpath(struct rootfs *rf, const char *path, char **out);
 
 /* Sorted entry names of a directory (natural order: cpu2 before cpu10). */
 int rootfs_list(struct rootfs *rf, const char *path, struct strv *out);
+
+/*
+ * Changing files of the root (`apply --root`). Paths resolve as they do
+ * for reading, and in a dump the kernel enforces it where it can (openat2
+ * with RESOLVE_IN_ROOT; else the same walk, each step not followed): no
+ * directory is created, no file written, renamed or removed outside it.
+ * The last component is never followed: the functions act on the entry
+ * itself, a symlink included.
+ */
+/* The directory holding path, opened O_PATH (for the *at() calls), and the
+ * last component of path in *name; follow_last resolves a symlink at the
+ * end first (inside the root), so that the entry named is its target.
+ * -EINVAL for the root itself. */
+int rootfs_open_parent(struct rootfs *rf, const char *path, bool follow_last, char **name);
+/* A directory opened O_RDONLY (for *at() calls and flock()); not followed
+ * when it is a symlink (-ENOTDIR or -ELOOP). */
+int rootfs_open_dir(struct rootfs *rf, const char *path);
+int rootfs_mkdir(struct rootfs *rf, const char *path, mode_t mode);
+int rootfs_rmdir(struct rootfs *rf, const char *path);
 
 /*
  * Tracing: while on, every path read, listed or passed through as a

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "lib/json.h"
+#include "lib/result-record.h"
 
 /*
  * The results store: every result record (schema ubtune.result/1) under
@@ -12,9 +13,6 @@
  * state_dir()/results/ (lib/store-json.c). The record is the truth; a
  * small summary (host, suite, copies, scores, flags) lists it.
  */
-#define RESULT_SCHEMA "ubtune.result/1"
-/* Largest result file read. */
-#define RESULT_FILE_MAX (64u << 20)
 
 struct store;
 
@@ -53,9 +51,3 @@ int store_open_state(struct store **out, char **error);
 /* The id and record of a reference ("12", "last", "last~1"); *error names
  * the reference when there is no such result. */
 int store_lookup(struct store *s, const char *ref, int64_t *id, json_object **rec, char **error);
-
-/* Checks the parts of a record the store and the reports rely on;
- * *error says what is wrong. */
-int result_check(json_object *rec, char **error);
-/* The listing summary of a record (see store_list). */
-json_object *result_summary(json_object *rec);

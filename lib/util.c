@@ -549,6 +549,11 @@ int remove_tree(const char *dir)
 	return remove_at(AT_FDCWD, dir, 0);
 }
 
+int remove_tree_at(int dfd, const char *name)
+{
+	return remove_at(dfd, name, 0);
+}
+
 bool text_printable(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

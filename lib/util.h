@@ -89,6 +89,8 @@ void strv_split(const char *value, const char *seps, struct strv *out);
 char *strv_join(const struct strv *l, const char *sep);
 void strv_sort(struct strv *l);
 void strv_free(struct strv *l);
+/* A list freed when it goes out of scope: _cleanup_strv_ struct strv l = {0}; */
+#define _cleanup_strv_ _cleanup_(strv_free)
 
 /* A growable byte buffer that always holds a terminating NUL. */
 struct buf {
@@ -138,6 +140,8 @@ int read_file(const char *path, size_t max, char **out, size_t *len);
 /* Removes a directory tree that ubtune created, without following
  * symlinks out of it. */
 int remove_tree(const char *dir);
+/* The same for the entry name of the directory dfd. */
+int remove_tree_at(int dfd, const char *name);
 
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */

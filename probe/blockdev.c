@@ -116,6 +116,11 @@ const char *blockdev_recommend(const char *kind, const struct strv *offered, cha
 
 const char *blockdev_kind_label(json_object *dev)
 {
+	return blockdev_label(jpath_str(dev, "kind"), jpath_str(dev, "mmc_type"));
+}
+
+const char *blockdev_label(const char *kind, const char *mmc_type)
+{
 	static const struct {
 		const char *kind, *label;
 	} labels[] = {
@@ -123,9 +128,8 @@ const char *blockdev_kind_label(json_object *dev)
 		{ "virtio", "virtio disk" }, { "loop", "loop device" }, { "zram", "zram" }, { "ram", "RAM disk" },
 		{ "tmpfs", "memory" }, { "nfs", "NFS" }, { "overlay", "overlay" },
 	};
-	const char *kind = jpath_str(dev, "kind");
 	if (streq_ptr(kind, "mmc")) {
-		const char *t = jpath_str(dev, "mmc_type");
+		const char *t = mmc_type;
 		return streq_ptr(t, "sd") ? "SD card" : streq_ptr(t, "emmc") ? "eMMC" : "MMC";
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(labels); i++)
@@ -436,23 +440,43 @@ json_object *blockdev_describe(struct probe_ctx *ctx, const char *syspath)
 	return o;
 }
 
-static void foreach_disk(json_object *dev, void (*fn)(json_object *disk, void *data), void *data, int depth)
+static void foreach_device(const struct env_device *dev, void (*fn)(const struct env_device *disk, void *data),
+			   void *data, int depth)
 {
-	json_object *backing = jpath(dev, "backing.device");
-	json_object *slaves = jpath(dev, "slaves");
-	if (backing && depth < MAX_STACK) {
-		foreach_disk(backing, fn, data, depth + 1);
-	} else if (slaves && json_object_is_type(slaves, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(slaves); i++)
-			fn(json_object_array_get_idx(slaves, i), data);
-	} else if (jpath_str(dev, "name")) {
+	if (dev->backing.device && depth < MAX_STACK) {
+		foreach_device(dev->backing.device, fn, data, depth + 1);
+	} else if (dev->slaves.json) {
+		for (size_t i = 0; i < dev->slaves.n; i++)
+			fn(&dev->slaves.v[i], data);
+	} else if (dev->name) {
 		fn(dev, data);
 	}
 }
 
+void storage_foreach_device(const struct env_record *env, void (*fn)(const struct env_device *disk, void *data),
+			    void *data)
+{
+	if (env->storage.device)
+		foreach_device(env->storage.device, fn, data, 0);
+}
+
+struct json_walk {
+	void (*fn)(json_object *disk, void *data);
+	void *data;
+};
+
+static void json_disk(const struct env_device *disk, void *data)
+{
+	struct json_walk *w = data;
+	w->fn(disk->json, w->data);
+}
+
 void storage_foreach_disk(json_object *rec, void (*fn)(json_object *disk, void *data), void *data)
 {
-	json_object *dev = jpath(rec, "storage.device");
-	if (dev && json_object_is_type(dev, json_type_object))
-		foreach_disk(dev, fn, data, 0);
+	struct env_record env;
+	_cleanup_free_ char *error = NULL;
+	if (env_decode(rec, "", &env, &error) < 0)
+		return;
+	storage_foreach_device(&env, json_disk, &(struct json_walk){ fn, data });
+	env_record_free(&env);
 }

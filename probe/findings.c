@@ -44,7 +44,15 @@ void finding_clear(struct finding *f)
 	*f = (struct finding){0};
 }
 
-bool rule_run(const struct rule *r, json_object *rec, struct finding *f)
+/* A record that does not decode (a fact of the wrong type) has no facts
+ * for the rules. */
+static void decode_or_unknown(json_object *rec, struct env_record *env)
+{
+	_cleanup_free_ char *error = NULL;
+	(void)env_decode(rec, "", env, &error);
+}
+
+static bool rule_apply(const struct rule *r, const struct env_record *env, struct finding *f)
 {
 	*f = (struct finding){
 		.id = r->id,
@@ -53,10 +61,19 @@ bool rule_run(const struct rule *r, json_object *rec, struct finding *f)
 		.message = xstrdup(r->message),
 		.fix = xstrdup_or_null(r->fix),
 	};
-	if (r->match(rec, f))
+	if (r->check(env, f))
 		return true;
 	finding_clear(f);
 	return false;
+}
+
+bool rule_run(const struct rule *r, json_object *rec, struct finding *f)
+{
+	struct env_record env;
+	decode_or_unknown(rec, &env);
+	bool hit = rule_apply(r, &env, f);
+	env_record_free(&env);
+	return hit;
 }
 
 void rules_foreach(void (*fn)(const struct rule *r, void *data), void *data)
@@ -86,7 +103,7 @@ const struct rule *rule_lookup(const char *id)
 }
 
 struct evaluation {
-	json_object *rec;
+	struct env_record env;
 	json_object *by_severity[3];
 };
 
@@ -94,7 +111,7 @@ static void evaluate_one(const struct rule *r, void *data)
 {
 	struct evaluation *e = data;
 	struct finding f;
-	if (!rule_run(r, e->rec, &f))
+	if (!rule_apply(r, &e->env, &f))
 		return;
 	json_object *o = json_object_new_object();
 	jset_str(o, "id", f.id);
@@ -109,10 +126,12 @@ static void evaluate_one(const struct rule *r, void *data)
 
 void findings_evaluate(json_object *rec)
 {
-	struct evaluation e = { .rec = rec };
+	struct evaluation e;
 	for (int s = SEV_INFO; s <= SEV_CRIT; s++)
 		e.by_severity[s] = json_object_new_array();
+	decode_or_unknown(rec, &e.env);
 	rules_foreach(evaluate_one, &e);
+	env_record_free(&e.env);
 
 	json_object *all = json_object_new_array();
 	for (int s = SEV_CRIT; s >= SEV_INFO; s--) {

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/util.h"
 
@@ -19,9 +20,10 @@ struct finding {
 
 /*
  * A finding rule: data (stable id, area, default severity, message, fix)
- * plus a small predicate over the environment record. The predicate
- * returns true when the finding applies; it must set f->evidence (the
- * file and value seen) and may override severity, message and fix.
+ * plus a small predicate over the environment record, decoded
+ * (lib/env-record.h). The predicate returns true when the finding
+ * applies; it must set f->evidence (the file and value seen) and may
+ * override severity, message and fix.
  */
 struct rule {
 	const char *id;
@@ -29,7 +31,7 @@ struct rule {
 	enum severity severity;
 	const char *message;
 	const char *fix;
-	bool (*match)(json_object *rec, struct finding *f);
+	bool (*check)(const struct env_record *env, struct finding *f);
 };
 
 /* Rule tables, one per area, each ended by an entry with id == NULL. */

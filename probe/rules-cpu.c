@@ -20,15 +20,14 @@ static bool governor_named(const char *g)
  * performance and the named ones). Evidence: the first policy's file and
  * how many more share it.
  */
-static bool governor_match(json_object *rec, struct finding *f, const char *name)
+static bool governor_match(const struct env_record *env, struct finding *f, const char *name)
 {
-	json_object *policies = jpath(rec, "cpu.freq.policies");
-	size_t n = jpath_len(rec, "cpu.freq.policies"), hits = 0;
-	json_object *first = NULL;
+	size_t n = env->cpu.freq.policies.n, hits = 0;
+	const struct env_policy *first = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(policies, i);
-		const char *g = jpath_str(p, "governor");
+		const struct env_policy *p = &env->cpu.freq.policies.v[i];
+		const char *g = p->governor;
 		if (!g || streq(g, "performance") || (name ? !streq(g, name) : governor_named(g)))
 			continue;
 		if (!first)
@@ -37,7 +36,7 @@ static bool governor_match(json_object *rec, struct finding *f, const char *name
 	}
 	if (!first)
 		return false;
-	const char *path = jpath_str(first, "path"), *governor = jpath_str(first, "governor");
+	const char *path = first->path, *governor = first->governor;
 	if (hits > 1)
 		finding_set(&f->evidence, "%s/scaling_governor = %s (and %zu more of %zu policies)",
 			    path ? path : "cpufreq policy", governor, hits - 1, n);
@@ -50,12 +49,12 @@ static bool governor_match(json_object *rec, struct finding *f, const char *name
 	return true;
 }
 
-static bool governor_powersave(json_object *rec, struct finding *f)
+static bool governor_powersave(const struct env_record *env, struct finding *f)
 {
-	if (!governor_match(rec, f, "powersave"))
+	if (!governor_match(env, f, "powersave"))
 		return false;
 	/* The pstate drivers' powersave is their dynamic governor, not a fixed low clock. */
-	const char *driver = jpath_str(rec, "cpu.freq.driver");
+	const char *driver = env->cpu.freq.driver;
 	if (streq_ptr(driver, "intel_pstate") || streq_ptr(driver, "amd-pstate-epp"))
 		finding_set(&f->message, "%s's powersave is its dynamic governor (the clock follows load and the "
 					 "energy preference), not a fixed low clock; it still ramps up later and settles "
@@ -64,39 +63,38 @@ static bool governor_powersave(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool governor_ondemand(json_object *rec, struct finding *f)
+static bool governor_ondemand(const struct env_record *env, struct finding *f)
 {
-	return governor_match(rec, f, "ondemand");
+	return governor_match(env, f, "ondemand");
 }
 
-static bool governor_schedutil(json_object *rec, struct finding *f)
+static bool governor_schedutil(const struct env_record *env, struct finding *f)
 {
-	return governor_match(rec, f, "schedutil");
+	return governor_match(env, f, "schedutil");
 }
 
-static bool governor_conservative(json_object *rec, struct finding *f)
+static bool governor_conservative(const struct env_record *env, struct finding *f)
 {
-	return governor_match(rec, f, "conservative");
+	return governor_match(env, f, "conservative");
 }
 
-static bool governor_userspace(json_object *rec, struct finding *f)
+static bool governor_userspace(const struct env_record *env, struct finding *f)
 {
-	return governor_match(rec, f, "userspace");
+	return governor_match(env, f, "userspace");
 }
 
-static bool governor_other(json_object *rec, struct finding *f)
+static bool governor_other(const struct env_record *env, struct finding *f)
 {
-	return governor_match(rec, f, NULL);
+	return governor_match(env, f, NULL);
 }
 
-static bool boost_off(json_object *rec, struct finding *f)
+static bool boost_off(const struct env_record *env, struct finding *f)
 {
-	bool boost, available;
-	const char *source = jpath_str(rec, "cpu.freq.boost_source");
-	if (!jpath_bool(rec, "cpu.freq.boost", &boost) || boost || !source)
+	const char *source = env->cpu.freq.boost_source;
+	if (!is_false(env->cpu.freq.boost) || !source)
 		return false;
 	/* nothing to switch on when the CPUs cannot exceed their nominal clock */
-	if (jpath_bool(rec, "cpu.freq.boost_available", &available) && !available)
+	if (is_false(env->cpu.freq.boost_available))
 		return false;
 	bool inverted = endswith(source, "/no_turbo");
 	finding_set(&f->evidence, "%s = %d", source, inverted ? 1 : 0);
@@ -105,20 +103,17 @@ static bool boost_off(json_object *rec, struct finding *f)
 }
 
 /* A policy whose scaling_max_freq is more than 1 % below its hardware maximum. */
-static bool max_freq_capped(json_object *rec, struct finding *f)
+static bool max_freq_capped(const struct env_record *env, struct finding *f)
 {
-	json_object *policies = jpath(rec, "cpu.freq.policies");
-	size_t n = jpath_len(rec, "cpu.freq.policies"), hits = 0;
-	json_object *first = NULL;
-	bool boost;
+	size_t n = env->cpu.freq.policies.n, hits = 0;
+	const struct env_policy *first = NULL;
 
 	/* boost switched off lowers the limit too: cpu.boost-off says so */
-	if (jpath_bool(rec, "cpu.freq.boost", &boost) && !boost)
+	if (is_false(env->cpu.freq.boost))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		json_object *p = json_object_array_get_idx(policies, i);
-		int64_t max, hw;
-		if (!jpath_int(p, "max_khz", &max) || !jpath_int(p, "cpuinfo_max_khz", &hw) || max * 100 >= hw * 99)
+		const struct env_policy *p = &env->cpu.freq.policies.v[i];
+		if (!p->max_khz.known || !p->cpuinfo_max_khz.known || p->max_khz.v * 100 >= p->cpuinfo_max_khz.v * 99)
 			continue;
 		if (!first)
 			first = p;
@@ -126,10 +121,8 @@ static bool max_freq_capped(json_object *rec, struct finding *f)
 	}
 	if (!first)
 		return false;
-	int64_t max = 0, hw = 0;
-	jpath_int(first, "max_khz", &max);
-	jpath_int(first, "cpuinfo_max_khz", &hw);
-	const char *path = jpath_str(first, "path") ?: "cpufreq policy";
+	int64_t max = first->max_khz.v, hw = first->cpuinfo_max_khz.v;
+	const char *path = first->path ?: "cpufreq policy";
 	finding_set(&f->evidence, "%s/scaling_max_freq = %lld, cpuinfo_max_freq = %lld%s", path, (long long)max,
 		    (long long)hw, hits > 1 ? " (and more policies)" : "");
 	finding_set(&f->fix, "find what lowered it (thermal or power daemon, power profile); as root: cat "
@@ -138,9 +131,9 @@ static bool max_freq_capped(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool mitigations(json_object *rec, struct finding *f)
+static bool mitigations(const struct env_record *env, struct finding *f)
 {
-	json_object *v = jpath(rec, "cpu.vulnerabilities");
+	json_object *v = env->cpu.vulnerabilities;
 	struct buf names = {0};
 	size_t n = 0;
 	if (!v || !json_object_is_type(v, json_type_object))
@@ -159,10 +152,10 @@ static bool mitigations(json_object *rec, struct finding *f)
 	return n > 0;
 }
 
-static bool isolated(json_object *rec, struct finding *f)
+static bool isolated(const struct env_record *env, struct finding *f)
 {
-	const char *iso = jpath_str(rec, "cpu.isolated"), *nohz = jpath_str(rec, "cpu.nohz_full");
-	const char *source = jpath_str(rec, "cpu.isolation_source") ?: "kernel command line";
+	const char *iso = env->cpu.isolated, *nohz = env->cpu.nohz_full;
+	const char *source = env->cpu.isolation_source ?: "kernel command line";
 	bool has_iso = iso && *iso, has_nohz = nohz && *nohz;
 	if (!has_iso && !has_nohz)
 		return false;
@@ -184,7 +177,7 @@ const struct rule cpu_rules[] = {
 		.message = "The powersave governor holds the CPUs at their lowest clock: every test scores far "
 			   "below what the machine can do.",
 		.fix = GOVERNOR_FIX,
-		.match = governor_powersave,
+		.check = governor_powersave,
 	},
 	{
 		.id = "cpu.governor.ondemand",
@@ -193,7 +186,7 @@ const struct rule cpu_rules[] = {
 		.message = "The ondemand governor raises the clock only after it has seen load for a sampling "
 			   "period: short tests start slow and scores vary from run to run.",
 		.fix = GOVERNOR_FIX,
-		.match = governor_ondemand,
+		.check = governor_ondemand,
 	},
 	{
 		.id = "cpu.governor.schedutil",
@@ -203,7 +196,7 @@ const struct rule cpu_rules[] = {
 			   "wake a lot (pipes, context switches, process creation) run below the top clock and "
 			   "vary from run to run.",
 		.fix = GOVERNOR_FIX,
-		.match = governor_schedutil,
+		.check = governor_schedutil,
 	},
 	{
 		.id = "cpu.governor.conservative",
@@ -212,7 +205,7 @@ const struct rule cpu_rules[] = {
 		.message = "The conservative governor raises the clock in small steps: much of a short test runs "
 			   "below the top clock.",
 		.fix = GOVERNOR_FIX,
-		.match = governor_conservative,
+		.check = governor_conservative,
 	},
 	{
 		.id = "cpu.governor.userspace",
@@ -221,7 +214,7 @@ const struct rule cpu_rules[] = {
 		.message = "The userspace governor holds whatever clock a program set: scores depend on that "
 			   "setting, not on the machine.",
 		.fix = GOVERNOR_FIX,
-		.match = governor_userspace,
+		.check = governor_userspace,
 	},
 	{
 		.id = "cpu.governor.other",
@@ -229,7 +222,7 @@ const struct rule cpu_rules[] = {
 		.severity = SEV_WARN,
 		.message = "The CPU frequency governor is not performance.",
 		.fix = GOVERNOR_FIX,
-		.match = governor_other,
+		.check = governor_other,
 	},
 	{
 		.id = "cpu.boost-off",
@@ -238,7 +231,7 @@ const struct rule cpu_rules[] = {
 		.message = "Boost (turbo) is switched off: the CPUs stay at or below their nominal clock, so scores "
 			   "are lower than published runs with boost on. Keep it off only to compare with runs "
 			   "that had it off too.",
-		.match = boost_off,
+		.check = boost_off,
 	},
 	{
 		.id = "cpu.max-freq-capped",
@@ -246,7 +239,7 @@ const struct rule cpu_rules[] = {
 		.severity = SEV_WARN,
 		.message = "The frequency limit (scaling_max_freq) is below what the CPUs can reach: every test "
 			   "runs at the lower clock, and the scores describe the limit, not the machine.",
-		.match = max_freq_capped,
+		.check = max_freq_capped,
 	},
 	{
 		.id = "cpu.mitigations",
@@ -258,7 +251,7 @@ const struct rule cpu_rules[] = {
 			   "with runs under the same kernel and mitigations.",
 		.fix = "nothing to fix for a fair comparison; to measure the cost, boot a test machine with "
 		       "mitigations=off (it is then unprotected)",
-		.match = mitigations,
+		.check = mitigations,
 	},
 	{
 		.id = "cpu.isolated",
@@ -269,7 +262,7 @@ const struct rule cpu_rules[] = {
 			   "scores understate the machine.",
 		.fix = "remove isolcpus=/nohz_full= from the kernel command line, or run one copy per CPU that "
 		       "is not isolated (ubtune bench --copies N)",
-		.match = isolated,
+		.check = isolated,
 	},
 	{ 0 },
 };

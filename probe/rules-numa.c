@@ -3,14 +3,12 @@
 #include "findings.h"
 
 /* The CPUs of node id in numa.nodes, or NULL. */
-static const char *node_cpus(json_object *rec, int64_t id)
+static const char *node_cpus(const struct env_record *env, int64_t id)
 {
-	json_object *nodes = jpath(rec, "numa.nodes");
-	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
-		json_object *node = json_object_array_get_idx(nodes, i);
-		int64_t nid;
-		if (jpath_int(node, "id", &nid) && nid == id)
-			return jpath_str(node, "cpus");
+	for (size_t i = 0; i < env->numa.nodes.n; i++) {
+		const struct env_node *node = &env->numa.nodes.v[i];
+		if (node->id.known && node->id.v == id)
+			return node->cpus;
 	}
 	return NULL;
 }
@@ -20,31 +18,27 @@ static const char *node_cpus(json_object *rec, int64_t id)
  * design, so a single remote IRQ means nothing: the finding is for a
  * controller none of whose IRQs is served on its own node.
  */
-static bool storage_irq_remote(json_object *rec, struct finding *f)
+static bool storage_irq_remote(const struct env_record *env, struct finding *f)
 {
-	json_object *irqs = jpath(rec, "numa.storage_irqs");
 	struct buf ev = {0}, fix = {0};
 	size_t local = 0, remote = 0;
 
-	for (size_t i = 0; irqs && i < json_object_array_length(irqs); i++) {
-		json_object *q = json_object_array_get_idx(irqs, i);
-		bool on;
-		int64_t irq = 0, node = -1;
-		if (!jpath_bool(q, "on_device_node", &on))
+	for (size_t i = 0; i < env->numa.storage_irqs.n; i++) {
+		const struct env_irq *q = &env->numa.storage_irqs.v[i];
+		if (!q->on_device_node.known)
 			continue;
-		if (on) {
+		if (q->on_device_node.v) {
 			local++;
 			continue;
 		}
 		remote++;
-		jpath_int(q, "irq", &irq);
-		jpath_int(q, "device_node", &node);
-		const char *eff = jpath_str(q, "effective");
-		const char *cpus = node_cpus(rec, node);
+		int64_t irq = int_or(q->irq, 0), node = int_or(q->device_node, -1);
+		const char *eff = q->effective;
+		const char *cpus = node_cpus(env, node);
 		buf_printf(&ev, "%s/proc/irq/%lld/%s = %s (%s); controller %s on node %lld (CPUs %s)",
 			   ev.len ? "; " : "", (long long)irq, eff ? "effective_affinity_list" : "smp_affinity_list",
-			   eff ? eff : jpath_str(q, "affinity"), jpath_str(q, "name") ? jpath_str(q, "name") : "unnamed",
-			   jpath_str(q, "controller"), (long long)node, cpus ? cpus : "?");
+			   eff ? eff : q->affinity, q->name ? q->name : "unnamed", q->controller, (long long)node,
+			   cpus ? cpus : "?");
 		buf_printf(&fix, "%secho %s > /proc/irq/%lld/smp_affinity_list", fix.len ? "; " : "", cpus ? cpus : "?",
 			   (long long)irq);
 	}
@@ -66,7 +60,7 @@ const struct rule numa_rules[] = {
 		.severity = SEV_WARN,
 		.message = "The storage controller's interrupts are served on another NUMA node than the "
 			   "controller's: every completion of the file tests crosses the interconnect.",
-		.match = storage_irq_remote,
+		.check = storage_irq_remote,
 	},
 	{ 0 },
 };

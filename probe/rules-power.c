@@ -4,22 +4,26 @@
 
 #define NEAR_TRIP_MC 10000
 
-static bool undervoltage(json_object *rec, struct finding *f)
+/* The alarm of this name is raised (alarms: {"lcrit_alarm": true, ...}). */
+static bool alarm_raised(json_object *alarms, const char *name)
 {
-	bool now;
-	if (!jpath_bool(rec, "power.undervoltage_now", &now) || !now)
+	json_object *v;
+	return alarms && json_object_object_get_ex(alarms, name, &v) && json_object_is_type(v, json_type_boolean) &&
+	       json_object_get_boolean(v);
+}
+
+static bool undervoltage(const struct env_record *env, struct finding *f)
+{
+	const struct env_power *pw = &env->power;
+	if (!is_true(pw->undervoltage_now))
 		return false;
-	json_object *hwmon = jpath(rec, "power.hwmon");
-	size_t n = jpath_len(rec, "power.hwmon");
-	for (size_t i = 0; i < n; i++) {
-		json_object *d = json_object_array_get_idx(hwmon, i);
-		size_t m = jpath_len(d, "sensors");
-		for (size_t k = 0; k < m; k++) {
-			json_object *s = json_object_array_get_idx(jpath(d, "sensors"), k);
-			bool alarm;
-			if (streq_ptr(jpath_str(s, "kind"), "in") && jpath_bool(s, "alarms.lcrit_alarm", &alarm) && alarm) {
-				finding_set(&f->evidence, "%s/%s_lcrit_alarm = 1 (%s)", jpath_str(d, "path"),
-					    jpath_str(s, "sensor"), jpath_str(d, "name") ?: "hwmon");
+	for (size_t i = 0; i < pw->hwmon.n; i++) {
+		const struct env_hwmon *d = &pw->hwmon.v[i];
+		for (size_t k = 0; k < d->sensors.n; k++) {
+			const struct env_sensor *s = &d->sensors.v[k];
+			if (streq_ptr(s->kind, "in") && alarm_raised(s->alarms, "lcrit_alarm")) {
+				finding_set(&f->evidence, "%s/%s_lcrit_alarm = 1 (%s)", d->path, s->sensor,
+					    d->name ?: "hwmon");
 				return true;
 			}
 		}
@@ -28,33 +32,32 @@ static bool undervoltage(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool undervoltage_since_boot(json_object *rec, struct finding *f)
+static bool undervoltage_since_boot(const struct env_record *env, struct finding *f)
 {
-	int64_t events;
-	if (!jpath_int(rec, "power.undervoltage_events", &events) || events <= 0)
+	int64_t events = int_or(env->power.undervoltage_events, 0);
+	if (events <= 0)
 		return false;
-	const char *line = jpath_str(rec, "power.undervoltage_line");
+	const char *line = env->power.undervoltage_line;
 	finding_set(&f->evidence, "kernel log: %lld × \"%s\"", (long long)events, line ?: "Undervoltage detected");
 	return true;
 }
 
-static bool thermal_near_trip(json_object *rec, struct finding *f)
+static bool thermal_near_trip(const struct env_record *env, struct finding *f)
 {
-	json_object *zones = jpath(rec, "power.thermal");
-	size_t n = jpath_len(rec, "power.thermal");
 	struct buf b = {0};
 	bool crossed = false;
 
-	for (size_t i = 0; i < n; i++) {
-		json_object *z = json_object_array_get_idx(zones, i);
-		int64_t temp, trip, point;
-		if (!jpath_int(z, "temp_mc", &temp) || !jpath_int(z, "trip_mc", &trip) ||
-		    !jpath_int(z, "trip_point", &point) || trip - temp >= NEAR_TRIP_MC)
+	for (size_t i = 0; i < env->power.thermal.n; i++) {
+		const struct env_thermal *z = &env->power.thermal.v[i];
+		if (!z->temp_mc.known || !z->trip_mc.known || !z->trip_point.known)
+			continue;
+		int64_t temp = z->temp_mc.v, trip = z->trip_mc.v, point = z->trip_point.v;
+		if (trip - temp >= NEAR_TRIP_MC)
 			continue;
 		crossed |= temp >= trip;
 		buf_printf(&b, "%s/sys/class/thermal/%s/temp = %lld, trip_point_%lld_temp = %lld (%s, %s)",
-			   b.len ? "; " : "", jpath_str(z, "zone"), (long long)temp, (long long)point, (long long)trip,
-			   jpath_str(z, "trip_type") ?: "?", jpath_str(z, "type") ?: "?");
+			   b.len ? "; " : "", z->zone, (long long)temp, (long long)point, (long long)trip,
+			   z->trip_type ?: "?", z->type ?: "?");
 	}
 	if (!b.len)
 		return false;
@@ -66,50 +69,43 @@ static bool thermal_near_trip(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool throttled(json_object *rec, struct finding *f)
+static bool throttled(const struct env_record *env, struct finding *f)
 {
-	int64_t pkg = 0, core = 0, cpus = 0, pkg_max = 0, pkg_cpu = 0, core_max = 0, core_cpu = 0;
-	jpath_int(rec, "power.throttle.package_events", &pkg);
-	jpath_int(rec, "power.throttle.core_events", &core);
+	const struct env_throttle *t = &env->power.throttle;
+	int64_t pkg = int_or(t->package_events, 0), core = int_or(t->core_events, 0);
 	if (pkg <= 0 && core <= 0)
 		return false;
-	jpath_int(rec, "power.throttle.cpus", &cpus);
+	int64_t cpus = int_or(t->cpus, 0);
 	struct buf b = {0};
-	if (pkg > 0 && jpath_int(rec, "power.throttle.package_max", &pkg_max) &&
-	    jpath_int(rec, "power.throttle.package_max_cpu", &pkg_cpu))
+	if (pkg > 0 && t->package_max.known && t->package_max_cpu.known)
 		buf_printf(&b, "/sys/devices/system/cpu/cpu%lld/thermal_throttle/package_throttle_count = %lld "
-			       "(%lld over all packages)", (long long)pkg_cpu, (long long)pkg_max, (long long)pkg);
-	if (core > 0 && jpath_int(rec, "power.throttle.core_max", &core_max) &&
-	    jpath_int(rec, "power.throttle.core_max_cpu", &core_cpu))
+			       "(%lld over all packages)", (long long)t->package_max_cpu.v, (long long)t->package_max.v,
+			   (long long)pkg);
+	if (core > 0 && t->core_max.known && t->core_max_cpu.known)
 		buf_printf(&b, "%s/sys/devices/system/cpu/cpu%lld/thermal_throttle/core_throttle_count = %lld "
-			       "(%lld over %lld CPUs)", b.len ? "; " : "", (long long)core_cpu, (long long)core_max,
-			   (long long)core, (long long)cpus);
-	int64_t pkg_ms, core_ms;
-	if (jpath_int(rec, "power.throttle.package_time_ms", &pkg_ms) && pkg_ms > 0)
-		buf_printf(&b, "; packages throttled %lld ms in all", (long long)pkg_ms);
-	else if (jpath_int(rec, "power.throttle.core_time_ms", &core_ms) && core_ms > 0)
-		buf_printf(&b, "; cores throttled %lld ms in all", (long long)core_ms);
+			       "(%lld over %lld CPUs)", b.len ? "; " : "", (long long)t->core_max_cpu.v,
+			   (long long)t->core_max.v, (long long)core, (long long)cpus);
+	if (int_or(t->package_time_ms, 0) > 0)
+		buf_printf(&b, "; packages throttled %lld ms in all", (long long)t->package_time_ms.v);
+	else if (int_or(t->core_time_ms, 0) > 0)
+		buf_printf(&b, "; cores throttled %lld ms in all", (long long)t->core_time_ms.v);
 	f->evidence = buf_steal(&b);
 	return true;
 }
 
-static bool on_battery(json_object *rec, struct finding *f)
+static bool on_battery(const struct env_record *env, struct finding *f)
 {
-	bool battery;
-	if (!jpath_bool(rec, "power.on_battery", &battery) || !battery)
+	if (!is_true(env->power.on_battery))
 		return false;
-	json_object *supplies = jpath(rec, "power.supplies");
-	size_t n = jpath_len(rec, "power.supplies");
-	for (size_t i = 0; i < n; i++) {
-		json_object *s = json_object_array_get_idx(supplies, i);
-		const char *type = jpath_str(s, "type");
-		bool online;
-		if (type && !streq(type, "Battery") && jpath_bool(s, "online", &online) && !online) {
-			finding_set(&f->evidence, "%s/online = 0 (%s)", jpath_str(s, "path"), type);
+	for (size_t i = 0; i < env->power.supplies.n; i++) {
+		const struct env_supply *s = &env->power.supplies.v[i];
+		const char *type = s->type;
+		if (type && !streq(type, "Battery") && is_false(s->online)) {
+			finding_set(&f->evidence, "%s/online = 0 (%s)", s->path, type);
 			return true;
 		}
-		if (streq_ptr(type, "Battery") && streq_ptr(jpath_str(s, "status"), "Discharging")) {
-			finding_set(&f->evidence, "%s/status = Discharging", jpath_str(s, "path"));
+		if (streq_ptr(type, "Battery") && streq_ptr(s->status, "Discharging")) {
+			finding_set(&f->evidence, "%s/status = Discharging", s->path);
 			return true;
 		}
 	}
@@ -126,7 +122,7 @@ const struct rule power_rules[] = {
 			   "scale and single-copy scores are low too.",
 		.fix = "use a stronger power supply with a short, thick cable (Raspberry Pi 4: 5.1 V / 3 A); "
 		       "then re-run `ubtune probe`",
-		.match = undervoltage,
+		.check = undervoltage,
 	},
 	{
 		.id = "power.undervoltage-since-boot",
@@ -136,7 +132,7 @@ const struct rule power_rules[] = {
 			   "clocks are capped, even if the voltage is fine at this moment.",
 		.fix = "use a stronger power supply with a short, thick cable; reboot and check the kernel log "
 		       "after a benchmark run",
-		.match = undervoltage_since_boot,
+		.check = undervoltage_since_boot,
 	},
 	{
 		.id = "power.thermal-near-trip",
@@ -145,7 +141,7 @@ const struct rule power_rules[] = {
 		.message = "A thermal zone is within 10 °C of a trip point while idle: under a multi-copy run "
 			   "it will cross it and the kernel will throttle the clocks.",
 		.fix = "improve cooling (heatsink, fan, airflow) and let the machine cool down before the run",
-		.match = thermal_near_trip,
+		.check = thermal_near_trip,
 	},
 	{
 		.id = "power.throttled",
@@ -155,7 +151,7 @@ const struct rule power_rules[] = {
 			   "lower and vary between runs.",
 		.fix = "improve cooling and leave pauses between runs; compare the counters before and after "
 		       "a run (`ubtune probe`)",
-		.match = throttled,
+		.check = throttled,
 	},
 	{
 		.id = "power.on-battery",
@@ -164,7 +160,7 @@ const struct rule power_rules[] = {
 		.message = "The machine runs on battery: firmware and power management lower clocks and limit "
 			   "boost, so scores are below what the machine gives on mains power.",
 		.fix = "connect the charger and run again",
-		.match = on_battery,
+		.check = on_battery,
 	},
 	{ 0 },
 };

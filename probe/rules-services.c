@@ -5,31 +5,30 @@
 #include "services.h"
 
 /* The table row of a services.noisy entry. */
-static const struct noise *entry_row(json_object *e)
+static const struct noise *entry_row(const struct env_noisy *e)
 {
-	if (streq_ptr(jpath_str(e, "source"), "process") && jpath_str(e, "process"))
-		return noise_for_comm(jpath_str(e, "process"));
-	return jpath_str(e, "unit") ? noise_for_unit(jpath_str(e, "unit")) : NULL;
+	if (streq_ptr(e->source, "process") && e->process)
+		return noise_for_comm(e->process);
+	return e->unit ? noise_for_unit(e->unit) : NULL;
 }
 
 /* The unit, or for noise seen as a process, the process name. */
-static const char *entry_name(json_object *e)
+static const char *entry_name(const struct env_noisy *e)
 {
-	if (streq_ptr(jpath_str(e, "source"), "process"))
-		return jpath_str(e, "process") ?: "?";
-	return jpath_str(e, "unit") ?: "?";
+	if (streq_ptr(e->source, "process"))
+		return e->process ?: "?";
+	return e->unit ?: "?";
 }
 
 /* What was seen: "cups.service active (running)" or "process cupsd (pid 812)". */
-static void append_seen(struct buf *b, json_object *e)
+static void append_seen(struct buf *b, const struct env_noisy *e)
 {
-	int64_t pid = 0;
 	if (b->len)
 		buf_puts(b, ", ");
-	if (streq_ptr(jpath_str(e, "source"), "process") && jpath_int(e, "pid", &pid))
-		buf_printf(b, "process %s (pid %lld)", jpath_str(e, "process") ?: "?", (long long)pid);
+	if (streq_ptr(e->source, "process") && e->pid.known)
+		buf_printf(b, "process %s (pid %lld)", e->process ?: "?", (long long)e->pid.v);
 	else
-		buf_printf(b, "%s %s (%s)", entry_name(e), jpath_str(e, "state") ?: "?", jpath_str(e, "sub") ?: "?");
+		buf_printf(b, "%s %s (%s)", entry_name(e), e->state ?: "?", e->sub ?: "?");
 }
 
 struct noisy_set {
@@ -47,21 +46,18 @@ static void noisy_set_free(struct noisy_set *s)
 }
 
 /* Gathers the services.noisy entries that are (or are not) protective. */
-static bool noisy_select(json_object *rec, bool protective, struct noisy_set *s)
+static bool noisy_select(const struct env_record *env, bool protective, struct noisy_set *s)
 {
-	json_object *noisy = jpath(rec, "services.noisy");
 	*s = (struct noisy_set){0};
-	for (size_t i = 0; i < jpath_len(rec, "services.noisy"); i++) {
-		json_object *e = json_object_array_get_idx(noisy, i);
-		bool p = false;
-		jpath_bool(e, "protective", &p);
-		if (p != protective)
+	for (size_t i = 0; i < env->services.noisy.n; i++) {
+		const struct env_noisy *e = &env->services.noisy.v[i];
+		if (is_true(e->protective) != protective)
 			continue;
 		const struct noise *row = entry_row(e);
 		append_seen(&s->seen, e);
 		buf_printf(&s->why, "\n%s: %s", entry_name(e), row ? row->reason : "known to disturb benchmarks");
-		if (streq_ptr(jpath_str(e, "source"), "unit"))
-			buf_printf(&s->units, " %s", jpath_str(e, "unit"));
+		if (streq_ptr(e->source, "unit"))
+			buf_printf(&s->units, " %s", e->unit);
 		else if (row && !row->unit)
 			buf_printf(&s->session, "%s%s", s->session.len ? ", " : "", entry_name(e));
 		else
@@ -71,10 +67,10 @@ static bool noisy_select(json_object *rec, bool protective, struct noisy_set *s)
 	return s->n > 0;
 }
 
-static bool noisy_services(json_object *rec, struct finding *f)
+static bool noisy_services(const struct env_record *env, struct finding *f)
 {
 	struct noisy_set s;
-	if (!noisy_select(rec, false, &s)) {
+	if (!noisy_select(env, false, &s)) {
 		noisy_set_free(&s);
 		return false;
 	}
@@ -96,10 +92,10 @@ static bool noisy_services(json_object *rec, struct finding *f)
 	return true;
 }
 
-static bool protective_services(json_object *rec, struct finding *f)
+static bool protective_services(const struct env_record *env, struct finding *f)
 {
 	struct noisy_set s;
-	bool found = noisy_select(rec, true, &s);
+	bool found = noisy_select(env, true, &s);
 	if (found) {
 		finding_set(&f->message, "%s%s", f->message, s.why.s);
 		finding_set(&f->evidence, "%s", s.seen.s);
@@ -108,14 +104,13 @@ static bool protective_services(json_object *rec, struct finding *f)
 	return found;
 }
 
-static bool graphical_target(json_object *rec, struct finding *f)
+static bool graphical_target(const struct env_record *env, struct finding *f)
 {
-	if (!streq_ptr(jpath_str(rec, "services.default_target"), "graphical.target"))
+	if (!streq_ptr(env->services.default_target, "graphical.target"))
 		return false;
 	struct buf desktop = {0};
-	json_object *noisy = jpath(rec, "services.noisy");
-	for (size_t i = 0; i < jpath_len(rec, "services.noisy"); i++) {
-		json_object *e = json_object_array_get_idx(noisy, i);
+	for (size_t i = 0; i < env->services.noisy.n; i++) {
+		const struct env_noisy *e = &env->services.noisy.v[i];
 		const struct noise *row = entry_row(e);
 		if (row && row->desktop)
 			buf_printf(&desktop, "%s%s", desktop.len ? ", " : "", entry_name(e));
@@ -137,17 +132,17 @@ static bool graphical_target(json_object *rec, struct finding *f)
 /* Runnable right now counts when something has also been using CPU time. */
 #define BUSY_ACTIVE_PCT 10.0
 
-static bool busy(json_object *rec, struct finding *f)
+static bool busy(const struct env_record *env, struct finding *f)
 {
-	int64_t running;
-	if (!jpath_int(rec, "processes.running", &running))
+	const struct env_processes *pr = &env->processes;
+	if (!pr->running.known)
 		return false;
-	double busiest = 0;
-	jpath_double(rec, "processes.top.0.cpu_pct", &busiest);
+	int64_t running = pr->running.v;
+	double busiest = pr->top.n ? num_or(pr->top.v[0].cpu_pct, 0) : 0;
 
 	int64_t cpus = 0;
 	struct cpuset online = {0};
-	if (jpath_str(rec, "cpu.online") && cpuset_parse_list(jpath_str(rec, "cpu.online"), &online) == 0)
+	if (env->cpu.online && cpuset_parse_list(env->cpu.online, &online) == 0)
 		cpus = (int64_t)cpuset_count(&online);
 	cpuset_free(&online);
 
@@ -163,13 +158,12 @@ static bool busy(json_object *rec, struct finding *f)
 
 	struct buf ev = {0};
 	buf_printf(&ev, "/proc/stat procs_running = %lld besides ubtune", (long long)running);
-	if (jpath_len(rec, "processes.top")) {
+	if (pr->top.n) {
 		buf_puts(&ev, "; CPU share since start: ");
-		processes_format_top(rec, &ev);
+		processes_format_top(env->json, &ev);
 	}
-	double load;
-	if (jpath_double(rec, "host.load_avg.0", &load))
-		buf_printf(&ev, "; load average %.2f", load);
+	if (env->host.load_avg.n && env->host.load_avg.v[0].known)
+		buf_printf(&ev, "; load average %.2f", env->host.load_avg.v[0].v);
 	finding_set(&f->evidence, "%s", ev.s);
 	buf_free(&ev);
 	return true;
@@ -182,7 +176,7 @@ const struct rule services_rules[] = {
 		.severity = SEV_WARN,
 		.message = "Services known to disturb benchmarks are running: they wake up at random moments and "
 			   "take CPU time, caches or disk bandwidth from the tests, so scores vary from run to run.",
-		.match = noisy_services,
+		.check = noisy_services,
 	},
 	{
 		.id = "services.protective",
@@ -191,7 +185,7 @@ const struct rule services_rules[] = {
 		.message = "A service that protects the hardware is running; keep it, but know what it does "
 			   "to long runs.",
 		.fix = "nothing to stop: keep it, and give the machine enough cooling for long multi-copy runs",
-		.match = protective_services,
+		.check = protective_services,
 	},
 	{
 		.id = "services.graphical-target",
@@ -201,7 +195,7 @@ const struct rule services_rules[] = {
 			   "manager, compositor and session daemons compete with the tests for CPU time and memory.",
 		.fix = "systemctl isolate multi-user.target for the run (ends the desktop session); "
 		       "systemctl set-default multi-user.target to boot without it",
-		.match = graphical_target,
+		.check = graphical_target,
 	},
 	{
 		.id = "load.busy",
@@ -210,7 +204,7 @@ const struct rule services_rules[] = {
 		.message = "Other processes are using the CPUs: the tests share them, so scores are lower and "
 			   "vary with whatever else runs.",
 		.fix = "stop or wait for the busy processes before the run (see `ps -eo pid,pcpu,comm --sort=-pcpu`)",
-		.match = busy,
+		.check = busy,
 	},
 	{ 0 },
 };

@@ -20,22 +20,27 @@ _printf_(2, 3) static void append(struct buf *b, const char *fmt, ...)
 	buf_puts(b, s);
 }
 
-static void check_scheduler(json_object *disk, void *data)
+static const char *label(const struct env_device *disk)
+{
+	return blockdev_label(disk->kind, disk->mmc_type);
+}
+
+static void check_scheduler(const struct env_device *disk, void *data)
 {
 	struct disk_check *c = data;
-	const char *name = jpath_str(disk, "name"), *cur = jpath_str(disk, "scheduler");
-	const char *want = jpath_str(disk, "recommended_scheduler");
+	const char *name = disk->name, *cur = disk->scheduler;
+	const char *want = disk->recommended_scheduler;
 	if (!cur || !want || streq(cur, want))
 		return;
 	append(&c->evidence, "/sys/block/%s/queue/scheduler = %s (recommended %s for %s)", name, cur, want,
-	       blockdev_kind_label(disk));
+	       label(disk));
 	append(&c->fix, "echo %s > /sys/block/%s/queue/scheduler", want, name);
 }
 
-static bool scheduler_not_recommended(json_object *rec, struct finding *f)
+static bool scheduler_not_recommended(const struct env_record *env, struct finding *f)
 {
 	struct disk_check c = {0};
-	storage_foreach_disk(rec, check_scheduler, &c);
+	storage_foreach_device(env, check_scheduler, &c);
 	bool hit = c.evidence.len > 0;
 	if (hit) {
 		finding_set(&f->evidence, "%s", c.evidence.s);
@@ -47,23 +52,23 @@ static bool scheduler_not_recommended(json_object *rec, struct finding *f)
 }
 
 /* SD cards, eMMC, spinning disks and USB sticks: seek- or flash-bound. */
-static void check_medium(json_object *disk, void *data)
+static void check_medium(const struct env_device *disk, void *data)
 {
 	struct disk_check *c = data;
-	const char *kind = jpath_str(disk, "kind"), *name = jpath_str(disk, "name");
-	const char *mmc = jpath_str(disk, "mmc_type");
+	const char *kind = disk->kind, *name = disk->name;
+	const char *mmc = disk->mmc_type;
 	if (streq_ptr(kind, "hdd"))
 		append(&c->evidence, "/sys/block/%s/queue/rotational = 1", name);
 	else if (streq_ptr(kind, "mmc") && (streq_ptr(mmc, "sd") || streq_ptr(mmc, "emmc")))
 		append(&c->evidence, "/sys/block/%s/device/type = %s", name, streq(mmc, "sd") ? "SD" : "MMC");
 	else if (streq_ptr(kind, "mmc"))
-		append(&c->evidence, "/sys/block/%s is an MMC device (%s)", name, jpath_str(disk, "syspath"));
+		append(&c->evidence, "/sys/block/%s is an MMC device (%s)", name, disk->syspath);
 	else if (streq_ptr(kind, "usb"))
-		append(&c->evidence, "/sys/block/%s -> %s (under a USB port)", name, jpath_str(disk, "syspath"));
+		append(&c->evidence, "/sys/block/%s -> %s (under a USB port)", name, disk->syspath);
 	else
 		return;
 	if (!c->slow_label)
-		c->slow_label = blockdev_kind_label(disk);
+		c->slow_label = label(disk);
 }
 
 /* "an SD card", "an HDD", "an eMMC", "a USB disk": by how the label is spoken. */
@@ -76,10 +81,10 @@ static const char *article(const char *label)
 	return "a";
 }
 
-static bool slow_medium(json_object *rec, struct finding *f)
+static bool slow_medium(const struct env_record *env, struct finding *f)
 {
 	struct disk_check c = {0};
-	storage_foreach_disk(rec, check_medium, &c);
+	storage_foreach_device(env, check_medium, &c);
 	bool hit = c.evidence.len > 0;
 	if (hit) {
 		finding_set(&f->message,
@@ -99,7 +104,7 @@ const struct rule storage_rules[] = {
 		.severity = SEV_WARN,
 		.message = "The IO scheduler of the workdir's disk is not the one that suits it: the file tests "
 			   "go through it.",
-		.match = scheduler_not_recommended,
+		.check = scheduler_not_recommended,
 	},
 	{
 		.id = "storage.slow-medium",
@@ -108,7 +113,7 @@ const struct rule storage_rules[] = {
 		.message = "The benchmark directory is on a slow medium: File Copy and Shell Scripts measure the "
 			   "medium, not the system.",
 		.fix = "`ubtune apply PROFILE` with a tmpfs workdir (`[workdir] type = tmpfs`), or --workdir on a tmpfs",
-		.match = slow_medium,
+		.check = slow_medium,
 	},
 	{ 0 },
 };

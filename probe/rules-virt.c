@@ -5,59 +5,57 @@
 #define STEAL_WARN_PCT 2.0
 
 /* The value of the first virt.evidence entry of a layer that means `means`. */
-static json_object *evidence_for(json_object *rec, const char *layer, const char *means)
+static const struct env_evidence *evidence_for(const struct env_record *env, const char *layer, const char *means)
 {
-	json_object *ev = jpath(rec, "virt.evidence");
-	size_t n = jpath_len(rec, "virt.evidence");
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-		if (streq_ptr(jpath_str(e, "layer"), layer) && streq_ptr(jpath_str(e, "means"), means))
+	for (size_t i = 0; i < env->virt.evidence.n; i++) {
+		const struct env_evidence *e = &env->virt.evidence.v[i];
+		if (streq_ptr(e->layer, layer) && streq_ptr(e->means, means))
 			return e;
 	}
 	return NULL;
 }
 
-static void set_evidence(struct finding *f, json_object *e)
+static void set_evidence(struct finding *f, const struct env_evidence *e)
 {
-	finding_set(&f->evidence, "%s = %s", jpath_str(e, "source"), jpath_str(e, "value"));
+	finding_set(&f->evidence, "%s = %s", e->source, e->value);
 }
 
-static bool is_guest(json_object *rec)
+static bool is_guest(const struct env_record *env)
 {
-	return streq_ptr(jpath_str(rec, "virt.role"), "guest");
+	return streq_ptr(env->virt.role, "guest");
 }
 
-static bool steal(json_object *rec, struct finding *f)
+static bool steal(const struct env_record *env, struct finding *f)
 {
-	double pct;
-	if (!is_guest(rec) || !jpath_double(rec, "virt.steal_pct", &pct) || pct <= STEAL_WARN_PCT)
+	double pct = num_or(env->virt.steal_pct, 0);
+	if (!is_guest(env) || !env->virt.steal_pct.known || pct <= STEAL_WARN_PCT)
 		return false;
 	finding_set(&f->evidence, "/proc/stat steal = %.1f %% of all CPU time since boot", pct);
 	return true;
 }
 
-static bool emulated(json_object *rec, struct finding *f)
+static bool emulated(const struct env_record *env, struct finding *f)
 {
-	json_object *e = evidence_for(rec, "hypervisor", "qemu-tcg");
-	if (!streq_ptr(jpath_str(rec, "virt.hypervisor"), "qemu-tcg") || !e)
+	const struct env_evidence *e = evidence_for(env, "hypervisor", "qemu-tcg");
+	if (!streq_ptr(env->virt.hypervisor, "qemu-tcg") || !e)
 		return false;
 	set_evidence(f, e);
 	return true;
 }
 
-static bool booted_el1(json_object *rec, struct finding *f)
+static bool booted_el1(const struct env_record *env, struct finding *f)
 {
-	const char *el = jpath_str(rec, "virt.boot_el");
+	const char *el = env->virt.boot_el;
 	if (!el || (!streq(el, "EL1") && !streq(el, "mixed")))
 		return false;
-	json_object *e = evidence_for(rec, "host", el);
+	const struct env_evidence *e = evidence_for(env, "host", el);
 	if (e)
-		finding_set(&f->evidence, "kernel log: %s", jpath_str(e, "value"));
+		finding_set(&f->evidence, "kernel log: %s", e->value);
 	else
 		finding_set(&f->evidence, "virt.boot_el = %s", el);
 	/* Most guests are entered at EL1, but QEMU and some clouds can give a
 	 * guest EL2 (nested virtualisation): say which one this is, quietly. */
-	if (is_guest(rec)) {
+	if (is_guest(env)) {
 		f->severity = SEV_INFO;
 		finding_set(&f->message, "This guest's kernel was entered at EL1: it cannot host KVM guests of "
 					 "its own, so a guest started inside it runs emulated. Normal for a guest; "
@@ -74,39 +72,38 @@ static bool booted_el1(json_object *rec, struct finding *f)
 }
 
 /* Hardware that could host KVM guests: arm64 entered at EL2, or x86 VT-x/AMD-V. */
-static bool host_capable(json_object *rec)
+static bool host_capable(const struct env_record *env)
 {
-	return streq_ptr(jpath_str(rec, "virt.boot_el"), "EL2") || jpath_str(rec, "virt.hw_virtualization");
+	return streq_ptr(env->virt.boot_el, "EL2") || env->virt.hw_virtualization;
 }
 
-static bool kvm_unavailable(json_object *rec, struct finding *f)
+static bool kvm_unavailable(const struct env_record *env, struct finding *f)
 {
-	const char *el = jpath_str(rec, "virt.boot_el");
-	const char *kconfig = jpath_str(rec, "virt.config_kvm");
-	bool init, dev;
+	const char *el = env->virt.boot_el;
+	const char *kconfig = env->virt.config_kvm;
 
 	/* a guest runs no guests of its own here; EL1 has its own finding */
-	if (is_guest(rec) || streq_ptr(el, "EL1") || streq_ptr(el, "mixed"))
+	if (is_guest(env) || streq_ptr(el, "EL1") || streq_ptr(el, "mixed"))
 		return false;
-	if (jpath_bool(rec, "virt.kvm_initialized", &init) && !init) {
-		json_object *e = evidence_for(rec, "host", "kvm-unavailable");
-		finding_set(&f->evidence, "kernel log: %s", e ? jpath_str(e, "value") : "KVM not initialised");
-		const char *line = e ? jpath_str(e, "value") : "";
+	if (is_false(env->virt.kvm_initialized)) {
+		const struct env_evidence *e = evidence_for(env, "host", "kvm-unavailable");
+		finding_set(&f->evidence, "kernel log: %s", e ? e->value : "KVM not initialised");
+		const char *line = e && e->value ? e->value : "";
 		if (strstr(line, "bios") || strstr(line, "VMX") || strstr(line, "SVM"))
 			finding_set(&f->fix, "enable VT-x / AMD-V (SVM) in the firmware setup, then reboot");
 		return true;
 	}
-	if (!host_capable(rec))
+	if (!host_capable(env))
 		return false;
 	if (streq_ptr(kconfig, "n")) {
 		finding_set(&f->message, "This kernel was built without KVM although the hardware can host "
 					 "guests: bare-metal versus guest comparisons need a KVM-enabled kernel.");
 		finding_set(&f->evidence, "kernel config: CONFIG_KVM is not set (CONFIG_VIRTUALIZATION=%s)",
-			    jpath_str(rec, "virt.config_virtualization") ?: "?");
+			    env->virt.config_virtualization ?: "?");
 		finding_set(&f->fix, "build the kernel with CONFIG_VIRTUALIZATION=y and CONFIG_KVM=y");
 		return true;
 	}
-	if ((streq_ptr(kconfig, "y") || streq_ptr(kconfig, "m")) && jpath_bool(rec, "virt.kvm_dev", &dev) && !dev) {
+	if ((streq_ptr(kconfig, "y") || streq_ptr(kconfig, "m")) && is_false(env->virt.kvm_dev)) {
 		finding_set(&f->evidence, "kernel config: CONFIG_KVM=%s, but /dev/kvm is absent", kconfig);
 		if (streq(kconfig, "m"))
 			finding_set(&f->fix, "load the module: modprobe kvm_intel, kvm_amd or kvm (as root), and "
@@ -126,7 +123,7 @@ const struct rule virt_rules[] = {
 			   "and varies from run to run; preempted lock holders hit multi-copy tests hardest.",
 		.fix = "run on a host without vCPU overcommit (dedicated or pinned vCPUs), or compare runs "
 		       "only with the steal time recorded",
-		.match = steal,
+		.check = steal,
 	},
 	{
 		.id = "virt.emulated",
@@ -136,7 +133,7 @@ const struct rule virt_rules[] = {
 			   "(TCG), so every test runs at a few per cent of native speed.",
 		.fix = "start the guest with KVM (qemu -accel kvm / -enable-kvm; on arm64 the host kernel must "
 		       "boot at EL2 and initialise KVM)",
-		.match = emulated,
+		.check = emulated,
 	},
 	{
 		.id = "virt.el1",
@@ -146,7 +143,7 @@ const struct rule virt_rules[] = {
 			   "guest started here runs emulated.",
 		.fix = "the firmware or boot loader must enter the kernel at EL2 (e.g. the ATF/U-Boot or UEFI "
 		       "setting that keeps EL2 for the OS)",
-		.match = booted_el1,
+		.check = booted_el1,
 	},
 	{
 		.id = "virt.kvm-unavailable",
@@ -155,7 +152,7 @@ const struct rule virt_rules[] = {
 		.message = "KVM is not available although this machine could host guests: guests started here "
 			   "would run emulated, at a few per cent of native speed.",
 		.fix = "see the kernel log lines starting with \"kvm\" for the cause",
-		.match = kvm_unavailable,
+		.check = kvm_unavailable,
 	},
 	{ 0 },
 };

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include "probe.h"
@@ -57,10 +58,14 @@ const char *blockdev_kind(const char *name, const char *syspath, int rotational)
 const char *blockdev_recommend(const char *kind, const struct strv *offered, char **note);
 /* Human name of a device object's kind: "NVMe", "SD card", "HDD", ... */
 const char *blockdev_kind_label(json_object *dev);
+const char *blockdev_label(const char *kind, const char *mmc_type);
 
 /*
  * The disks whose queues serve the workdir: the slaves of a stacked device,
  * what an overlay or loop device is backed by, else the device itself.
- * Calls fn for each device object that has a name.
+ * Calls fn for each device that has a name: storage_foreach_device() with
+ * the decoded record, storage_foreach_disk() with each device's JSON.
  */
+void storage_foreach_device(const struct env_record *env, void (*fn)(const struct env_device *disk, void *data),
+			    void *data);
 void storage_foreach_disk(json_object *rec, void (*fn)(json_object *disk, void *data), void *data);

@@ -2,26 +2,12 @@
 #include "tune.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 
 #include "lib/paths.h"
 #include "tune/knob.h"
-
-#define SYSTEM_STATE_DIR "/var/lib/ubtune"
-
-char *tune_state_dir(const char *root)
-{
-	if (root && !streq(root, "/"))
-		return xasprintf("%s" SYSTEM_STATE_DIR, root);
-	const char *env = getenv("UBTUNE_STATE_DIR");
-	if ((env && *env) || geteuid() == 0)
-		return state_dir();
-	/* an ordinary user looking at what root applied */
-	if (access(SYSTEM_STATE_DIR "/" APPLIED_FILE, F_OK) == 0 || access(SYSTEM_STATE_DIR "/" JOURNAL_FILE, F_OK) == 0)
-		return xstrdup(SYSTEM_STATE_DIR);
-	return state_dir();
-}
 
 int tune_env_open(const char *root, bool with_services, struct tune_env *env, char **error)
 {
@@ -51,19 +37,6 @@ void tune_env_close(struct tune_env *env)
 }
 
 /* ---- applied.json ---------------------------------------------------------- */
-
-int applied_load(const char *dir, json_object **out)
-{
-	_cleanup_free_ char *path = xasprintf("%s/" APPLIED_FILE, dir);
-	return jload_file(path, JSON_FILE_MAX, out);
-}
-
-static int applied_save(const char *dir, json_object *o)
-{
-	_cleanup_free_ char *path = xasprintf("%s/" APPLIED_FILE, dir);
-	_cleanup_free_ char *text = xasprintf("%s\n", jdump(o, true));
-	return write_file_atomic(path, text, 0644);
-}
 
 /* Copies each member of src over dst[key] (a later profile wins). */
 static void merge_members(json_object *dst, json_object *src, const char *key, const char *const *members)
@@ -162,6 +135,12 @@ static void rollback(struct tune_env *env, const struct plan *plan, size_t n, st
 	}
 }
 
+static const char *not_in_dump(enum action_kind kind)
+{
+	return kind == ACT_MOUNT ? "with --root, apply changes files of the root only and mounts nothing"
+				 : "with --root, the root's init scripts are never run";
+}
+
 static int run_actions(struct tune_env *env, struct journal *j, const struct profile *p, const struct plan *plan,
 		       struct apply_result *res)
 {
@@ -181,9 +160,14 @@ static int run_actions(struct tune_env *env, struct journal *j, const struct pro
 		}
 		fault_point(&step);
 		touched = i + 1;
-		r = knob_set(env->rf, env->svc, a->kind, a->target, a->to, a->options, a->choice);
+		bool carry = knob_carried_out(env->rf, env->svc, a->kind);
+		r = carry ? knob_set(env->rf, env->svc, a->kind, a->target, a->to, a->options, a->choice) : 0;
 		_cleanup_free_ char *why = r < 0 ? knob_error(env->svc, a->kind, r) : NULL;
-		if (r < 0 && a->best_effort) {
+		if (!carry) {
+			strv_take(&res->not_done, xasprintf("%s: %s -> %s journaled, not carried out: %s", a->what, a->from,
+							    a->to, not_in_dump(a->kind)));
+			strv_push(&res->refused_targets, a->target);
+		} else if (r < 0 && a->best_effort) {
 			strv_take(&res->refused, xasprintf("%s: %s '%s' (%s); left as it is", a->what,
 							   a->kind == ACT_SERVICE ? "cannot set" : "the kernel refused",
 							   a->to, why));
@@ -209,32 +193,45 @@ static int run_actions(struct tune_env *env, struct journal *j, const struct pro
 	return r;
 }
 
+/* Ends a run: an empty journal goes, and the state directory with it
+ * when nothing is left in it. */
+static void finish(struct tune_env *env, int dfd, struct journal *j)
+{
+	struct stat st;
+	if (fstatat(dfd, JOURNAL_FILE, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size == 0)
+		journal_remove(j);
+	tune_state_remove(env);
+	journal_close(j);
+}
+
 int tune_apply(struct tune_env *env, const struct profile *p, const struct plan *plan, struct apply_result *res)
 {
 	*res = (struct apply_result){0};
 	struct journal *j = NULL;
-	int r = journal_open(env->state_dir, JOURNAL_CREATE, &j);
+	_cleanup_close_ int dfd = tune_state_open(env, true);
+	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_CREATE, &j);
 	if (r < 0) {
 		res->failure = xasprintf("cannot open the journal in %s: %s", env->state_dir,
 					 r == -EBUSY ? "another ubtune apply or revert is running" : strerror(-r));
+		if (dfd >= 0)
+			tune_state_remove(env);
 		return r;
 	}
 	if (plan->n_actions && (r = run_actions(env, j, p, plan, res)) < 0) {
-		journal_close(j);
+		finish(env, dfd, j);
 		return r;
 	}
 
 	_cleanup_json_ json_object *old = NULL;
-	if (applied_load(env->state_dir, &old) < 0)
+	if (applied_load_at(dfd, &old) < 0)
 		old = NULL;
 	_cleanup_json_ json_object *now = applied_merge(old, p, plan, &res->refused_targets, env->boot_id);
-	if ((r = applied_save(env->state_dir, now)) < 0)
-		res->failure = xasprintf("cannot write %s/" APPLIED_FILE ": %s (the changes are made and journaled; "
-					 "`ubtune revert` undoes them)", env->state_dir, strerror(-r));
-	struct stat st;
-	if (stat(journal_path(j), &st) == 0 && st.st_size == 0)
-		journal_remove(j);
-	journal_close(j);
+	if ((r = applied_save_at(dfd, now)) < 0) {
+		res->failure = xasprintf("cannot write %s/" APPLIED_FILE ": %s (the changes are made and journaled)",
+					 env->state_dir, strerror(-r));
+		res->journal_kept = res->applied > 0;
+	}
+	finish(env, dfd, j);
 	return r;
 }
 
@@ -244,5 +241,6 @@ void apply_result_free(struct apply_result *res)
 	strv_free(&res->problems);
 	strv_free(&res->refused);
 	strv_free(&res->refused_targets);
+	strv_free(&res->not_done);
 	*res = (struct apply_result){0};
 }

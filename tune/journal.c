@@ -74,18 +74,16 @@ static int open_file(struct journal *j, enum journal_mode mode)
 	return j->fd < 0 ? -errno : 0;
 }
 
-int journal_open(const char *dir, enum journal_mode mode, struct journal **out)
+int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out)
 {
 	int r;
-	if (mode == JOURNAL_CREATE && (r = mkdir_p(dir, 0)) < 0)
-		return r;
 	struct journal *j = xcalloc(1, sizeof(*j));
 	j->fd = -1;
 	j->run_start = -1;
 	j->next_id = 1;
 	j->dir = xstrdup(dir);
 	j->path = xasprintf("%s/" JOURNAL_FILE, dir);
-	j->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	j->dir_fd = fcntl(dir_fd, F_DUPFD_CLOEXEC, 3);
 	if (j->dir_fd < 0) {
 		r = -errno;
 		goto fail;

@@ -43,11 +43,12 @@ enum journal_mode {
 	JOURNAL_CREATE, /* apply: dir and journal created when missing */
 };
 
-/* Opens and locks the journal in dir; -EBUSY when an apply or revert holds
- * it, -ENOENT when there is none (except with JOURNAL_CREATE). Writing, a
+/* Opens and locks the journal in the directory dir_fd (opened O_RDONLY;
+ * dir names it in messages); -EBUSY when an apply or revert holds it,
+ * -ENOENT when there is none (except with JOURNAL_CREATE). Writing, a
  * torn last line (a write cut short by a crash, so its change never
  * started) is cut off; reading, it is ignored. */
-int journal_open(const char *dir, enum journal_mode mode, struct journal **out);
+int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out);
 void journal_close(struct journal *j);
 const char *journal_path(const struct journal *j);
 

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The planner: what a profile changes on this machine, read but never written. */
 #include "plan.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <sys/stat.h>
 
 #include "lib/cpuset.h"
+#include "lib/env-record.h"
 #include "tune/knob.h"
 #include "tune/services.h"
 
 struct ctx {
 	const struct profile *p;
-	json_object *rec;
+	struct env_record env; /* the machine as the probe saw it */
 	struct rootfs *rf;
 	const struct plan_opts *o;
 	struct plan *plan;
@@ -361,19 +362,16 @@ static void leaf_disks(struct ctx *c, const char *disk, int depth, struct strv *
 	strv_free(&slaves);
 }
 
-/* The scheduler to set from the offered ones, or NULL (with a note). */
-/* The record's object for a disk: the workdir's device or one of the
+/* The record's entry for a disk: the workdir's device or one of the
  * disks below it (storage.device.slaves), found by name. */
-static json_object *record_disk(json_object *dev, const char *name, int depth)
+static const struct env_device *record_disk(const struct env_device *dev, const char *name, int depth)
 {
 	if (!dev || depth > 8)
 		return NULL;
-	if (streq_ptr(jpath_str(dev, "name"), name))
+	if (streq_ptr(dev->name, name))
 		return dev;
-	json_object *slaves = jpath(dev, "slaves");
-	size_t n = slaves && json_object_is_type(slaves, json_type_array) ? json_object_array_length(slaves) : 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *d = record_disk(json_object_array_get_idx(slaves, i), name, depth + 1);
+	for (size_t i = 0; i < dev->slaves.n; i++) {
+		const struct env_device *d = record_disk(&dev->slaves.v[i], name, depth + 1);
 		if (d)
 			return d;
 	}
@@ -384,27 +382,28 @@ static json_object *record_disk(json_object *dev, const char *name, int depth)
  * The device whose disks [io] tunes: the workdir's, or for an overlay or
  * a loop device the one holding its backing directory or file.
  */
-static json_object *workdir_device(json_object *rec)
+static const struct env_device *workdir_device(const struct env_record *env)
 {
-	json_object *d = jpath(rec, "storage.device");
+	const struct env_device *d = env->storage.device;
 	for (int i = 0; d && i < 4; i++) {
-		const char *kind = jpath_str(d, "kind");
-		json_object *below = jpath(d, "backing.device");
-		if (!below || !kind || (!streq(kind, "overlay") && !streq(kind, "loop")))
-			return jpath_str(d, "name") ? d : NULL;
+		const struct env_device *below = d->backing.device;
+		if (!below || !d->kind || (!streq(d->kind, "overlay") && !streq(d->kind, "loop")))
+			return d->name ? d : NULL;
 		d = below;
 	}
 	return NULL;
 }
 
+/* The scheduler to set from the offered ones, or NULL (with a note). */
+
 static const char *pick_scheduler(struct ctx *c, const struct profile_setting *s, const char *disk,
 				  const char *path, const struct strv *offered, char **reason)
 {
 	bool is_auto = streq(s->value, "auto");
-	json_object *dev = workdir_device(c->rec);
-	json_object *d = record_disk(dev, disk, 0) ?: dev;
-	const char *rec_sched = jpath_str(d, "recommended_scheduler");
-	const char *kind = jpath_str(d, "kind");
+	const struct env_device *dev = workdir_device(&c->env);
+	const struct env_device *d = record_disk(dev, disk, 0) ?: dev;
+	const char *rec_sched = d ? d->recommended_scheduler : NULL;
+	const char *kind = d ? d->kind : NULL;
 	if (is_auto && !rec_sched) {
 		note(&c->plan->skipped, "io: scheduler auto: the probe has no recommendation for %s", disk);
 		return NULL;
@@ -451,8 +450,9 @@ static void plan_io(struct ctx *c)
 	const struct profile_setting *ra = setting(c, "io", "read-ahead-kb");
 	if (!sched && !ra)
 		return;
-	const char *dev = jpath_str(workdir_device(c->rec), "name");
-	const char *workdir = jpath_str(c->rec, "storage.workdir");
+	const struct env_device *wd = workdir_device(&c->env);
+	const char *dev = wd ? wd->name : NULL;
+	const char *workdir = c->env.storage.workdir;
 	if (!dev || strchr(dev, '/') || streq(dev, "..") || streq(dev, ".")) {
 		note(&c->plan->skipped, "io: the block device holding %s is not known (see `ubtune probe`): "
 			  "scheduler and read-ahead left alone", workdir ? workdir : "the workdir");
@@ -517,13 +517,10 @@ static void plan_vm(struct ctx *c)
 
 static char *node_cpus(struct ctx *c, int64_t node)
 {
-	json_object *nodes = jpath(c->rec, "numa.nodes");
-	size_t n = nodes && json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(nodes, i);
-		int64_t id;
-		if (jpath_int(e, "id", &id) && id == node && jpath_str(e, "cpus"))
-			return xstrdup(jpath_str(e, "cpus"));
+	for (size_t i = 0; i < c->env.numa.nodes.n; i++) {
+		const struct env_node *e = &c->env.numa.nodes.v[i];
+		if (e->id.known && e->id.v == node && e->cpus)
+			return xstrdup(e->cpus);
 	}
 	return NULL;
 }
@@ -531,13 +528,13 @@ static char *node_cpus(struct ctx *c, int64_t node)
 /* The CPUs one storage IRQ should go to: the profile's list, or those of
  * the NUMA node of its controller (the IRQ's own device_node, else the
  * workdir device's); NULL with a note when not known. */
-static char *irq_cpus(struct ctx *c, const struct profile_setting *s, json_object *irq, const char *what)
+static char *irq_cpus(struct ctx *c, const struct profile_setting *s, const struct env_irq *irq, const char *what)
 {
 	if (!streq(s->value, "device-node"))
 		return xstrdup(s->value);
-	int64_t node = -1;
-	if ((!jpath_int(irq, "device_node", &node) && !jpath_int(c->rec, "storage.device.numa_node", &node)) ||
-	    node < 0) {
+	const struct env_device *dev = c->env.storage.device;
+	int64_t node = int_or(irq->device_node, dev ? int_or(dev->numa_node, -1) : -1);
+	if (node < 0) {
 		note(&c->plan->skipped, "irq: %s: the NUMA node of its controller is not known", what);
 		return NULL;
 	}
@@ -548,12 +545,13 @@ static char *irq_cpus(struct ctx *c, const struct profile_setting *s, json_objec
 	return cpus;
 }
 
-static void plan_one_irq(struct ctx *c, const struct profile_setting *s, json_object *e, const struct cpuset *online)
+static void plan_one_irq(struct ctx *c, const struct profile_setting *s, const struct env_irq *e,
+			 const struct cpuset *online)
 {
-	int64_t irq;
-	if (!jpath_int(e, "irq", &irq) || irq < 0)
+	int64_t irq = int_or(e->irq, -1);
+	if (irq < 0)
 		return;
-	const char *name = jpath_str(e, "name");
+	const char *name = e->name;
 	_cleanup_free_ char *what = xasprintf("IRQ %" PRId64 "%s%s%s affinity", irq, name ? " (" : "", name ? name : "",
 					      name ? ")" : "");
 	_cleanup_free_ char *cpus = irq_cpus(c, s, e, what);
@@ -587,13 +585,12 @@ static void plan_irq(struct ctx *c)
 	const struct profile_setting *s = setting(c, "irq", "storage-affinity");
 	if (!s)
 		return;
-	json_object *irqs = jpath(c->rec, "numa.storage_irqs");
-	size_t n = irqs && json_object_is_type(irqs, json_type_array) ? json_object_array_length(irqs) : 0;
+	size_t n = c->env.numa.storage_irqs.n;
 	if (!n) {
 		note(&c->plan->skipped, "irq: the probe found no storage controller IRQs (numa.storage_irqs)");
 		return;
 	}
-	if (streq(s->value, "device-node") && jpath_len(c->rec, "numa.nodes") < 2) {
+	if (streq(s->value, "device-node") && c->env.numa.nodes.n < 2) {
 		note(&c->plan->skipped, "irq: one NUMA node only: storage IRQs left where they are");
 		return;
 	}
@@ -602,7 +599,7 @@ static void plan_irq(struct ctx *c)
 	bool known = rootfs_read_line(c->rf, "/sys/devices/system/cpu/online", &online_s) == 0 &&
 		     cpuset_parse_list(online_s, &online) == 0;
 	for (size_t i = 0; i < n; i++)
-		plan_one_irq(c, s, json_object_array_get_idx(irqs, i), known ? &online : NULL);
+		plan_one_irq(c, s, &c->env.numa.storage_irqs.v[i], known ? &online : NULL);
 	cpuset_free(&online);
 }
 
@@ -614,18 +611,18 @@ static int missing_dirs(struct ctx *c, const char *path, struct strv *out)
 	_cleanup_free_ char *p = xstrdup(path);
 	struct strv rev = {0};
 	for (;;) {
-		_cleanup_free_ char *host = knob_host_path(c->rf, p);
 		struct stat st;
-		if (lstat(host, &st) == 0) {
+		int r = rootfs_lstat(c->rf, p, &st);
+		if (r == 0) {
 			if (!S_ISDIR(st.st_mode)) {
 				strv_free(&rev);
 				return -ENOTDIR;
 			}
 			break;
 		}
-		if (errno != ENOENT) {
+		if (r != -ENOENT) {
 			strv_free(&rev);
-			return -errno;
+			return r;
 		}
 		strv_push(&rev, p);
 		char *slash = strrchr(p, '/');
@@ -639,13 +636,10 @@ static int missing_dirs(struct ctx *c, const char *path, struct strv *out)
 	return 0;
 }
 
-static bool dir_empty(const char *host)
+static bool dir_empty(struct rootfs *rf, const char *path)
 {
-	_cleanup_closedir_ DIR *d = opendir(host);
-	if (!d)
-		return true;
 	struct strv l = {0};
-	dir_list_sorted(d, &l);
+	rootfs_list(rf, path, &l);
 	bool empty = l.n == 0;
 	strv_free(&l);
 	return empty;
@@ -681,14 +675,13 @@ static void plan_workdir(struct ctx *c)
 	if (!streq(type->value, "tmpfs"))
 		return;
 
-	_cleanup_free_ char *host = knob_host_path(c->rf, path->value);
 	_cleanup_free_ char *fstype = NULL;
-	if (knob_mount_type(host, &fstype) == 0 && fstype && !streq(fstype, "tmpfs")) {
+	if (knob_mount_type(c->rf, path->value, &fstype) == 0 && fstype && !streq(fstype, "tmpfs")) {
 		note(&c->plan->errors, "workdir: %s is already a mount point (%s): not mounting a tmpfs over it",
 		     path->value, fstype);
 		return;
 	}
-	if (!fstype && !dir_empty(host)) {
+	if (!fstype && !dir_empty(c->rf, path->value)) {
 		note(&c->plan->errors, "workdir: %s is not empty: a tmpfs would hide its files; choose another path",
 		     path->value);
 		return;
@@ -740,7 +733,12 @@ void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, co
 		struct plan *plan)
 {
 	*plan = (struct plan){ .record = json_object_new_object() };
-	struct ctx c = { .p = p, .rec = rec, .rf = rf, .o = o, .plan = plan };
+	struct ctx c = { .p = p, .rf = rf, .o = o, .plan = plan };
+	_cleanup_free_ char *error = NULL;
+	if (env_decode(rec, "", &c.env, &error) < 0) {
+		note(&plan->errors, "the environment record: %s", error);
+		return;
+	}
 	/* services first: irqbalance would move the IRQs back */
 	plan_services(&c);
 	plan_cpu(&c);
@@ -750,9 +748,10 @@ void plan_build(const struct profile *p, json_object *rec, struct rootfs *rf, co
 	plan_irq(&c);
 	plan_workdir(&c);
 	plan_record(&c);
+	env_record_free(&c.env);
 }
 
-/* ---- plan lifetime, printing, JSON ------------------------------------------- */
+/* ---- plan lifetime ------------------------------------------------------------ */
 
 void action_free(struct action *a)
 {
@@ -787,214 +786,4 @@ void plan_free(struct plan *plan)
 	strv_free(&plan->errors);
 	json_object_put(plan->record);
 	*plan = (struct plan){0};
-}
-
-/* "policy12 (CPUs 12-15) governor" -> "policy# (CPUs #-#) governor":
- * knobs that differ only in their numbers look alike. */
-static char *shape(const char *s)
-{
-	struct buf b = {0};
-	for (; *s; s++) {
-		if (!isdigit((unsigned char)*s))
-			buf_add(&b, s, 1);
-		else if (!b.len || b.s[b.len - 1] != '#')
-			buf_add(&b, "#", 1);
-	}
-	return b.len ? buf_steal(&b) : xstrdup("");
-}
-
-/* A run of three or more alike knobs is shown as one line. */
-#define RUN_MIN 3
-
-static char *run_label(const char *first, const char *last, size_t n)
-{
-	return n >= RUN_MIN ? xasprintf("%s ... %s (%zu alike)", first, last, n) : xstrdup(first);
-}
-
-static bool alike_actions(const struct action *a, const struct action *b)
-{
-	_cleanup_free_ char *sa = shape(a->what), *sb = shape(b->what);
-	return streq(sa, sb) && streq(a->area, b->area) && streq(a->from, b->from) && streq(a->to, b->to) &&
-	       streq(a->why, b->why);
-}
-
-/* "what: value" lines; alike when the whats look alike and the values match. */
-static bool alike_lines(const char *a, const char *b)
-{
-	const char *va = strrchr(a, ':'), *vb = strrchr(b, ':');
-	if (!va || !vb || !streq(va, vb))
-		return false;
-	_cleanup_free_ char *wa = xstrndup(a, (size_t)(va - a)), *wb = xstrndup(b, (size_t)(vb - b));
-	_cleanup_free_ char *sa = shape(wa), *sb = shape(wb);
-	return streq(sa, sb);
-}
-
-static void print_list(FILE *f, const char *title, const struct strv *l, bool group)
-{
-	if (!l->n)
-		return;
-	fprintf(f, "%s\n", title);
-	for (size_t i = 0, n; i < l->n; i += n) {
-		for (n = 1; group && i + n < l->n && alike_lines(l->v[i], l->v[i + n]); n++)
-			;
-		if (n < RUN_MIN) {
-			n = 1;
-			fprintf(f, "  %s\n", l->v[i]);
-			continue;
-		}
-		const char *last = l->v[i + n - 1];
-		fprintf(f, "  %.*s ... %s (%zu alike)\n", (int)(strrchr(l->v[i], ':') - l->v[i]), l->v[i], last, n);
-	}
-}
-
-static void print_record(json_object *rec, FILE *f)
-{
-	if (!json_object_object_length(rec))
-		return;
-	fprintf(f, "Recorded for `ubtune bench`:\n");
-	json_object_object_foreach(rec, key, val)
-	{
-		fprintf(f, "  %-8s %s\n", key, json_object_to_json_string_ext(val, JSON_C_TO_STRING_SPACED |
-									   JSON_C_TO_STRING_NOSLASHESCAPE));
-	}
-}
-
-/* Values as one line: tabs and other control characters become spaces. */
-static char *oneline(const char *s)
-{
-	char *o = xstrdup(s);
-	for (char *c = o; *c; c++)
-		if ((unsigned char)*c < 0x20)
-			*c = ' ';
-	return o;
-}
-
-void plan_print(const struct profile *p, const struct plan *plan, FILE *f)
-{
-	_cleanup_free_ char *chain = strv_join(&p->chain, " -> ");
-	fprintf(f, "Profile %s (%s)%s%s\n", p->name, chain, p->description ? ": " : "",
-		p->description ? p->description : "");
-	for (size_t i = 0; i < p->notes.n; i++)
-		fprintf(f, "  %s\n", p->notes.v[i]);
-
-	/* rows: one per action, or per run of alike actions */
-	struct strv whats = {0};
-	size_t *first = xcalloc(plan->n_actions + 1, sizeof(*first));
-	size_t rows = 0;
-	int ww = 4, fw = 4, tw = 2;
-	for (size_t i = 0, n; i < plan->n_actions; i += n) {
-		for (n = 1; i + n < plan->n_actions && alike_actions(&plan->actions[i], &plan->actions[i + n]); n++)
-			;
-		if (n < RUN_MIN)
-			n = 1;
-		const struct action *a = &plan->actions[i];
-		strv_take(&whats, run_label(a->what, plan->actions[i + n - 1].what, n));
-		first[rows++] = i;
-		ww = (int)strlen(whats.v[rows - 1]) > ww ? (int)strlen(whats.v[rows - 1]) : ww;
-		fw = (int)strlen(a->from) > fw ? (int)strlen(a->from) : fw;
-		tw = (int)strlen(a->to) > tw ? (int)strlen(a->to) : tw;
-	}
-	if (rows) {
-		fprintf(f, "\n%-8s %-*s  %-*s    %-*s  %s\n", "area", ww, "what", fw, "from", tw, "to", "why");
-		for (size_t r = 0; r < rows; r++) {
-			const struct action *a = &plan->actions[first[r]];
-			_cleanup_free_ char *from = oneline(a->from);
-			fprintf(f, "%-8s %-*s  %-*s -> %-*s  %s\n", a->area, ww, whats.v[r], fw, from, tw, a->to, a->why);
-		}
-	} else {
-		fprintf(f, "\nNothing to change.\n");
-	}
-	strv_free(&whats);
-	free(first);
-	fputc('\n', f);
-	print_list(f, "Already as the profile wants:", &plan->unchanged, true);
-	print_list(f, "Left alone:", &plan->skipped, false);
-	print_record(plan->record, f);
-	print_list(f, "Cannot apply:", &plan->errors, false);
-}
-
-static const char *const kind_names[] = {
-	[ACT_FILE] = "file", [ACT_SERVICE] = "service", [ACT_DEFAULT_TARGET] = "default-target",
-	[ACT_MKDIR] = "mkdir", [ACT_MOUNT] = "mount",
-};
-
-const char *action_kind_name(enum action_kind k)
-{
-	return kind_names[k];
-}
-
-int action_kind_parse(const char *s, enum action_kind *out)
-{
-	for (size_t i = 0; s && i < ARRAY_SIZE(kind_names); i++)
-		if (streq(kind_names[i], s))
-			return *out = (enum action_kind)i, 0;
-	return -EBADMSG;
-}
-
-/* The members actions and knobs share: kind, what, target, choice. */
-static json_object *target_to_json(enum action_kind kind, const char *what, const char *target, bool choice)
-{
-	json_object *o = json_object_new_object();
-	jset_str(o, "kind", action_kind_name(kind));
-	jset_str(o, "what", what);
-	jset_str(o, "target", target);
-	jset_bool(o, "choice", choice);
-	return o;
-}
-
-static int target_from_json(json_object *o, enum action_kind *kind, char **what, char **target, bool *choice)
-{
-	if (action_kind_parse(jpath_str(o, "kind"), kind) < 0 || !jpath_str(o, "target"))
-		return -EBADMSG;
-	*target = xstrdup(jpath_str(o, "target"));
-	*what = xstrdup(jpath_str(o, "what") ?: *target);
-	jpath_bool(o, "choice", choice);
-	return 0;
-}
-
-json_object *action_to_json(const struct action *a)
-{
-	json_object *o = target_to_json(a->kind, a->what, a->target, a->choice);
-	jset_str(o, "area", a->area);
-	jset_str(o, "from", a->from);
-	jset_str(o, "to", a->to);
-	jset_str(o, "why", a->why);
-	if (a->options)
-		jset_str(o, "options", a->options);
-	jset_bool(o, "persistent", a->persistent);
-	if (a->best_effort)
-		jset_bool(o, "best_effort", true);
-	return o;
-}
-
-int action_from_json(json_object *o, struct action *a)
-{
-	*a = (struct action){0};
-	if (!jpath_str(o, "from") || !jpath_str(o, "to") ||
-	    target_from_json(o, &a->kind, &a->what, &a->target, &a->choice) < 0)
-		return -EBADMSG;
-	a->area = xstrdup_or_null(jpath_str(o, "area"));
-	a->from = xstrdup_or_null(jpath_str(o, "from"));
-	a->to = xstrdup_or_null(jpath_str(o, "to"));
-	a->why = xstrdup_or_null(jpath_str(o, "why"));
-	a->options = xstrdup_or_null(jpath_str(o, "options"));
-	jpath_bool(o, "persistent", &a->persistent);
-	jpath_bool(o, "best_effort", &a->best_effort);
-	return 0;
-}
-
-json_object *knob_to_json(const struct knob *k)
-{
-	json_object *o = target_to_json(k->kind, k->what, k->target, k->choice);
-	jset_str(o, "value", k->value);
-	return o;
-}
-
-int knob_from_json(json_object *o, struct knob *k)
-{
-	*k = (struct knob){0};
-	if (!jpath_str(o, "value") || target_from_json(o, &k->kind, &k->what, &k->target, &k->choice) < 0)
-		return -EBADMSG;
-	k->value = xstrdup_or_null(jpath_str(o, "value"));
-	return 0;
 }

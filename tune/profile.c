@@ -11,6 +11,7 @@
 
 #include "lib/cpuset.h"
 #include "lib/paths.h"
+#include "unixbench/catalogue.h"
 
 /* ---- values ---------------------------------------------------------- */
 
@@ -216,13 +217,17 @@ static char *check_readahead(const char *value, const char *choices)
 
 static char *check_path(const char *value, const char *choices)
 {
-	static const char *const forbidden[] = { "/proc", "/sys", "/dev", "/run" };
+	/* the kernel's, and the system's own files: a benchmark's files there,
+	 * or a tmpfs over them, would break the machine */
+	static const char *const forbidden[] = { "/proc", "/sys", "/dev", "/run", "/etc", "/usr", "/bin", "/sbin",
+						 "/lib", "/lib32", "/lib64", "/libx32", "/boot" };
 	if (value[0] != '/')
 		return xasprintf("'%s' is not an absolute path", value);
 	if (strlen(value) > 200 || !all_chars(value, "/_.+-@"))
 		return xasprintf("'%s' is not a usable path (letters, digits and /_.+-@ only)", value);
-	if (strstr(value, "/../") || endswith(value, "/..") || strstr(value, "//") || streq(value, "/"))
-		return xasprintf("'%s' must name a directory below / without '..' or '//'", value);
+	if (strstr(value, "/../") || endswith(value, "/..") || strstr(value, "/./") || endswith(value, "/.") ||
+	    strstr(value, "//") || streq(value, "/"))
+		return xasprintf("'%s' must name a directory below / without '.', '..' or '//'", value);
 	for (size_t i = 0; i < ARRAY_SIZE(forbidden); i++) {
 		const char *rest = startswith(value, forbidden[i]);
 		if (rest && (!*rest || *rest == '/'))
@@ -265,47 +270,41 @@ static char *check_cflags(const char *value, const char *choices)
 	return err;
 }
 
+/* The [bench] lists are checked as `ubtune bench` checks them; `all` stays
+ * `all` until the run. */
 static char *check_copies(const char *value, const char *choices)
 {
-	struct strv items = {0};
-	strv_split(value, " \t,", &items);
-	char *err = items.n ? NULL : xstrdup("needs at least one number of copies or 'all'");
-	for (size_t i = 0; i < items.n && !err; i++) {
-		uint64_t v;
-		if (streq(items.v[i], "all"))
-			continue;
-		if (parse_u64(items.v[i], &v) < 0 || v < 1 || v > 65536)
-			err = xasprintf("'%s' is neither a number of copies (1-65536) nor 'all'", items.v[i]);
+	unsigned copies[UB_RUNS_MAX], n;
+	_cleanup_free_ char *bad = NULL;
+	switch (ub_parse_copies(value, " \t,", 1, copies, &n, &bad)) {
+	case 0:
+		return NULL;
+	case -E2BIG:
+		return xasprintf("names more than %d copy counts", UB_RUNS_MAX);
+	default:
+		if (!bad)
+			return xstrdup("needs at least one number of copies or 'all'");
+		return xasprintf("'%s' is neither a number of copies (1-%d) nor 'all'", bad, UB_COPIES_MAX);
 	}
-	strv_free(&items);
-	return err;
 }
-
-/* The test names and groups UnixBench's Run accepts. */
-static const char *const unixbench_tests =
-	"index|gindex|system|oldsystem|speed|arithmetic|fs|shell|graphics|misc|load|"
-	"dhry2reg|dhry|dhrystone|whetstone-double|whets|whetstone|syscall|pipe|context1|spawn|execl|"
-	"fstime|fstime-r|fstime-w|fsbuffer|fsbuffer-r|fsbuffer-w|fsdisk|fsdisk-r|fsdisk-w|"
-	"shell1|shell8|shell16|short|int|long|float|double|arithoh|C|dc|hanoi|grep|sysexec|"
-	"2d-rects|2d-lines|2d-circle|2d-ellipse|2d-shapes|2d-aashapes|2d-polys|2d-text|2d-blit|2d-window|ubgears";
 
 static char *check_tests(const char *value, const char *choices)
 {
-	struct strv items = {0}, known = {0};
-	strv_split(value, " \t,", &items);
-	strv_split(unixbench_tests, "|", &known);
-	char *err = items.n ? NULL : xstrdup("needs at least one test name");
-	for (size_t i = 0; i < items.n && !err; i++) {
-		if (strv_contains(&known, items.v[i]))
-			continue;
-		const char *hint = str_closest(items.v[i], (const char *const *)known.v);
-		err = xasprintf("'%s' is not a test or group UnixBench's Run knows (such as index, dhry2reg, "
-				"fstime)%s%s%s", items.v[i], hint ? " (did you mean '" : "", hint ? hint : "",
-				hint ? "'?)" : "");
-	}
-	strv_free(&items);
-	strv_free(&known);
-	return err;
+	unsigned tests[UB_NINDEX], n;
+	_cleanup_free_ char *bad = NULL;
+	if (ub_parse_tests(value, " \t,", tests, &n, &bad) == 0)
+		return NULL;
+	_cleanup_strv_ struct strv words = {0};
+	strv_split(value, " \t,", &words);
+	if (!words.n)
+		return xstrdup("needs at least one test name");
+	const char *known[UB_NINDEX + 2] = { "index" };
+	for (size_t i = 0; i < UB_NINDEX; i++)
+		known[i + 1] = ub_tests[i].id;
+	const char *hint = str_closest(bad, known);
+	_cleanup_free_ char *ids = ub_index_ids(", ");
+	return xasprintf("'%s' is not a test `ubtune bench` runs (index, or some of %s)%s%s%s", bad, ids,
+			 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 }
 
 static char *check_bool(const char *value, const char *choices)
@@ -345,6 +344,25 @@ static char *check_sysctl_value(const char *value, const char *choices)
 	if (strlen(value) > 128)
 		return xstrdup("is longer than 128 characters");
 	return check_text(value, NULL);
+}
+
+/* Sysctls whose value names a program the kernel runs as root: a profile
+ * must not make the kernel run something (a core_pattern may still name a
+ * file). NULL when the setting is not one of them. */
+static char *check_sysctl_program(const char *name, const char *value)
+{
+	static const char *const programs[] = { "kernel.modprobe", "kernel.hotplug", "kernel.poweroff_cmd" };
+	_cleanup_free_ char *dotted = xstrdup(name);
+	for (char *c = dotted; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	for (size_t i = 0; i < ARRAY_SIZE(programs); i++)
+		if (streq(dotted, programs[i]))
+			return xasprintf("%s names a program the kernel runs as root: not set by a profile", programs[i]);
+	if (streq(dotted, "kernel.core_pattern") && value[strspn(value, " \t")] == '|')
+		return xstrdup("a core_pattern starting with '|' makes the kernel run a program as root on every crash: "
+			       "not set by a profile");
+	return NULL;
 }
 
 /* A sysctl name: "kernel.randomize_va_space" or "kernel/randomize_va_space". */
@@ -636,6 +654,8 @@ static void check_section(struct loader *l, struct section *s)
 			err = check_sysctl_name(e->key);
 			if (!err)
 				err = check_sysctl_value(e->value, NULL);
+			if (!err)
+				err = check_sysctl_program(e->key, e->value);
 		} else {
 			const struct key_spec *k = key_lookup(s->type, e->key);
 			if (!k) {

@@ -72,22 +72,33 @@ static void restore(struct tune_env *env, const struct jentry *e, struct revert_
 	}
 }
 
-static bool remove_applied(const char *dir)
+/* Removes applied.json, and the state directory when apply made it. */
+static int remove_state(struct tune_env *env, int dfd, struct revert_result *res, char **error)
 {
-	_cleanup_free_ char *path = xasprintf("%s/" APPLIED_FILE, dir);
-	return unlink(path) == 0;
+	res->had_applied |= applied_remove_at(dfd);
+	int r = tune_state_remove(env);
+	if (r < 0)
+		*error = xasprintf("cannot remove %s: %s", env->state_dir, strerror(-r));
+	return r;
 }
 
 int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 {
 	*res = (struct revert_result){0};
 	struct journal *j = NULL;
-	int r = journal_open(env->state_dir, JOURNAL_WRITE, &j);
-	if (r == -ENOENT) {
-		/* only settings were recorded (or nothing was applied) */
-		res->had_applied = remove_applied(env->state_dir);
-		return 0;
+	_cleanup_close_ int dfd = tune_state_open(env, false);
+	if (dfd == -ENOENT) {
+		/* nothing was applied; what a kill left while the state directory
+		 * came or went is removed */
+		int r = tune_state_remove(env);
+		if (r < 0)
+			*error = xasprintf("cannot remove %s: %s", env->state_dir, strerror(-r));
+		return r;
 	}
+	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_WRITE, &j);
+	if (r == -ENOENT)
+		/* only settings were recorded (or nothing was applied) */
+		return remove_state(env, dfd, res, error);
 	if (r < 0) {
 		*error = xasprintf("cannot open the journal in %s: %s", env->state_dir,
 				   r == -EBUSY ? "another ubtune apply or revert is running" : strerror(-r));
@@ -111,6 +122,9 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 		pick[i] = chosen(&l, i, env->boot_id);
 	res->items = xcalloc(l.n + 1, sizeof(*res->items));
 	for (size_t i = l.n; i-- > 0;) {
+		/* what a kill inside a write left beside the file */
+		if (l.e[i].a.kind == ACT_FILE)
+			knob_clean(env->rf, l.e[i].a.target);
 		if (!pick[i])
 			continue;
 		struct revert_item *it = &res->items[res->n++];
@@ -126,10 +140,13 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 	jlog_free(&l);
 
 	if (!res->failed) {
+		/* applied.json first: a journal alone is an interrupted apply,
+		 * which a revert killed here finishes */
+		res->had_applied = applied_remove_at(dfd);
 		if ((r = journal_remove(j)) < 0)
 			*error = xasprintf("cannot remove %s: %s", journal_path(j), strerror(-r));
 		else
-			res->had_applied = remove_applied(env->state_dir);
+			r = remove_state(env, dfd, res, error);
 	}
 	journal_close(j);
 	return r < 0 ? r : 0;

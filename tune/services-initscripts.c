@@ -5,7 +5,7 @@
  * `SCRIPT stop` and `SCRIPT start`. Whether a service runs comes from its
  * `status` verb where the script has one, else from its daemon's pidfile
  * or process name in /proc: only services seen running are stopped, so
- * revert starts exactly those again.
+ * revert starts exactly those again. In a dump only the files are read.
  */
 #include <errno.h>
 
@@ -69,7 +69,7 @@ static char *state_of(struct svc *s, const struct initscript *sc, char **why)
 		*why = xasprintf("%s is not an executable file", sc->path);
 		return xstrdup("unknown");
 	}
-	if (sc->has_status) {
+	if (sc->has_status && rootfs_is_live(s->rf)) {
 		_cleanup_free_ char *error = NULL;
 		int r = svc_run_script(s->rf, sc->path, (const char *const[]){ "status", NULL }, true, NULL, &error);
 		/* LSB: 0 running; 1, 2 dead with a pid or lock file left; 3 not running */
@@ -85,8 +85,8 @@ static char *state_of(struct svc *s, const struct initscript *sc, char **why)
 	int r = initscript_running(s->rf, sc, &t, &pid);
 	proc_table_free(&t);
 	if (r < 0) {
-		*why = xasprintf("cannot tell whether it runs: %s has no status verb and /proc shows no processes",
-				 sc->path);
+		*why = xasprintf("cannot tell whether it runs: %s %s and /proc shows no processes", sc->path,
+				 !sc->has_status ? "has no status verb" : "is not run with --root");
 		return xstrdup("unknown");
 	}
 	return xstrdup(r ? "active" : "inactive");
@@ -185,4 +185,5 @@ const struct svc_backend svc_initscripts = {
 	.stop = is_stop,
 	.start = is_start,
 	.best_effort = true,
+	.runs_scripts = true,
 };

@@ -3,7 +3,9 @@
  * The OpenRC backend of tune/services.h: `rc-service --list`,
  * `rc-service --exists NAME`, `rc-service NAME status|stop|start`. A
  * service runs when its status exits 0 ("started"); only those are
- * stopped, so revert starts exactly those again.
+ * stopped, so revert starts exactly those again. In a dump nothing is
+ * run: the services are the scripts in /etc/init.d, and those OpenRC
+ * lists in /run/openrc/started are the running ones.
  */
 #include <errno.h>
 
@@ -14,7 +16,7 @@
 static int rc(struct svc *s, const char *const *args, bool capture, char **out)
 {
 	char *error = NULL;
-	int r = svc_run_script(s->rf, s->data, args, capture, out, &error);
+	int r = svc_run_script(s->rf, s->data ? s->data : "rc-service", args, capture, out, &error);
 	svc_set_error(s, error);
 	return r;
 }
@@ -31,6 +33,8 @@ static int rc_open(struct svc *s, char **why)
 		*why = xstrdup("no " OPENRC_RUN ": OpenRC does not run this machine");
 		return -ENOENT;
 	}
+	if (!rootfs_is_live(s->rf))
+		return 0;
 	for (size_t i = 0; i < ARRAY_SIZE(places); i++)
 		if (rootfs_exists(s->rf, places[i]) == 0) {
 			s->data = xstrdup(places[i]);
@@ -45,10 +49,31 @@ static void rc_close(struct svc *s)
 	free(s->data);
 }
 
+/* A dump's service: its script is there, and OpenRC marked it started. */
+static char *dump_state(struct svc *s, const char *name)
+{
+	_cleanup_free_ char *script = xasprintf(INITD "/%s", name);
+	_cleanup_free_ char *started = xasprintf(OPENRC_STARTED "/%s", name);
+	bool runs = rootfs_exists(s->rf, script) == 0 && rootfs_exists(s->rf, started) == 0;
+	return xstrdup(runs ? "active" : "inactive");
+}
+
+static int dump_list(struct svc *s, struct strv *all)
+{
+	int r = rootfs_list(s->rf, INITD, all);
+	if (r < 0)
+		svc_set_error(s, xasprintf("%s: %s", INITD, strerror(-r)));
+	return r;
+}
+
 /* `rc-service NAME status`: 0 started, 8 starting; 3 stopped, 32 crashed,
  * and the other states (stopping, inactive) do not run the daemon. */
 static int rc_state(struct svc *s, const char *name, char **state)
 {
+	if (!rootfs_is_live(s->rf)) {
+		*state = dump_state(s, name);
+		return 0;
+	}
 	int r = rc(s, (const char *const[]){ name, "status", NULL }, true, NULL);
 	if (r < 0 || r >= 126)
 		return r < 0 ? r : -EIO;
@@ -61,12 +86,12 @@ static int rc_list(struct svc *s, const struct strv *patterns, struct strv *name
 		   struct strv *notes)
 {
 	_cleanup_free_ char *out = NULL;
-	int r = rc(s, (const char *const[]){ "--list", NULL }, true, &out);
+	struct strv all = {0};
+	int r = rootfs_is_live(s->rf) ? rc(s, (const char *const[]){ "--list", NULL }, true, &out) : dump_list(s, &all);
 	if (r != 0)
 		return r < 0 ? r : -EIO;
-	struct strv all = {0};
 	char *save = NULL;
-	for (char *l = strtok_r(out, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+	for (char *l = out ? strtok_r(out, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
 		if (*strstrip(l) && !strv_contains(&all, l))
 			strv_push(&all, l);
 	strv_sort(&all);
@@ -91,6 +116,8 @@ static int rc_list(struct svc *s, const struct strv *patterns, struct strv *name
 
 static int rc_active_state(struct svc *s, const char *name, char **state)
 {
+	if (!rootfs_is_live(s->rf))
+		return rc_state(s, name, state);
 	int r = rc(s, (const char *const[]){ "--exists", name, NULL }, true, NULL);
 	if (r < 0)
 		return r;
@@ -131,4 +158,5 @@ const struct svc_backend svc_openrc = {
 	.stop = rc_stop,
 	.start = rc_start,
 	.best_effort = true,
+	.runs_scripts = true,
 };

@@ -66,6 +66,11 @@ bool svc_best_effort(const struct svc *s)
 	return s->backend->best_effort;
 }
 
+bool svc_runs_scripts(const struct svc *s)
+{
+	return s->backend->runs_scripts;
+}
+
 char *svc_pattern(const struct svc *s, const char *given)
 {
 	return s->backend->pattern(given);
@@ -146,19 +151,8 @@ bool svc_pid1_is_systemd(struct rootfs *rf)
 	return rootfs_read_line(rf, "/proc/1/comm", &comm) == 0 && streq(comm, "systemd");
 }
 
-/* What init would give a script: the root's bin directories first. */
-static char *script_path_env(struct rootfs *rf)
-{
-	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
-	struct buf b = {0};
-	buf_puts(&b, "PATH=");
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		buf_printf(&b, "%s%s%s", i ? ":" : "", rootfs_is_live(rf) ? "" : rootfs_path(rf), dirs[i]);
-	/* a dump's scripts may call tools only this machine has */
-	if (!rootfs_is_live(rf))
-		buf_puts(&b, ":/usr/sbin:/usr/bin:/sbin:/bin");
-	return buf_steal(&b);
-}
+/* What init gives a script. */
+#define SCRIPT_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 static char *last_line(const char *text)
 {
@@ -170,23 +164,19 @@ static char *last_line(const char *text)
 int svc_run_script(struct rootfs *rf, const char *path, const char *const *args, bool capture, char **output,
 		   char **error)
 {
-	_cleanup_free_ char *canon = NULL;
-	int r = rootfs_realpath(rf, path, &canon);
-	if (r < 0) {
-		*error = xasprintf("%s: %s", path, strerror(-r));
-		return r;
+	if (!rootfs_is_live(rf)) {
+		*error = xasprintf("%s was not run: with --root, the root's scripts are never run", path);
+		return -EPERM;
 	}
-	_cleanup_free_ char *host = rootfs_is_live(rf) ? xstrdup(canon) : xasprintf("%s%s", rootfs_path(rf), canon);
-	_cleanup_free_ char *env_path = script_path_env(rf);
-	const char *argv[8] = { host };
+	const char *argv[8] = { path };
 	size_t n = 1;
 	for (size_t i = 0; args[i] && n < ARRAY_SIZE(argv) - 1; i++)
 		argv[n++] = args[i];
-	const char *envp[] = { env_path, "HOME=/", "LC_ALL=C", NULL };
-	struct spawn_opts o = { .argv = argv, .envp = envp, .cwd = rootfs_path(rf), .capture = capture,
+	const char *envp[] = { SCRIPT_PATH, "HOME=/", "LC_ALL=C", NULL };
+	struct spawn_opts o = { .argv = argv, .envp = envp, .cwd = "/", .capture = capture,
 				.timeout_s = SVC_SCRIPT_TIMEOUT_S };
 	_cleanup_free_ char *out = NULL;
-	r = spawn_run(&o, capture ? &out : NULL);
+	int r = spawn_run(&o, capture ? &out : NULL);
 	_cleanup_free_ char *cmd = NULL;
 	struct buf b = {0};
 	buf_puts(&b, path);

@@ -37,6 +37,9 @@ struct svc_backend {
 	/* Scripts report failure loosely (a stop of a daemon that just died
 	 * fails): one that fails is reported and apply goes on. */
 	bool best_effort;
+	/* It runs the root's programs: never in a dump (--root), where states
+	 * are read from the dump's files instead. */
+	bool runs_scripts;
 };
 
 struct svc {
@@ -50,7 +53,9 @@ struct svc {
  * Opens the first backend that works. With a dump root (--root DIR), only
  * a bus named by DBUS_SYSTEM_BUS_ADDRESS or the root's own scripts
  * (DIR/etc/init.d, DIR/sbin/rc-service) are used, never this machine's
- * service manager. On failure *why says why services cannot be handled.
+ * service manager, and the scripts are only read, never run: a dump's
+ * programs are anyone's code. On failure *why says why services cannot be
+ * handled.
  */
 int svc_open(struct rootfs *rf, struct svc **out, char **why);
 void svc_close(struct svc *s);
@@ -63,6 +68,7 @@ extern const struct svc_backend svc_initscripts;
 const char *svc_last_error(struct svc *s);
 const char *svc_name(const struct svc *s);
 bool svc_best_effort(const struct svc *s);
+bool svc_runs_scripts(const struct svc *s);
 char *svc_pattern(const struct svc *s, const char *given);
 int svc_list(struct svc *s, const struct strv *patterns, struct strv *names, struct strv *states, struct strv *notes);
 int svc_active_state(struct svc *s, const char *unit, char **state);
@@ -93,9 +99,9 @@ enum svc_match svc_script_matches(const struct strv *patterns, const char *name)
  * /etc/init.d holds. */
 bool svc_pid1_is_systemd(struct rootfs *rf);
 /*
- * Runs a program of the root (path inside it, symlinks resolved inside
- * it) with args (NULL-terminated): from the root directory, with the
- * root's bin directories first in PATH, stdin from /dev/null, killed after
+ * Runs a program of the live root (never a dump's: -EPERM) with args
+ * (NULL-terminated): from the root directory, with the
+ * bin directories in PATH, stdin from /dev/null, killed after
  * SVC_SCRIPT_TIMEOUT_S. capture keeps its output (in *output when not
  * NULL, and for the error message); without it (start: a daemon may keep
  * the output open) it goes to /dev/null. Returns the exit status or

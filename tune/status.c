@@ -62,11 +62,11 @@ static void collect_knobs(json_object *applied, const struct jlog *l, struct kno
 		};
 }
 
-static int read_journal(struct tune_env *env, struct jlog *l, bool *unreadable, char **error)
+static int read_journal(struct tune_env *env, int dfd, struct jlog *l, bool *unreadable, char **error)
 {
 	struct journal *j = NULL;
 	*l = (struct jlog){0};
-	int r = journal_open(env->state_dir, JOURNAL_READ, &j);
+	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_READ, &j);
 	if (r == -ENOENT)
 		return 0;
 	if (r == -EACCES) {
@@ -91,7 +91,8 @@ static int read_journal(struct tune_env *env, struct jlog *l, bool *unreadable, 
 int tune_status(struct tune_env *env, json_object **out, char **error)
 {
 	_cleanup_json_ json_object *applied = NULL;
-	int r = applied_load(env->state_dir, &applied);
+	_cleanup_close_ int dfd = tune_state_open(env, false);
+	int r = dfd < 0 ? dfd : applied_load_at(dfd, &applied);
 	if (r == -ENOENT)
 		applied = NULL;
 	else if (r < 0) {
@@ -101,7 +102,7 @@ int tune_status(struct tune_env *env, json_object **out, char **error)
 	}
 	struct jlog l;
 	bool unreadable = false;
-	if ((r = read_journal(env, &l, &unreadable, error)) < 0)
+	if ((r = read_journal(env, dfd, &l, &unreadable, error)) < 0)
 		return r;
 
 	json_object *o = json_object_new_object();

@@ -35,6 +35,18 @@ struct tune_env {
  */
 char *tune_state_dir(const char *root);
 
+/*
+ * The state directory opened O_RDONLY (journal_open(), the *_at() calls
+ * below); create makes it first. Inside a dump it is made without a step
+ * outside DIR, and the directories made are listed in it, so that
+ * tune_state_remove() takes them away again.
+ */
+int tune_state_open(struct tune_env *env, bool create);
+/* Once neither a journal nor applied.json is left: removes the state
+ * directories apply made in a dump, and what a kill left of their making
+ * or removal. */
+int tune_state_remove(struct tune_env *env);
+
 /* Opens the root and the service manager (with_services). */
 int tune_env_open(const char *root, bool with_services, struct tune_env *env, char **error);
 void tune_env_close(struct tune_env *env);
@@ -47,13 +59,16 @@ struct apply_result {
 	struct strv problems; /* rollback steps that failed (the journal keeps them) */
 	struct strv refused;  /* best-effort changes the kernel refused: what and why */
 	struct strv refused_targets;
+	struct strv not_done; /* journaled, not carried out in a dump: what and why */
+	bool journal_kept;    /* a failure after changes that stay: revert undoes them */
 };
 
 /* Carries out a plan: journal entry first, then the change, for each
  * action; then records applied.json. A failing action rolls back what this
- * run changed. Fault injection for tests: UBTUNE_FAULT_AT=N kills the
- * process with SIGKILL at the Nth step (each action has two: after its
- * journal entry, after its change). */
+ * run changed. Changes that a dump does not get (knob_carried_out()) are
+ * journaled and listed in not_done. Fault injection for tests:
+ * UBTUNE_FAULT_AT=N kills the process with SIGKILL at the Nth step (each
+ * action has two: after its journal entry, after its change). */
 int tune_apply(struct tune_env *env, const struct profile *p, const struct plan *plan, struct apply_result *res);
 void apply_result_free(struct apply_result *res);
 
@@ -62,6 +77,12 @@ void apply_result_free(struct apply_result *res);
 json_object *applied_merge(json_object *old, const struct profile *p, const struct plan *plan,
 			   const struct strv *refused, const char *boot_id);
 int applied_load(const char *dir, json_object **out);
+/* The same in the state directory opened by tune_state_open(); saved
+ * through a temporary renamed over it. */
+int applied_load_at(int dfd, json_object **out);
+int applied_save_at(int dfd, json_object *o);
+/* True when there was one to remove. */
+bool applied_remove_at(int dfd);
 
 /* ---- revert ---- */
 enum revert_outcome {

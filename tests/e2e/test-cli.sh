@@ -27,6 +27,17 @@ for c in $("$UBTUNE" __complete); do
 	done
 done
 
+# bench's help and the man page list the catalogue's index tests (bench
+# names them when --tests has one it does not know)
+expect_exit 2 "$UBTUNE" bench --tests nosuch
+ids=$(sed -n 's/.*; the tests are: //p' "$T/stderr")
+[ "$(wc -w <<<"$ids")" = 12 ] || fail "bench does not name the 12 tests: $(cat "$T/stderr")"
+help_ids=$("$UBTUNE" bench --help | sed -n '/^  --tests LIST/,/^  --copies/p' | sed '1d;$d' | tr -s ' \n' ' ')
+[ "$help_ids" = " $ids " ] || fail "bench --help lists the tests as '$help_ids', the catalogue as '$ids'"
+man_ids=$(sed -n '/^\.BI \\-\\-tests/,/^(default/p' "$SRCDIR/man/ubtune.1" | sed '1d;$d' | tr '\n' ' ' |
+	sed 's/.*commas: //; s/\\-/-/g; s/ $//')
+[ "$man_ids" = "$ids" ] || fail "the man page lists the tests as '$man_ids', the catalogue as '$ids'"
+
 # bash completion: command names, then the options of the command
 comp() {
 	PATH="$(dirname "$UBTUNE"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ubtune

@@ -13,7 +13,15 @@ declare -A cases=(
 	[full-6-vs-5]="v6-full/vm-2026-11-29-01 v5-full/vm-2026-11-29-01"
 	[passes-6-vs-5]="v6-brief-i3/vm-2026-11-29-01 v5-multi-i3/vm-2026-11-29-01"
 	[bench-programs-vs-run]="../results/bench-programs-quick.json ../results/bench-run-engine.json"
+	[bench-vs-rpi4]="../results/bench-programs-quick.json ../results/rpi4-undervoltage.json"
+	[copies-2-6-vs-5]="--copies 2 v6-brief-i3/vm-2026-11-29-01 v5-multi-i3/vm-2026-11-29-01"
+	[formats-of-one-run]="run-output/ub6-full-c1.out v6-full/vm-2026-11-29-01 mangled/broken.txt"
+	[log-vs-report]="v6-multi/vm-2026-11-29-02.log v6-multi/vm-2026-11-29-02"
 )
+# times from ubtune's own clock (the import time of a .log) read <now>
+export TZ=UTC
+start=$EPOCHSECONDS
+outs=()
 for name in "${!cases[@]}"; do
 	for fmt in text markdown csv json; do
 		ext=${fmt/text/txt}
@@ -23,13 +31,17 @@ for name in "${!cases[@]}"; do
 		# shellcheck disable=SC2086
 		"$UBTUNE" compare $opt ${cases[$name]} >"$T/$name.$ext" 2>"$T/err" ||
 			fail "compare $opt $name failed: $(cat "$T/err")"
-		if [ -n "${UPDATE_GOLDEN:-}" ]; then
-			cp "$T/$name.$ext" "$GOLDEN/$name.$ext"
-		else
-			diff -u "$GOLDEN/$name.$ext" "$T/$name.$ext" >"$T/diff" ||
-				fail "compare $opt $name differs from $GOLDEN/$name.$ext: $(head -40 "$T/diff")"
-		fi
+		outs+=("$name.$ext")
 	done
+done
+(cd "$T" && $PY "$SRCDIR/tests/e2e/normalize-now.py" "$start" "$EPOCHSECONDS" "${outs[@]}") || fail "cannot normalise"
+for out in "${outs[@]}"; do
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$T/$out" "$GOLDEN/$out"
+	else
+		diff -u "$GOLDEN/$out" "$T/$out" >"$T/diff" ||
+			fail "compare $out differs from $GOLDEN/$out: $(head -40 "$T/diff")"
+	fi
 done
 $PY -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/passes-6-vs-5.json" || fail "--json is not JSON"
 $PY -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=""))); assert len(r) == 13 and len(set(map(len, r))) == 1' \

@@ -6,18 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 export UBTUNE_STATE_DIR="$T/state"
 
-# result FILE RUN_ID SCORE: a small result record of a 4-copy run
-result() {
-	cat >"$1" <<EOF
-{"schema": "ubtune.result/1", "run_id": "$2", "host": "board", "started_at": "2026-01-0${3%%.*}T12:00:00+0100",
- "suite": {"name": "unixbench", "version": "6.0.0"}, "imported": true,
- "runs": [{"copies": 4, "index": {"score": $3}, "tests": [
-   {"id": "dhry2reg", "name": "Dhrystone 2 using register variables", "unit": "lps", "baseline": 116700,
-    "result": 30000000.0, "index": 2570.7, "time_s": 10.0, "samples": 7}]}]}
-EOF
-}
-result "$T/a.json" 0123456789abcdef0123456789abcdef 1.5
-result "$T/b.json" fedcba9876543210fedcba9876543210 2.5
+result_record "$T/a.json" 0123456789abcdef0123456789abcdef 1.5
+result_record "$T/b.json" fedcba9876543210fedcba9876543210 2.5
 
 expect_exit 0 "$UBTUNE" history
 grep -q "No results yet" "$T/stdout" || fail "empty history: $(cat "$T/stdout")"

@@ -1,12 +1,18 @@
 #!/bin/bash
-# Services of a busybox board without systemd: apply runs the root's own
-# /etc/init.d scripts (never the host's) to stop the running services the
-# profile names, revert starts exactly those again. The root is a writable
-# copy of the buildroot fixture rk3568-emmc-el2 with its scripts unchanged
-# but for one line that records each call in the root, and a stand-in
-# start-stop-daemon first in their PATH that makes processes come and go by
-# moving the root's /proc/PID entries.
+# Services of a busybox board without systemd. With --root DIR the root's
+# scripts are never run: the plan reads which daemons run from the dump's
+# pidfiles and /proc, and apply journals the stops without making them. On
+# the board itself (here: ubtune chrooted into the root, in a private mount
+# and PID namespace) apply runs its /etc/init.d scripts to stop the running
+# services the profile names, revert starts exactly those again. The root
+# is a writable copy of the buildroot fixture rk3568-emmc-el2 with its
+# scripts unchanged but for one line that records each call in the root,
+# and a stand-in start-stop-daemon in its /sbin that makes processes come
+# and go by moving the root's /proc/PID entries.
+. "$(dirname "$0")/chroot-lib.sh"
+enter_namespaces "$0" "$@"
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/chroot-lib.sh"
 
 R=$T/root
 STATE=$R/var/lib/ubtune
@@ -140,7 +146,7 @@ calls() { # the stop and start calls of the scripts, in order
 	grep -E ' (stop|start)$' "$CALLS" | tr '\n' ',' || true
 }
 same_as_pristine() {
-	diff -r --no-dereference -x ubtune -x init-calls -x ended "$T/pristine" "$R" >"$T/diff" ||
+	diff -r --no-dereference -x ubtune -x init-calls -x ended -x .host -x bin -x null "$T/pristine" "$R" >"$T/diff" ||
 		fail "$1: the root differs from the original: $(head -c 600 "$T/diff")"
 	[ ! -e "$STATE/journal" ] || fail "$1: the journal is still there"
 }
@@ -155,12 +161,14 @@ before=$(running)
 
 # the probe lists the scripts and which daemons run, without running any
 expect_exit 0 "$UBTUNE" probe --json --root "$R"
+cp "$T/stdout" "$T/rec.json"
 json_get "$T/stdout" '[(e["name"], e["daemon"], e["running"]) for e in d["services"]["init_scripts"]]' >"$T/scripts"
 [ "$(cat "$T/scripts")" = "[('collectd', 'collectd', True), ('cron', 'crond', True), ('dbus', 'dbus-daemon', True), ('dropbear', 'dropbear', True), ('klogd', 'klogd', True), ('launcher', 'weston', True), ('lighttpd', 'lighttpd', True), ('ntpd', 'ntpd', False), ('slowd', 'slowd', True), ('syslogd', 'syslogd', True), ('udev', 'udevd', True)]" ] ||
 	fail "probe lists the scripts as $(cat "$T/scripts")"
 grep -q . "$CALLS" && fail "probe ran scripts: $(cat "$CALLS")"
 
-# the plan: running services stopped, the others noted; status asked only where there is one
+# --root: the plan reads the states from the dump (cron's from its pidfile,
+# its status verb is not run), apply journals the stops and runs nothing
 expect_exit 0 "$UBTUNE" apply --dry-run --root "$R" "$T/board.profile"
 for s in launcher dropbear dbus cron collectd slowd; do
 	grep -q "^services .*$s .*active .*-> inactive .*\[services\] stop (board.profile:2)" "$T/stdout" ||
@@ -172,37 +180,67 @@ grep -q "services: not stopped: lighttpd: /etc/init.d/S70lighttpd is not an exec
 grep -q "services: not stopped: udev: a boot script .*a glob never matches it" "$T/stdout" ||
 	fail "the boot script a glob matched is not reported: $(cat "$T/stdout")"
 grep -q "services not present here: notinstalled" "$T/stdout" || fail "missing service not reported"
+grep -q . "$CALLS" && fail "the plan of a dump ran scripts: $(cat "$CALLS")"
+expect_exit 0 "$UBTUNE" apply --root "$R" "$T/board.profile"
+grep -q "dropbear: active -> inactive journaled, not carried out: with --root, the root's init scripts are never run" \
+	"$T/stderr" || fail "apply does not say the stops were not made: $(cat "$T/stderr")"
+grep -q . "$CALLS" && fail "apply --root ran scripts: $(cat "$CALLS")"
+[ "$(running)" = "$before" ] || fail "apply --root changed processes: $(running)"
+expect_exit 0 "$UBTUNE" status --root "$R" --json
+json_get "$T/stdout" '(d["drifted"], [k["target"] for k in d["knobs"] if k["kind"] == "service"])' | grep -qx "(0, \['ntpd'\])" ||
+	fail "status checks stops that were not made: $(json_get "$T/stdout" "d[\"knobs\"]")"
+expect_exit 0 "$UBTUNE" revert --root "$R"
+grep -q "already   launcher: active" "$T/stdout" || fail "revert: $(cat "$T/stdout")"
+grep -q . "$CALLS" && fail "revert --root ran scripts: $(cat "$CALLS")"
+same_as_pristine "apply --root, revert"
+[ ! -e "$STATE" ] || fail "revert left the state directory it made"
+
+# on the board itself
+[ -z "$CHROOT_WHY" ] || skip "the board's own apply: $CHROOT_WHY"
+chroot_prepare "$R" || fail "cannot prepare the chroot"
+for f in board.profile rec.json; do
+	cp "$T/$f" "$R/$f" && cp "$T/$f" "$T/pristine/$f"
+done
+apply_board() { in_chroot "$R" apply /board.profile "$@"; }
+
+# the plan: running services stopped, the others noted; status asked only where there is one
+expect_exit 0 apply_board --dry-run --record /rec.json
+for s in launcher dropbear dbus cron collectd slowd; do
+	grep -q "^services .*$s .*active .*-> inactive .*\[services\] stop (board.profile:2)" "$T/stdout" ||
+		fail "the plan does not stop $s: $(cat "$T/stdout")"
+done
+grep -q "ntpd: inactive" "$T/stdout" || fail "ntpd is not listed as not running: $(cat "$T/stdout")"
 [ "$(cat "$CALLS")" = "cron status" ] || fail "the plan ran more than cron's status: $(cat "$CALLS")"
 [ "$(running)" = "$before" ] || fail "--dry-run changed processes"
 
 # apply: collectd cannot be stopped, that is reported and the rest goes on;
 # apply waits until slowd has ended
 : >"$CALLS"
-expect_exit 0 "$UBTUNE" apply --root "$R" "$T/board.profile"
+expect_exit 0 apply_board --record /rec.json
 grep -q "collectd: cannot set 'inactive' (/etc/init.d/S60collectd stop exited with status 1: Stopping collectd: FAIL (still flushing to the network)); left as it is" \
 	"$T/stderr" || fail "the failed stop is not reported: $(cat "$T/stderr")"
 [ "$(calls)" = "collectd stop,cron stop,dbus stop,dropbear stop,launcher stop,slowd stop," ] || fail "apply called: $(calls)"
 [ "$(running)" = "collectd init klogd ksoftirqd/0 kthreadd lighttpd rcu_preempt sh syslogd ubtune udevd " ] ||
 	fail "after apply these run: $(running)"
-expect_exit 0 "$UBTUNE" status --root "$R" --json
+expect_exit 0 in_chroot "$R" status --json
 json_get "$T/stdout" '(d["drifted"], sorted(k["target"] for k in d["knobs"] if k["kind"] == "service"))' >"$T/status"
 [ "$(cat "$T/status")" = "(0, ['cron', 'dbus', 'dropbear', 'launcher', 'ntpd', 'slowd'])" ] || fail "status: $(cat "$T/status")"
 
 # revert starts exactly what apply stopped; collectd ran all along, ntpd never did
 : >"$CALLS"
-expect_exit 0 "$UBTUNE" revert --root "$R"
+expect_exit 0 in_chroot "$R" revert
 grep -q "restored  launcher: inactive -> active" "$T/stdout" || fail "revert: $(cat "$T/stdout")"
 [ "$(calls)" = "slowd start,launcher start,dropbear start,dbus start,cron start," ] || fail "revert called: $(calls)"
 [ "$(running)" = "$before" ] || fail "after revert: $(running)"
 same_as_pristine "apply, revert"
 
 # killed at any step: revert starts exactly what was running before
-expect_exit 0 "$UBTUNE" apply --dry-run --root "$R" "$T/board.profile"
+expect_exit 0 apply_board --dry-run --record /rec.json
 steps=$((2 * $(grep -c '^services ' "$T/stdout")))
 for k in $(seq 1 "$steps"); do
-	UBTUNE_FAULT_AT=$k "$UBTUNE" apply --root "$R" "$T/board.profile" >/dev/null 2>&1
+	UBTUNE_FAULT_AT=$k apply_board --record /rec.json >/dev/null 2>&1
 	[ $? -eq 137 ] || fail "apply with UBTUNE_FAULT_AT=$k was not killed"
-	expect_exit 0 "$UBTUNE" revert --root "$R"
+	expect_exit 0 in_chroot "$R" revert
 	[ "$(running)" = "$before" ] || fail "killed at step $k, after revert: $(running)"
 	same_as_pristine "killed at step $k of $steps"
 done

@@ -38,22 +38,10 @@ if ! built_with systemd; then
 	pass
 fi
 
-# unit_states: "name=ActiveState ..." of the units this test cares about
+# the units this test cares about
 unit_states() {
-	"$PY" - <<'PYEOF'
-import dbus, dbus.bus, os
-bus = dbus.bus.BusConnection(os.environ['DBUS_SYSTEM_BUS_ADDRESS'])
-m = dbus.Interface(bus.get_object('org.freedesktop.systemd1', '/org/freedesktop/systemd1'),
-                   'org.freedesktop.systemd1.Manager')
-out = []
-for n in ['irqbalance.service', 'cups.service', 'cups.socket', 'cups-browsed.service', 'gdm.service',
-          'plymouth-quit-wait.service', 'ssh.service']:
-    u = bus.get_object('org.freedesktop.systemd1', m.GetUnit(n))
-    out.append(n + '=' + u.Get('org.freedesktop.systemd1.Unit', 'ActiveState',
-                               dbus_interface='org.freedesktop.DBus.Properties'))
-out.append('default=' + m.GetDefaultTarget())
-print(' '.join(out))
-PYEOF
+	mock_unit_states irqbalance.service cups.service cups.socket cups-browsed.service gdm.service \
+		plymouth-quit-wait.service ssh.service
 }
 mock_job_result() { # UNIT RESULT: how the mock ends that unit's next jobs
 	"$PY" -c "import dbus, dbus.bus, os, sys

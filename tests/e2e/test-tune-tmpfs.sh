@@ -1,14 +1,12 @@
 #!/bin/bash
-# The tmpfs workdir: mounted by apply and unmounted by revert, also after a
-# kill at any step; a change that fails rolls back the run. All mounts happen
-# in a private mount namespace of this test.
-if [ -z "${UBTUNE_IN_MOUNT_NS:-}" ]; then
-	if ! unshare -m --propagation private true 2>/dev/null; then
-		echo "skipped: unshare -m is not permitted here (it needs root or user namespaces)"
-		exit 77
-	fi
-	UBTUNE_IN_MOUNT_NS=1 exec unshare -m --propagation private bash "$0" "$@"
-fi
+# The tmpfs workdir. With --root, apply plans and journals it but mounts
+# nothing (a mount below the dump would be one on this machine), and says
+# so. The mount code itself runs with UBTUNE_TEST_ROOT_MOUNTS=1, which
+# ubtune honours only in a mount namespace of its own: mounted by apply and
+# unmounted by revert, also after a kill at any step; a change that fails
+# rolls back the run. All mounts happen in a private mount namespace of
+# this test.
+. "$(dirname "$0")/mount-ns.sh"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tune-fixture.sh"
 WORK=$R/var/tmp/ubtune-work
@@ -29,7 +27,30 @@ path = /var/tmp/ubtune-work
 size = 16M
 P
 fstype() { awk -v p="$1" '$5 == p { t = $9 } END { print t }' /proc/self/mountinfo; }
+mounts() { awk '{ print $5, $9 }' /proc/self/mountinfo | sort; }
 
+# --root: planned, journaled, not mounted, and said so
+mounts >"$T/mounts.before"
+expect_exit 0 apply "$T/tmpfs.profile"
+grep -q "^workdir .*tmpfs on /var/tmp/ubtune-work, size=16M .*none .*-> tmpfs" "$T/stdout" ||
+	fail "no mount in the plan: $(cat "$T/stdout")"
+grep -q "tmpfs on /var/tmp/ubtune-work, size=16M: none -> tmpfs journaled, not carried out: with --root, apply changes files of the root only and mounts nothing" "$T/stderr" ||
+	fail "apply does not say the tmpfs was not mounted: $(cat "$T/stderr")"
+grep -q "ubtune revert --root $R" "$T/stdout" || fail "the hint lacks --root: $(cat "$T/stdout")"
+grep -q '"kind":"mount"' "$STATE/journal" || fail "the mount is not journaled"
+mounts | cmp -s - "$T/mounts.before" || fail "apply --root mounted something: $(mounts | diff "$T/mounts.before" -)"
+[ "$(cat "$CPUFREQ/policy0/scaling_governor")" = performance ] || fail "the files were not changed"
+expect_exit 0 "$UBTUNE" status --root "$R" --json
+json_get "$T/stdout" '(d["drifted"], [k["kind"] for k in d["knobs"] if k["kind"] == "mount"])' | grep -qx "(0, \[\])" ||
+	fail "status checks the mount that was not made: $(cat "$T/stdout")"
+expect_exit 0 "$UBTUNE" revert --root "$R"
+grep -q "already   tmpfs on /var/tmp/ubtune-work" "$T/stdout" || fail "revert: $(cat "$T/stdout")"
+mounts | cmp -s - "$T/mounts.before" || fail "revert --root changed the mounts"
+same_as_pristine "apply --root with a tmpfs workdir, revert"
+[ ! -e "$STATE" ] || fail "revert left the state directory it made: $(ls -la "$STATE")"
+
+# the mount code, in this namespace only
+export UBTUNE_TEST_ROOT_MOUNTS=$UBTUNE_IN_MOUNT_NS
 expect_exit 0 apply "$T/tmpfs.profile"
 grep -q "^workdir .*tmpfs on /var/tmp/ubtune-work, size=16M .*none .*-> tmpfs" "$T/stdout" ||
 	fail "no mount in the plan: $(cat "$T/stdout")"

@@ -6,10 +6,10 @@ STATE=$R/var/lib/ubtune
 CPUFREQ=$R/sys/devices/system/cpu/cpufreq
 apply() { "$UBTUNE" apply --root "$R" --record "$T/rec.json" "$@"; }
 
-# same_as_pristine WHAT: $R is byte for byte the copy $T/pristine (ubtune's
-# own state directory aside), and no journal or applied.json is left.
+# same_as_pristine WHAT: $R is byte for byte the copy $T/pristine, without
+# the state directory apply made there or anything else of ubtune's.
 same_as_pristine() {
-	diff -r --no-dereference -x ubtune "$T/pristine" "$R" >"$T/diff" ||
+	diff -r --no-dereference "$T/pristine" "$R" >"$T/diff" ||
 		fail "$1: the root differs from the original: $(head -c 600 "$T/diff")"
 	[ ! -e "$STATE/journal" ] || fail "$1: the journal is still there"
 	[ ! -e "$STATE/applied.json" ] || fail "$1: applied.json is still there"
@@ -103,4 +103,22 @@ path = /var/tmp/bench/work
 [bench]
 copies = 1, 8
 EOF2
+}
+
+# mock_unit_states UNIT...: "name=ActiveState ... default=TARGET" from the
+# mock systemd on $DBUS_SYSTEM_BUS_ADDRESS (tests/lib/mock-systemd.py).
+mock_unit_states() {
+	"$PY" - "$@" <<'PYEOF'
+import dbus, dbus.bus, os, sys
+bus = dbus.bus.BusConnection(os.environ['DBUS_SYSTEM_BUS_ADDRESS'])
+m = dbus.Interface(bus.get_object('org.freedesktop.systemd1', '/org/freedesktop/systemd1'),
+                   'org.freedesktop.systemd1.Manager')
+out = []
+for n in sys.argv[1:]:
+    u = bus.get_object('org.freedesktop.systemd1', m.GetUnit(n))
+    out.append(n + '=' + u.Get('org.freedesktop.systemd1.Unit', 'ActiveState',
+                               dbus_interface='org.freedesktop.DBus.Properties'))
+out.append('default=' + m.GetDefaultTarget())
+print(' '.join(out))
+PYEOF
 }

@@ -41,8 +41,8 @@ static inline void result_add_run(json_object *rec, unsigned copies, const doubl
 		if (!(index[t] > 0))
 			continue;
 		json_object *o = json_object_new_object();
-		jset_str(o, "id", diag_tests[t].id);
-		jset_str(o, "name", diag_tests[t].name);
+		jset_str(o, "id", ub_tests[t].id);
+		jset_str(o, "name", ub_tests[t].name);
 		jset_double(o, "index", index[t]);
 		json_object_array_add(tests, o);
 	}

@@ -118,7 +118,7 @@ static void unixbench_tree(void **state)
 	assert_string_equal(e.suite, "unixbench");
 
 	struct strv argv = {0};
-	engine_argv(&e, bench_test_find("shell1"), false, "/w", &argv);
+	engine_argv(&e, ub_index_test("shell1"), false, "/w", &argv);
 	_cleanup_free_ char *looper = xasprintf("%s/looper", pgms), *multi = xasprintf("%s/multi.sh", pgms);
 	assert_int_equal(argv.n, 4);
 	assert_string_equal(argv.v[0], looper);
@@ -126,7 +126,7 @@ static void unixbench_tree(void **state)
 	assert_string_equal(argv.v[2], multi);
 	strv_free(&argv);
 	/* UnixBench's whetstone has no target time: the same in a quick run */
-	engine_argv(&e, bench_test_find("whetstone-double"), true, "/w", &argv);
+	engine_argv(&e, ub_index_test("whetstone-double"), true, "/w", &argv);
 	assert_int_equal(argv.n, 1);
 	strv_free(&argv);
 

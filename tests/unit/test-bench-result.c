@@ -233,15 +233,15 @@ static void import_rejects_bad_files(void **s)
 		{ "b.json", "[1, 2]", "not a ubtune result: not a JSON object" },
 		{ "c.json", "{\"schema\": \"ubtune.probe/1\"}", "schema is 'ubtune.probe/1', expected 'ubtune.result/1'" },
 		{ "d.json", "{\"schema\": \"ubtune.result/1\", \"run_id\": \"x\", \"started_at\": \"t\"}",
-		  "suite.name is missing or not a string" },
+		  "suite is missing" },
 		{ "e.json",
 		  "{\"schema\": \"ubtune.result/1\", \"run_id\": \"x\", \"started_at\": \"t\", \"suite\": {\"name\": \"n\"},"
 		  " \"runs\": [{\"copies\": 0, \"tests\": []}]}",
-		  "runs[0].copies is missing or not a positive number" },
+		  "runs[0].copies is 0, expected 1 to 1048576" },
 		{ "f.json",
 		  "{\"schema\": \"ubtune.result/1\", \"run_id\": \"x\", \"started_at\": \"t\", \"suite\": {\"name\": \"n\"},"
 		  " \"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"result\": \"fast\"}]}]}",
-		  "runs[0].tests[0] needs a string id" },
+		  "runs[0].tests[0].result is a string, expected a number" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		_cleanup_free_ char *file = write_file(bad[i].name, bad[i].text, strlen(bad[i].text));

@@ -8,7 +8,7 @@
 #include "bench/preflight.h"
 #include "bench/procstat.h"
 #include "bench/sampler.h"
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "probe/services.h"
 #include "testlib.h"
 
@@ -161,8 +161,8 @@ static void sampler_events_from_readings(void **state)
 	struct ticks k;
 	const time_t base = 1767268800; /* 2026-01-01 12:00:00 UTC */
 	struct sampler *s = start_sampler(&rf, 300, &k, base);
-	int pipe_test = (int)(bench_test_find("pipe") - bench_tests);
-	int syscall_test = (int)(bench_test_find("syscall") - bench_tests);
+	int pipe_test = (int)(ub_index_test("pipe") - ub_tests);
+	int syscall_test = (int)(ub_index_test("syscall") - ub_tests);
 
 	sampler_set_phase(s, pipe_test, 2);
 	for (int t = 1; t <= 3; t++) {

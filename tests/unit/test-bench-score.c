@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* UnixBench's scoring on hand-computed examples, the dispersion and the
- * bootstrap interval, the test table and the option lists. */
+ * bootstrap interval. */
 #include <errno.h>
 #include <math.h>
 
-#include "bench/score.h"
-#include "bench/suite.h"
+#include "bench/spread.h"
+#include "unixbench/catalogue.h"
 #include "testlib.h"
 
 #define EPS 1e-9
@@ -94,7 +94,7 @@ static void partial_index_from_test_table(void **state)
 {
 	/* A partial run: Dhrystone at 4 × its baseline and Pipe Throughput at
 	 * 9 ×: indexes 40 and 90, partial score sqrt(40 * 90) = 60. */
-	const struct bench_test *d = bench_test_find("dhry2reg"), *p = bench_test_find("pipe");
+	const struct ub_test_info *d = ub_index_test("dhry2reg"), *p = ub_index_test("pipe");
 	assert_non_null(d);
 	assert_non_null(p);
 	double idx[] = { score_index(4 * d->baseline, d->baseline), score_index(9 * 12440.0, p->baseline) };
@@ -161,84 +161,6 @@ static void quantiles(void **state)
 	assert_float_equal(score_quantile(s, 4, 0.25), 1.75, EPS);
 }
 
-static void passes_and_durations(void **state)
-{
-	const struct bench_test *d = bench_test_find("dhry2reg"), *s = bench_test_find("spawn");
-	assert_int_equal(bench_passes(d, 0, false), 10);
-	assert_int_equal(bench_passes(s, 0, false), 3);
-	/* -i 10: 10 and 3; -i 5: 5 and 2; -i 1: 1 and 1 (int((1+1)/3) = 0, at least 1) */
-	assert_int_equal(bench_passes(d, 5, false), 5);
-	assert_int_equal(bench_passes(s, 5, false), 2);
-	assert_int_equal(bench_passes(s, 10, false), 3);
-	assert_int_equal(bench_passes(s, 1, false), 1);
-	assert_int_equal(bench_passes(d, 0, true), 3);
-	assert_int_equal(bench_passes(s, 0, true), 1);
-	assert_int_equal(bench_duration(s, false), 30);
-	assert_true(bench_duration(s, true) < 30);
-
-	struct strv argv = {0};
-	bench_expand_args(bench_test_find("fsdisk"), false, false, "/tmp/w d", "/b", &argv);
-	const char *want[] = { "-c", "-t", "30", "-d", "/tmp/w d", "-b", "4096", "-m", "8000" };
-	assert_int_equal(argv.n, ARRAY_SIZE(want));
-	for (size_t i = 0; i < argv.n; i++)
-		assert_string_equal(argv.v[i], want[i]);
-	strv_free(&argv);
-	bench_expand_args(bench_test_find("shell8"), false, false, "/w", "/ub/pgms", &argv);
-	assert_int_equal(argv.n, 3);
-	assert_string_equal(argv.v[0], "60");
-	assert_string_equal(argv.v[1], "/ub/pgms/multi.sh");
-	assert_string_equal(argv.v[2], "8");
-	strv_free(&argv);
-	/* whetstone takes a target time only from engines that know -t */
-	bench_expand_args(bench_test_find("whetstone-double"), true, false, "/w", "/b", &argv);
-	assert_int_equal(argv.n, 0);
-	bench_expand_args(bench_test_find("whetstone-double"), true, true, "/w", "/b", &argv);
-	assert_int_equal(argv.n, 2);
-	assert_string_equal(argv.v[0], "-t");
-	strv_free(&argv);
-
-	/* the baselines are those of pgms/index.base */
-	double sum = 0;
-	for (size_t i = 0; i < BENCH_NTESTS; i++)
-		sum += bench_tests[i].baseline;
-	assert_float_equal(sum, 116700 + 55.0 + 43.0 + 3960 + 1655 + 5800 + 12440 + 4000 + 126 + 15000 + 42.4 + 6, 1e-9);
-}
-
-static void option_lists(void **state)
-{
-	unsigned t[BENCH_NTESTS], n;
-	char *bad = NULL;
-	assert_int_equal(bench_parse_tests("pipe, syscall,pipe", t, &n, &bad), 0);
-	assert_int_equal(n, 2);
-	assert_string_equal(bench_tests[t[0]].id, "pipe");
-	assert_string_equal(bench_tests[t[1]].id, "syscall");
-	assert_int_equal(bench_parse_tests("index", t, &n, &bad), 0);
-	assert_int_equal(n, BENCH_NTESTS);
-	assert_int_equal(bench_parse_tests("pipe,dhrystone", t, &n, &bad), -EINVAL);
-	assert_string_equal(bad, "dhrystone");
-	free(bad);
-	bad = NULL;
-	assert_int_equal(bench_parse_tests(",", t, &n, &bad), -EINVAL);
-	free(bad);
-
-	unsigned c[BENCH_MAX_RUNS];
-	assert_int_equal(bench_parse_copies("1,all", 64, c, &n), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(c[0], 1);
-	assert_int_equal(c[1], 64); /* never capped at 16 */
-	assert_int_equal(bench_parse_copies("8", 2, c, &n), 0);
-	assert_int_equal(c[0], 8);
-	assert_int_equal(bench_parse_copies("0", 2, c, &n), -ERANGE);
-	assert_int_equal(bench_parse_copies("1,x", 2, c, &n), -EINVAL);
-	assert_int_equal(bench_parse_copies("", 2, c, &n), -EINVAL);
-	assert_int_equal(bench_parse_copies("99999", 2, c, &n), -ERANGE);
-	/* another machine's copy counts: no 'all' */
-	assert_int_equal(bench_parse_copies("1,all", 0, c, &n), -EINVAL);
-	assert_int_equal(bench_parse_copies("1, 8", 0, c, &n), 0);
-	assert_int_equal(n, 2);
-	assert_int_equal(c[1], 8);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,8 +172,6 @@ int main(void)
 		cmocka_unit_test(dispersion),
 		cmocka_unit_test(bootstrap_interval),
 		cmocka_unit_test(quantiles),
-		cmocka_unit_test(passes_and_durations),
-		cmocka_unit_test(option_lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

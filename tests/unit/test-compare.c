@@ -9,7 +9,7 @@
 #include "analysis/compare.h"
 #include "analysis/report-html.h"
 #include "analysis/stats.h"
-#include "analysis/ubimport.h"
+#include "bench/ubimport.h"
 #include "testlib.h"
 
 #define LOGS SRCDIR "/tests/fixtures/unixbench-logs/"
@@ -399,7 +399,7 @@ static void charts(void **state)
 	assert_true(startswith(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
 	assert_true(endswith(svg, "</svg>\n"));
 	for (size_t k = 0; k < 12; k++)
-		assert_non_null(strstr(svg, ub_test_at(k)->name));
+		assert_non_null(strstr(svg, ub_test_in_report_order(k)->name));
 	/* a bar per test and result, the scores outlined */
 	assert_int_equal(count(svg, "fill=\"#0072B2\"><title>A, "), 12);
 	assert_int_equal(count(svg, "fill=\"#E69F00\"><title>B, "), 12);
@@ -458,7 +458,7 @@ static void html_page(void **state)
 		assert_non_null(strstr(out, id));
 	}
 	for (size_t k = 0; k < 12; k++)
-		assert_non_null(strstr(out, ub_test_at(k)->name));
+		assert_non_null(strstr(out, ub_test_in_report_order(k)->name));
 	assert_non_null(strstr(out, "second &amp; &lt;last&gt;"));
 	/* the broken table's problems are listed with their lines */
 	assert_non_null(strstr(out, "import, line 19"));

@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 
-#include "bench/suite.h"
+#include "unixbench/catalogue.h"
 #include "diagtest.h"
 
 /* The RK3568 from tmpfs (published), 1 and 4 copies: a healthy shape. */
@@ -437,14 +437,21 @@ static void shell_only(void **state)
 	expect_rule("diag.shell-only", fine, DC_NONE, "2.04× the Execl/Process Creation mean");
 }
 
-/* The tests diagnose knows are the ones bench runs, in the same order. */
+/* Diagnose's names for the tests are the catalogue's index tests, in its order. */
 static void same_tests_as_bench(void **state)
 {
-	assert_int_equal(BENCH_NTESTS, DIAG_NTESTS);
-	for (int t = 0; t < DIAG_NTESTS; t++) {
-		assert_string_equal(diag_tests[t].id, bench_tests[t].id);
-		assert_string_equal(diag_tests[t].name, bench_tests[t].name);
-		assert_int_equal(diag_test_lookup(bench_tests[t].name), t);
+	const struct { enum diag_test t; const char *id; } named[] = {
+		{ DT_DHRY, "dhry2reg" }, { DT_WHET, "whetstone-double" }, { DT_EXECL, "execl" },
+		{ DT_FC1K, "fstime" }, { DT_FC256, "fsbuffer" }, { DT_FC4K, "fsdisk" },
+		{ DT_PIPE, "pipe" }, { DT_CTX, "context1" }, { DT_SPAWN, "spawn" },
+		{ DT_SYSCALL, "syscall" }, { DT_SH1, "shell1" }, { DT_SH8, "shell8" },
+	};
+	assert_int_equal(ARRAY_SIZE(named), DIAG_NTESTS);
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
+		assert_string_equal(ub_tests[named[i].t].id, named[i].id);
+		assert_int_equal(diag_test_lookup(named[i].id), named[i].t);
+		assert_int_equal(diag_test_lookup(ub_tests[named[i].t].name), named[i].t);
+		assert_non_null(ub_tests[named[i].t].label);
 	}
 	assert_int_equal(diag_test_lookup("Dhrystone 2"), -1);
 	assert_int_equal(diag_test_lookup(NULL), -1);

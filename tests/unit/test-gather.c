@@ -219,6 +219,26 @@ static void remove_tree_keeps_link_targets(void **state)
 	assert_int_equal(remove_tree(tmp), 0);
 }
 
+/* A dump's FIFO, socket or device where a file belongs is refused at
+ * once: reading it would wait for ever or read the machine's device. */
+static void dump_special_files(void **state)
+{
+	_cleanup_free_ char *tmp = tmproot_new();
+	_cleanup_free_ char *cmd = xasprintf("set -e; cd %s; mkdir -p proc dev; mkfifo proc/cpuinfo; echo 1 >proc/ok;"
+					     "python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(\"dev/sock\")'",
+					     tmp);
+	assert_int_equal(system(cmd), 0);
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	assert_int_equal(rootfs_new(tmp, &rf), 0);
+	char *text = NULL;
+	assert_int_equal(rootfs_read(rf, "/proc/cpuinfo", &text, NULL), -EINVAL);
+	assert_int_equal(rootfs_read(rf, "/dev/sock", &text, NULL), -ENXIO);
+	assert_int_equal(rootfs_read(rf, "/proc/ok", &text, NULL), 0);
+	assert_string_equal(text, "1\n");
+	free(text);
+	assert_int_equal(remove_tree(tmp), 0);
+}
+
 static void kernel_log_text(void **state)
 {
 	_cleanup_free_ char *a = klog_strip("6,1,2,-;[drm] Initialized\n SUBSYSTEM=pci\n<6>[    1.500000] kvm [1]: VHE mode\n"
@@ -235,6 +255,7 @@ int main(void)
 		cmocka_unit_test(build_from_dump),    cmocka_unit_test(record_files),
 		cmocka_unit_test(archive_round_trip), cmocka_unit_test(hostile_archives),
 		cmocka_unit_test(remove_tree_keeps_link_targets), cmocka_unit_test(kernel_log_text),
+		cmocka_unit_test(dump_special_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

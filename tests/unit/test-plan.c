@@ -274,6 +274,19 @@ static void irq_affinity(void **state)
 	planned_free(&t);
 }
 
+/* A record whose facts have the wrong type is refused as a whole, naming the key. */
+static void bad_record(void **state)
+{
+	struct planned t = {0};
+	plan_for(&t, "[irq]\nstorage-affinity = device-node\n",
+		 "{\"numa\": {\"nodes\": [{\"id\": 0, \"cpus\": \"0-7\"}], \"storage_irqs\": [{\"irq\": \"40\"}]}}");
+	assert_line(&t.plan.errors, "the environment record: numa.storage_irqs[0].irq is a string, expected a number");
+	assert_int_equal(t.plan.errors.n, 1);
+	assert_int_equal(t.plan.n_actions, 0);
+	assert_int_equal(t.plan.n_knobs, 0);
+	planned_free(&t);
+}
+
 static void workdir_and_record(void **state)
 {
 	put("/var/tmp/full/file", "x");
@@ -369,6 +382,7 @@ int main(void)
 		cmocka_unit_test_setup(workdir_and_record, fresh),
 		cmocka_unit_test_setup(services_without_manager, fresh),
 		cmocka_unit_test_setup(print_groups, fresh),
+		cmocka_unit_test_setup(bad_record, fresh),
 		cmocka_unit_test(json_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

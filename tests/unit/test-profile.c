@@ -7,6 +7,7 @@
 
 #include "testlib.h"
 #include "tune/profile.h"
+#include "unixbench/catalogue.h"
 
 static char *tmpdir;
 
@@ -179,7 +180,16 @@ static void documented_errors(void **state)
 	expect_error("[cpu]\ngovenor = performance\n", "2: [cpu] govenor: unknown key (did you mean 'governor'?)");
 	expect_error("[cpu]\nboost = maybe\n", "2: [cpu] boost: 'maybe' is not one of on, off, keep");
 	expect_error("[cpux]\nx = 1\n", "1: [cpux]: unknown section (did you mean [cpu]?)");
-	expect_error("[bench]\ncopies = 1, 0\n", "2: [bench] copies: '0' is neither a number of copies (1-65536) nor 'all'");
+	expect_error("[bench]\ncopies = 1, 0\n", "2: [bench] copies: '0' is neither a number of copies (1-4096) nor 'all'");
+	expect_error("[bench]\ncopies = 8000\n", "2: [bench] copies: '8000' is neither a number of copies (1-4096) nor 'all'");
+	expect_error("[bench]\ntests = system\n",
+		     "2: [bench] tests: 'system' is not a test `ubtune bench` runs (index, or some of dhry2reg, "
+		     "whetstone-double, execl, fstime, fsbuffer, fsdisk, pipe, context1, spawn, syscall, shell1, "
+		     "shell8)");
+	expect_error("[bench]\ntests = pipe, shel8\n",
+		     "2: [bench] tests: 'shel8' is not a test `ubtune bench` runs (index, or some of dhry2reg, "
+		     "whetstone-double, execl, fstime, fsbuffer, fsdisk, pipe, context1, spawn, syscall, shell1, "
+		     "shell8) (did you mean 'shell8'?)");
 	expect_error("[cpu]\ngovernor = performance\ngovernor = ondemand\n",
 		     "3: [cpu] governor: set twice in this section (first on line 2)");
 	expect_error("[cpu]\nthis line has no value\n", "2: not a 'key = value' line, a [section] header or a comment");
@@ -194,6 +204,15 @@ static void documented_errors(void **state)
 		     "2: [cpu] min-freq: '1800' is neither max|keep nor a frequency with its unit (1800MHz, 2.2GHz)");
 	expect_error("[workdir]\npath = /proc/ub\n",
 		     "2: [workdir] path: '/proc/ub' is inside /proc, which is no place for a benchmark directory");
+	expect_error("[workdir]\npath = /etc\n",
+		     "2: [workdir] path: '/etc' is inside /etc, which is no place for a benchmark directory");
+	expect_error("[workdir]\npath = /var/./../etc\n",
+		     "2: [workdir] path: '/var/./../etc' must name a directory below / without '.', '..' or '//'");
+	expect_error("[sysctl]\nkernel.core_pattern = |/tmp/prog %p\n",
+		     "2: [sysctl] kernel.core_pattern: a core_pattern starting with '|' makes the kernel run a program "
+		     "as root on every crash: not set by a profile");
+	expect_error("[sysctl]\nkernel/modprobe = /tmp/prog\n",
+		     "2: [sysctl] kernel/modprobe: kernel.modprobe names a program the kernel runs as root: not set by a profile");
 	expect_error("[workdir]\nsize = 2T\n", "2: [workdir] size: '2T' is not a size such as 2G, 512M or 50%");
 	expect_error("[build]\ncflags = -O2 `rm -rf`\n",
 		     "2: [build] cflags: '`rm' is not a compiler option (options start with '-' and use no shell characters)");
@@ -206,6 +225,35 @@ static void documented_errors(void **state)
 		     "2: [profile] include: no profile 'nosuchprofile' next to this file or among the shipped profiles");
 	expect_error("[vm]\nmatch-cpu =\n", "2: [vm] match-cpu: needs at least one pattern");
 	expect_error("[profile]\nmatch-arch = x86_64\n", "2: [profile] match-arch: unknown key");
+}
+
+/* A profile takes the [bench] lists `ubtune bench` takes, and no other. */
+static void bench_lists_as_bench_takes_them(void **state)
+{
+	const char *copies[] = { "1", "1, all", "all", "1 8", "4096", "4097", "8000", "0", "-1", "x", "1,,2",
+				 "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17" };
+	const char *tests[] = { "index", "dhry2reg", "pipe, syscall", "shell1 shell8", "system", "dhry", "whets",
+				"fs", "shell16", "ubgears", "C", "index,misc" };
+	for (size_t i = 0; i < ARRAY_SIZE(copies) + ARRAY_SIZE(tests); i++) {
+		bool is_copies = i < ARRAY_SIZE(copies);
+		const char *v = is_copies ? copies[i] : tests[i - ARRAY_SIZE(copies)];
+		unsigned out[UB_RUNS_MAX], n;
+		/* bench reads the list the plan recorded: split on blanks and commas, joined with commas */
+		_cleanup_strv_ struct strv words = {0};
+		strv_split(v, " \t,", &words);
+		_cleanup_free_ char *joined = strv_join(&words, ",");
+		bool bench_takes = is_copies ? ub_parse_copies(joined, ",", 8, out, &n, NULL) == 0
+					     : ub_parse_tests(joined, ",", out, &n, NULL) == 0;
+
+		_cleanup_free_ char *text = xasprintf("[bench]\n%s = %s\n", is_copies ? "copies" : "tests", v);
+		_cleanup_free_ char *path = write_profile("lists.profile", text);
+		_cleanup_strv_ struct strv errors = {0};
+		_cleanup_profile_ struct profile *p = NULL;
+		int r = profile_load(path, NULL, &p, &errors);
+		if ((r == 0) != bench_takes)
+			fail_msg("%s: the profile %s it, bench %s it", text, r == 0 ? "takes" : "refuses",
+				 bench_takes ? "takes" : "refuses");
+	}
 }
 
 static void include_cycles(void **state)
@@ -361,6 +409,7 @@ int main(void)
 		cmocka_unit_test(includes_and_overrides),
 		cmocka_unit_test(conditional_sections),
 		cmocka_unit_test(documented_errors),
+		cmocka_unit_test(bench_lists_as_bench_takes_them),
 		cmocka_unit_test(include_cycles),
 		cmocka_unit_test(bounds),
 		cmocka_unit_test(mutations),

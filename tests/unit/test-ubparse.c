@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <math.h>
 
-#include "analysis/ubimport.h"
-#include "analysis/ubparse.h"
-#include "analysis/ubtext.h"
+#include "bench/ubimport.h"
+#include "unixbench/parse.h"
+#include "unixbench/text.h"
 #include "testlib.h"
 
 #define LOGS SRCDIR "/tests/fixtures/unixbench-logs/"

@@ -208,8 +208,8 @@ static void run_arguments(void **state)
 {
 	struct bench_engine e = { .kind = ENGINE_RUN, .run = (char *)"/cache/ub/Run" };
 	struct bench_opts o = { .engine = &e, .ntests = 2, .ncopies = 2, .quick = true };
-	o.tests[0] = (unsigned)(bench_test_find("pipe") - bench_tests);
-	o.tests[1] = (unsigned)(bench_test_find("syscall") - bench_tests);
+	o.tests[0] = (unsigned)(ub_index_test("pipe") - ub_tests);
+	o.tests[1] = (unsigned)(ub_index_test("syscall") - ub_tests);
 	o.copies[0] = 1;
 	o.copies[1] = 8;
 	struct strv argv = {0};

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/util.h"
 #include "probe/probe.h"
@@ -27,6 +28,16 @@ static inline char *fixture_root(const char *name)
 	return xasprintf("%s/build/fixtures/%s", SRCDIR, name);
 }
 
+/* Every record the probe writes fits the environment schema. */
+static inline void assert_decodes(json_object *rec, const char *what)
+{
+	struct env_record env;
+	_cleanup_free_ char *error = NULL;
+	if (env_decode(rec, "", &env, &error) < 0)
+		fail_msg("the record of %s does not decode: %s", what, error);
+	env_record_free(&env);
+}
+
 /* Probes a root directory and returns the record (asserts success). */
 static inline json_object *probe_root(const char *root, const char *workdir)
 {
@@ -37,6 +48,7 @@ static inline json_object *probe_root(const char *root, const char *workdir)
 	if (r < 0)
 		print_error("probe of %s failed: %s\n", root, error);
 	assert_int_equal(r, 0);
+	assert_decodes(rec, root);
 	return rec;
 }
 

@@ -100,6 +100,7 @@ static inline int tmproot_teardown(void **state)
 static inline json_object *probe_storage_numa_findings(const char *root, const char *workdir)
 {
 	json_object *rec = probe_storage_numa(root, workdir);
+	assert_decodes(rec, workdir);
 	findings_evaluate(rec);
 	return rec;
 }

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The result record's schema tables (docs/result-json.md), its check and its listing summary. */
+#include "result-record.h"
+
+#include <errno.h>
+#include <inttypes.h>
+
+#include "schema-table.h"
+#include "util.h"
+
+#define T struct result_pass
+static const struct schema pass_schema = SCHEMA(T, N(count), N(time_s), N(timebase), N(rate), B(dropped));
+#undef T
+
+#define T struct result_dispersion
+static const struct schema dispersion_schema = SCHEMA(T, FIELD_SELF(T, json), I(n), N(mean), N(median), N(stddev),
+						      N(cv_pct), N(min), N(max));
+#undef T
+
+#define T struct result_test
+static const struct schema test_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, id, REQUIRED), S(name), S(unit),
+						S(error), N(timebase), N(baseline), N(result), N(time_s), N(index),
+						I(passes_planned), I(samples), B(complete), L(passes, pass_schema),
+						O(dispersion, dispersion_schema), FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
+#undef T
+
+#define T struct result_index
+static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), N(score), B(partial), I(tests_indexed),
+						 I(tests_total), FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
+#undef T
+
+#define T struct result_run
+static const struct schema run_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_INT(T, copies, REQUIRED),
+					       I(cpus_in_system), S(started_at), S(ended_at),
+					       FIELD_OBJ_ARRAY(T, tests, REQUIRED, test_schema),
+					       O(index, index_schema));
+#undef T
+
+#define T struct result_event
+static const struct schema event_schema = SCHEMA(T, S(kind), S(time), S(test), S(message), N(offset_s),
+						 N(duration_s), I(copies));
+#undef T
+
+#define T typeof(((struct result_record *)0)->suite)
+static const struct schema suite_schema = SCHEMA(T, FIELD_STR(T, name, REQUIRED), S(version), S(compatible_with));
+#undef T
+
+#define T typeof(((struct result_record *)0)->engine)
+static const struct schema engine_schema = SCHEMA(T, FIELD_SELF(T, json), S(kind), S(path), S(description), S(note));
+#undef T
+
+#define T typeof(((struct result_record *)0)->build)
+static const struct schema build_schema = SCHEMA(T, FIELD_SELF(T, json), S(cc), S(cc_version), S(cflags));
+#undef T
+
+#define T typeof(((struct result_record *)0)->profile)
+static const struct schema profile_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_STR_ARRAY(T, profiles, OPTIONAL));
+#undef T
+
+#define T typeof(((struct result_record *)0)->import)
+static const struct schema import_schema = SCHEMA(T, FIELD_SELF(T, json), B(dated_by_import), B(header));
+#undef T
+
+#define T typeof(((struct result_record *)0)->environment)
+static const struct schema environment_schema = SCHEMA(T, J(before), J(after));
+#undef T
+
+#define T struct result_record
+const struct schema result_record_schema =
+	SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED), FIELD_STR(T, run_id, REQUIRED), S(host),
+	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by),
+	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
+	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
+	       O(import, import_schema), I(online_cpus), FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema),
+	       O(environment, environment_schema), L(events, event_schema));
+#undef T
+
+int result_decode(json_object *rec, struct result_record *r, char **error)
+{
+	return schema_decode(&result_record_schema, rec, "", r, error);
+}
+
+void result_record_free(struct result_record *r)
+{
+	schema_free(&result_record_schema, r);
+	*r = (struct result_record){0};
+}
+
+int result_check(json_object *rec, char **error)
+{
+	*error = NULL;
+	if (!rec || !json_object_is_type(rec, json_type_object)) {
+		*error = xstrdup("not a JSON object");
+		return -EBADMSG;
+	}
+	/* another record altogether is named as such, before what it lacks */
+	const char *schema = jpath_str(rec, "schema");
+	if (!schema || !streq(schema, RESULT_SCHEMA)) {
+		*error = xasprintf("schema is '%s', expected '%s'", schema ? schema : "(none)", RESULT_SCHEMA);
+		return -EBADMSG;
+	}
+	struct result_record r;
+	int ret = result_decode(rec, &r, error);
+	if (ret < 0)
+		return ret;
+	if (strlen(r.run_id) > 64) {
+		*error = xstrdup("run_id is longer than 64 characters");
+		ret = -EBADMSG;
+	}
+	for (size_t i = 0; ret == 0 && i < r.runs.n; i++) {
+		int64_t copies = r.runs.v[i].copies.v;
+		if (copies < 1 || copies > 1 << 20) {
+			*error = xasprintf("runs[%zu].copies is %" PRId64 ", expected 1 to %d", i, copies, 1 << 20);
+			ret = -EBADMSG;
+		}
+	}
+	result_record_free(&r);
+	return ret;
+}
+
+json_object *result_summary(json_object *rec)
+{
+	struct result_record r;
+	_cleanup_free_ char *error = NULL;
+	/* records are checked when they enter the store: a record that does
+	 * not decode is listed with what is known of it, nothing */
+	(void)result_decode(rec, &r, &error);
+	json_object *s = json_object_new_object();
+	jset_str(s, "run_id", r.run_id);
+	jset_str(s, "started_at", r.started_at);
+	jset_str(s, "host", r.host);
+	const char *name = r.suite.name, *version = r.suite.version;
+	_cleanup_free_ char *suite = version ? xasprintf("%s %s", name, version) : xstrdup_or_null(name);
+	jset_str(s, "suite", suite);
+
+	json_object *copies = json_object_new_array(), *scores = json_object_new_array();
+	json_object *flags = json_object_new_array();
+	bool partial = false;
+	for (size_t i = 0; i < r.runs.n; i++) {
+		const struct result_run *run = &r.runs.v[i];
+		json_object_array_add(copies, json_object_new_int64(int_or(run->copies, 0)));
+		json_object_array_add(scores, run->index.score.known ? json_object_new_double(run->index.score.v) : NULL);
+		partial |= is_true(run->index.partial);
+	}
+	if (is_true(r.quick))
+		jarr_add_str(flags, "quick");
+	if (is_true(r.incomplete))
+		jarr_add_str(flags, "incomplete");
+	if (is_true(r.imported))
+		jarr_add_str(flags, "imported");
+	if (partial)
+		jarr_add_str(flags, "partial");
+	for (size_t i = 0; i < r.profile.profiles.n; i++) {
+		const char *p = r.profile.profiles.v[i];
+		_cleanup_free_ char *f = xasprintf("profile:%s", p ? p : "?");
+		jarr_add_str(flags, f);
+	}
+	jset(s, "copies", copies);
+	jset(s, "scores", scores);
+	jset(s, "flags", flags);
+	result_record_free(&r);
+	return s;
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# `ubtune import` and `ubtune diagnose` on every UnixBench output and result
+# file under tests/fixtures/, byte for byte against tests/golden/import/ and
+# tests/golden/diagnose/: what each prints on stdout and stderr and its exit
+# status, as text and as --json. Times from ubtune's own clock (the import
+# time of a log that does not say when it ran) read <now>.
+# UPDATE_GOLDEN=1 writes the goldens of new fixtures and rewrites the others
+# (then read the diff).
+. "$(dirname "$0")/lib.sh"
+
+GOLDEN="$SRCDIR/tests/golden"
+export TZ=UTC
+cd "$SRCDIR/tests/fixtures" || fail "no fixtures"
+
+# every input, and the options it is read with besides (a golden name each)
+declare -A cases=()
+while IFS= read -r f; do
+	cases[$f]=$f
+done < <(find unixbench-logs results -type f ! -name README.md ! -name '*.py' | sort)
+cases[unixbench-logs/mangled/index-column.txt.copies-1]="--copies 1 unixbench-logs/mangled/index-column.txt"
+cases[unixbench-logs/mangled/index-only.txt.copies-1]="--copies 1 unixbench-logs/mangled/index-only.txt"
+
+# session FILE ARGS...: appends the command, its exit status, stdout and
+# stderr to FILE
+session() {
+	local file=$1 rc
+	shift
+	"$UBTUNE" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	{
+		echo "\$ ubtune $*"
+		echo "exit $rc"
+		echo "--- stdout"
+		cat "$T/out"
+		echo "--- stderr"
+		cat "$T/err"
+	} >>"$file"
+}
+
+start=$EPOCHSECONDS
+n=0
+got=()
+for name in "${!cases[@]}"; do
+	# shellcheck disable=SC2206
+	args=(${cases[$name]})
+	n=$((n + 1))
+	# a results store of its own: the result ids and diagnose's references
+	# (the person's stored runs) are the same on every run
+	mkdir -p "$T/got/import/$(dirname "$name")" "$T/got/diagnose/$(dirname "$name")"
+	export UBTUNE_STATE_DIR="$T/state-$n"
+	session "$T/got/import/$name.txt" import --json --no-store "${args[@]}"
+	session "$T/got/import/$name.txt" import "${args[@]}"
+	export UBTUNE_STATE_DIR="$T/empty-$n"
+	session "$T/got/diagnose/$name.txt" diagnose "${args[@]}"
+	session "$T/got/diagnose/$name.txt" diagnose --json "${args[@]}"
+	got+=("$T/got/import/$name.txt" "$T/got/diagnose/$name.txt")
+done
+$PY "$SRCDIR/tests/e2e/normalize-now.py" "$start" "$EPOCHSECONDS" "${got[@]}" || fail "cannot normalise the outputs"
+
+for f in "${got[@]}"; do
+	name=${f#"$T/got/"}
+	want="$GOLDEN/$name"
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$want")"
+		cp "$f" "$want"
+	elif [ ! -f "$want" ]; then
+		fail "${name%.txt} has no golden output: UPDATE_GOLDEN=1 writes $want (then review it)"
+	else
+		diff -u "$want" "$f" >"$T/diff" || fail "${name%.txt} differs from $want: $(head -40 "$T/diff")"
+	fi
+done
+
+# a golden whose input is gone is left over
+while IFS= read -r g; do
+	[ -f "$T/got/${g#"$GOLDEN/"}" ] || fail "$g is the golden output of no fixture: remove it"
+done < <(find "$GOLDEN/import" "$GOLDEN/diagnose" -name '*.txt')
+echo "$n inputs, imported and diagnosed as their goldens say"
+pass

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A plan as the table `ubtune apply` shows before it changes anything. */
+#include "plan.h"
+
+#include <ctype.h>
+
+/* "policy12 (CPUs 12-15) governor" -> "policy# (CPUs #-#) governor":
+ * knobs that differ only in their numbers look alike. */
+static char *shape(const char *s)
+{
+	struct buf b = {0};
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			buf_add(&b, s, 1);
+		else if (!b.len || b.s[b.len - 1] != '#')
+			buf_add(&b, "#", 1);
+	}
+	return b.len ? buf_steal(&b) : xstrdup("");
+}
+
+/* A run of three or more alike knobs is shown as one line. */
+#define RUN_MIN 3
+
+static char *run_label(const char *first, const char *last, size_t n)
+{
+	return n >= RUN_MIN ? xasprintf("%s ... %s (%zu alike)", first, last, n) : xstrdup(first);
+}
+
+static bool alike_actions(const struct action *a, const struct action *b)
+{
+	_cleanup_free_ char *sa = shape(a->what), *sb = shape(b->what);
+	return streq(sa, sb) && streq(a->area, b->area) && streq(a->from, b->from) && streq(a->to, b->to) &&
+	       streq(a->why, b->why);
+}
+
+/* "what: value" lines; alike when the whats look alike and the values match. */
+static bool alike_lines(const char *a, const char *b)
+{
+	const char *va = strrchr(a, ':'), *vb = strrchr(b, ':');
+	if (!va || !vb || !streq(va, vb))
+		return false;
+	_cleanup_free_ char *wa = xstrndup(a, (size_t)(va - a)), *wb = xstrndup(b, (size_t)(vb - b));
+	_cleanup_free_ char *sa = shape(wa), *sb = shape(wb);
+	return streq(sa, sb);
+}
+
+static void print_list(FILE *f, const char *title, const struct strv *l, bool group)
+{
+	if (!l->n)
+		return;
+	fprintf(f, "%s\n", title);
+	for (size_t i = 0, n; i < l->n; i += n) {
+		for (n = 1; group && i + n < l->n && alike_lines(l->v[i], l->v[i + n]); n++)
+			;
+		if (n < RUN_MIN) {
+			n = 1;
+			fprintf(f, "  %s\n", l->v[i]);
+			continue;
+		}
+		const char *last = l->v[i + n - 1];
+		fprintf(f, "  %.*s ... %s (%zu alike)\n", (int)(strrchr(l->v[i], ':') - l->v[i]), l->v[i], last, n);
+	}
+}
+
+static void print_record(json_object *rec, FILE *f)
+{
+	if (!json_object_object_length(rec))
+		return;
+	fprintf(f, "Recorded for `ubtune bench`:\n");
+	json_object_object_foreach(rec, key, val)
+	{
+		fprintf(f, "  %-8s %s\n", key, json_object_to_json_string_ext(val, JSON_C_TO_STRING_SPACED |
+									   JSON_C_TO_STRING_NOSLASHESCAPE));
+	}
+}
+
+/* Values as one line: tabs and other control characters become spaces. */
+static char *oneline(const char *s)
+{
+	char *o = xstrdup(s);
+	for (char *c = o; *c; c++)
+		if ((unsigned char)*c < 0x20)
+			*c = ' ';
+	return o;
+}
+
+void plan_print(const struct profile *p, const struct plan *plan, FILE *f)
+{
+	_cleanup_free_ char *chain = strv_join(&p->chain, " -> ");
+	fprintf(f, "Profile %s (%s)%s%s\n", p->name, chain, p->description ? ": " : "",
+		p->description ? p->description : "");
+	for (size_t i = 0; i < p->notes.n; i++)
+		fprintf(f, "  %s\n", p->notes.v[i]);
+
+	/* rows: one per action, or per run of alike actions */
+	struct strv whats = {0};
+	size_t *first = xcalloc(plan->n_actions + 1, sizeof(*first));
+	size_t rows = 0;
+	int ww = 4, fw = 4, tw = 2;
+	for (size_t i = 0, n; i < plan->n_actions; i += n) {
+		for (n = 1; i + n < plan->n_actions && alike_actions(&plan->actions[i], &plan->actions[i + n]); n++)
+			;
+		if (n < RUN_MIN)
+			n = 1;
+		const struct action *a = &plan->actions[i];
+		strv_take(&whats, run_label(a->what, plan->actions[i + n - 1].what, n));
+		first[rows++] = i;
+		ww = (int)strlen(whats.v[rows - 1]) > ww ? (int)strlen(whats.v[rows - 1]) : ww;
+		fw = (int)strlen(a->from) > fw ? (int)strlen(a->from) : fw;
+		tw = (int)strlen(a->to) > tw ? (int)strlen(a->to) : tw;
+	}
+	if (rows) {
+		fprintf(f, "\n%-8s %-*s  %-*s    %-*s  %s\n", "area", ww, "what", fw, "from", tw, "to", "why");
+		for (size_t r = 0; r < rows; r++) {
+			const struct action *a = &plan->actions[first[r]];
+			_cleanup_free_ char *from = oneline(a->from);
+			fprintf(f, "%-8s %-*s  %-*s -> %-*s  %s\n", a->area, ww, whats.v[r], fw, from, tw, a->to, a->why);
+		}
+	} else {
+		fprintf(f, "\nNothing to change.\n");
+	}
+	strv_free(&whats);
+	free(first);
+	fputc('\n', f);
+	print_list(f, "Already as the profile wants:", &plan->unchanged, true);
+	print_list(f, "Left alone:", &plan->skipped, false);
+	print_record(plan->record, f);
+	print_list(f, "Cannot apply:", &plan->errors, false);
+}

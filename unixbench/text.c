@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "unixbench/text.h"
+
+#include <ctype.h>
+#include <errno.h>
+
+#include "unixbench/parse.h"
+#include "lib/util.h"
+
+/* Longest HTML tag or entity read as one; longer ones are text. */
+#define TAG_MAX 4096
+#define ENTITY_MAX 12
+
+static void lines_add(struct ub_lines *l, char *s, unsigned src)
+{
+	if (l->n >= UB_LINES_MAX) {
+		l->too_many = true;
+		free(s);
+		return;
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->n++] = (struct ub_line){ s, src };
+}
+
+void ub_lines_free(struct ub_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].s);
+	free(l->v);
+	*l = (struct ub_lines){0};
+}
+
+/* ---- characters ---- */
+
+size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
+{
+	size_t len;
+	unsigned c = s[0], min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xe0) == 0xc0) {
+		len = 2, c &= 0x1f, min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		len = 3, c &= 0x0f, min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		len = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* What a Unicode character stands for in UnixBench's ASCII output: a
+ * replacement string ("" drops it) or NULL to keep it. */
+static const char *ascii_for(unsigned cp, unsigned *mangling)
+{
+	if (cp == 0xa0 || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x202f || cp == 0x205f || cp == 0x3000) {
+		*mangling = UB_MANGLE_NBSP;
+		return " ";
+	}
+	if ((cp >= 0x200b && cp <= 0x200d) || cp == 0x2060 || cp == 0xfeff) {
+		*mangling = UB_MANGLE_NBSP;
+		return "";
+	}
+	*mangling = UB_MANGLE_TYPOGRAPHIC;
+	if ((cp >= 0x2010 && cp <= 0x2015) || cp == 0x2212)
+		return "-";
+	if (cp == 0x2018 || cp == 0x2019 || cp == 0x201a || cp == 0x2032)
+		return "'";
+	if (cp == 0x201c || cp == 0x201d || cp == 0x201e)
+		return "\"";
+	*mangling = 0;
+	return NULL;
+}
+
+char *ub_clean(const char *s, size_t n, unsigned *manglings)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (n > UB_LINE_MAX)
+		n = UB_LINE_MAX;
+	struct buf b = {0};
+	for (size_t i = 0; i < n;) {
+		unsigned cp, m = 0;
+		size_t len = utf8_decode(u + i, n - i, &cp);
+		if (len == 0) {
+			/* Latin-1's non-breaking space, or a byte that is no text */
+			*manglings |= u[i] == 0xa0 ? UB_MANGLE_NBSP : UB_MANGLE_CONTROL;
+			buf_add(&b, u[i] == 0xa0 ? " " : "?", 1);
+			i++;
+			continue;
+		}
+		if (cp == '\t') {
+			buf_add(&b, " ", 1);
+		} else if (cp < 0x20 || cp == 0x7f) {
+			*manglings |= UB_MANGLE_CONTROL;
+			buf_add(&b, " ", 1);
+		} else if (cp < 0x80) {
+			buf_add(&b, s + i, 1);
+		} else {
+			const char *r = ascii_for(cp, &m);
+			*manglings |= m;
+			if (r)
+				buf_puts(&b, r);
+			else
+				buf_add(&b, s + i, len);
+		}
+		i += len;
+	}
+	return buf_steal(&b);
+}
+
+/* ---- quotes ---- */
+
+static const char *const log_markers[] = { "Results of ", "Sum of ", "score:", "time:", "iterations:" };
+
+/* Removes a mail quote prefix ("> ", "> > ", ">>") in place. The .log's
+ * own ">>>> score:" lines keep their four '>'. */
+static void unquote(char *s, unsigned *manglings)
+{
+	char *p = s;
+	unsigned marks = 0;
+	while (*p == ' ' || *p == '>') {
+		if (*p == '>')
+			marks++;
+		p++;
+	}
+	if (marks == 0)
+		return;
+	bool log_line = false;
+	for (size_t i = 0; i < ARRAY_SIZE(log_markers); i++)
+		log_line = log_line || startswith(p, log_markers[i]);
+	if (log_line && marks < 4)
+		return;
+	if (!log_line || marks > 4)
+		*manglings |= UB_MANGLE_QUOTED;
+	if (log_line) {
+		size_t n = strlen(p);
+		memmove(s + 5, p, n + 1);
+		memcpy(s, ">>>> ", 5);
+	} else {
+		memmove(s, p, strlen(p) + 1);
+	}
+}
+
+/* ---- glued lines ---- */
+
+static const char *const structure_anchors[] = {
+	"BYTE UNIX Benchmarks (Version",
+	"Benchmark Run:",
+	"System Benchmarks Index Values",
+	"System Benchmarks Partial Index",
+	"System Benchmarks Index Score",
+	"No index results available",
+	"System:",
+	"OS:",
+	"Machine:",
+	"Language:",
+	"Graphics:",
+};
+
+struct span {
+	size_t start, end;
+};
+
+static bool digit_at(const char *s, size_t i)
+{
+	return isdigit((unsigned char)s[i]);
+}
+
+/* Length of a patterned anchor at s+i: "CPU 12:", "2 CPUs in system",
+ * "22:36:13 up ", the "========" above the score; 0 when none starts there. */
+static size_t pattern_anchor(const char *s, size_t i)
+{
+	const char *p = s + i;
+	size_t eq = strspn(p, "=");
+	if (eq >= 8)
+		return eq;
+	if (startswith(p, "CPU ") && digit_at(p, 4)) {
+		size_t k = 4;
+		while (digit_at(p, k))
+			k++;
+		return p[k] == ':' ? k + 1 : 0;
+	}
+	if (!digit_at(p, 0) || (i > 0 && (digit_at(s, i - 1) || s[i - 1] == '.')))
+		return 0;
+	size_t k = 0;
+	while (digit_at(p, k))
+		k++;
+	const char *rest = startswith(p + k, " CPU");
+	if (rest) {
+		if (*rest == 's')
+			rest++;
+		return startswith(rest, " in system") ? (size_t)(rest - p) + strlen(" in system") : 0;
+	}
+	if (k <= 2 && p[k] == ':' && digit_at(p, k + 1) && digit_at(p, k + 2) && p[k + 3] == ':' &&
+	    digit_at(p, k + 4) && digit_at(p, k + 5) && startswith(p + k + 6, " up "))
+		return k + 10;
+	return 0;
+}
+
+/* The bytes a literal anchor may begin with: most positions of a line
+ * start none, and are passed over without comparing every name. */
+static bool anchor_first[256];
+
+static void anchor_first_init(void)
+{
+	static bool done;
+	if (done)
+		return;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++)
+		anchor_first[(unsigned char)t->name[0]] = true;
+	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++)
+		anchor_first[(unsigned char)structure_anchors[k][0]] = true;
+	done = true;
+}
+
+/* The longest literal anchor (test name or structure) starting at s+i. */
+static size_t literal_anchor(const char *s, size_t i)
+{
+	anchor_first_init();
+	if (!anchor_first[(unsigned char)s[i]])
+		return 0;
+	size_t best = 0;
+	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
+		const char *name = t->name;
+		size_t n = strlen(name);
+		if (n > best && strncmp(s + i, name, n) == 0)
+			best = n;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++) {
+		size_t n = strlen(structure_anchors[k]);
+		if (n > best && strncmp(s + i, structure_anchors[k], n) == 0)
+			best = n;
+	}
+	return best;
+}
+
+/* Where a glued line may be cut: after white space, a closing parenthesis,
+ * a digit or the '=' of a separator, but not between a label and its
+ * value ("Uptime: 22:42:58 up ..."). */
+static bool cut_allowed(const char *s, size_t i)
+{
+	if (i == 0)
+		return false;
+	char c = s[i - 1];
+	size_t k = i;
+	while (k > 0 && s[k - 1] == ' ')
+		k--;
+	if (k > 0 && s[k - 1] == ':')
+		return false;
+	return c == ' ' || c == ')' || c == '=' || isdigit((unsigned char)c);
+}
+
+/* Run's progress lines ("1 x Pipe Throughput  1 2 3") name a test mid-line
+ * and must stay whole. */
+static bool progress_line(const char *s)
+{
+	while (*s == ' ')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return startswith(s, " x ") != NULL;
+}
+
+static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned src)
+{
+	char *piece = xstrndup(s, n);
+	strstrip(piece);
+	if (*piece)
+		lines_add(out, piece, src);
+	else
+		free(piece);
+}
+
+/* Adds a clean line, cut where UnixBench lines begin inside it. */
+static void add_split(struct ub_lines *out, char *s, unsigned src)
+{
+	if (progress_line(s)) {
+		lines_add(out, s, src);
+		return;
+	}
+	size_t len = strlen(s), from = 0, i = 0;
+	bool seen_text = false;
+	while (i < len) {
+		size_t a = literal_anchor(s, i);
+		size_t p = pattern_anchor(s, i);
+		size_t n = a > p ? a : p;
+		if (n && seen_text && cut_allowed(s, i)) {
+			add_piece(out, s + from, i - from, src);
+			out->manglings |= UB_MANGLE_GLUED;
+			from = i;
+		}
+		if (n) {
+			/* an anchor inside an anchor ("System Call Overhead" in
+			 * "Exec System Call Overhead") is no place to cut */
+			seen_text = true;
+			i += n;
+			continue;
+		}
+		seen_text = seen_text || s[i] != ' ';
+		i++;
+	}
+	add_piece(out, s + from, len - from, src);
+	free(s);
+}
+
+static void add_line(struct ub_lines *out, const char *s, size_t n, unsigned src)
+{
+	if (n > UB_LINE_MAX && !out->long_line)
+		out->long_line = src;
+	char *clean = ub_clean(s, n, &out->manglings);
+	unquote(clean, &out->manglings);
+	add_split(out, clean, src);
+}
+
+/* ---- plain text ---- */
+
+static void text_lines(const char *data, size_t len, struct ub_lines *out)
+{
+	unsigned src = 1;
+	size_t start = 0;
+	for (size_t i = 0; i <= len && !out->too_many; i++) {
+		if (i < len && data[i] != '\n' && data[i] != '\r')
+			continue;
+		add_line(out, data + start, i - start, src);
+		if (i < len && data[i] == '\r') {
+			out->manglings |= UB_MANGLE_CRLF;
+			if (i + 1 < len && data[i + 1] == '\n')
+				i++;
+		}
+		start = i + 1;
+		src++;
+	}
+}
+
+/* ---- HTML ---- */
+
+static bool looks_like_html(const char *data, size_t len)
+{
+	static const char *const marks[] = { "<html", "<!doctype html", "<table", "<tr", "<td", "<pre", "<br",
+					     "<body", "<p>" };
+	size_t n = len < (1u << 20) ? len : (1u << 20);
+	for (size_t i = 0; i < n; i++) {
+		if (data[i] != '<')
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(marks); k++) {
+			size_t m = strlen(marks[k]);
+			if (i + m <= n && strncasecmp(data + i, marks[k], m) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+struct html_state {
+	struct ub_lines *out;
+	struct buf line;
+	unsigned src, line_src;
+	bool space; /* white space pending */
+	bool pre;
+};
+
+static void html_flush(struct html_state *h)
+{
+	if (h->line.len)
+		add_line(h->out, h->line.s, h->line.len, h->line_src);
+	h->line.len = 0;
+	if (h->line.s)
+		h->line.s[0] = '\0';
+	h->space = false;
+}
+
+static void html_put(struct html_state *h, const char *s, size_t n)
+{
+	if (h->line.len == 0)
+		h->line_src = h->src;
+	else if (h->space)
+		buf_add(&h->line, " ", 1);
+	h->space = false;
+	if (h->line.len + n <= UB_LINE_MAX)
+		buf_add(&h->line, s, n);
+	else if (!h->out->long_line)
+		h->out->long_line = h->line_src;
+}
+
+static void put_codepoint(struct html_state *h, unsigned cp)
+{
+	char b[4];
+	size_t n;
+	if (cp < 0x80) {
+		b[0] = (char)cp, n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6), b[1] = (char)(0x80 | (cp & 0x3f)), n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12), b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f)), n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18), b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f)), b[3] = (char)(0x80 | (cp & 0x3f)), n = 4;
+	}
+	html_put(h, b, n);
+}
+
+/* "&amp;" and friends at s; the length consumed, 0 when it is not one. */
+static size_t html_entity(struct html_state *h, const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		unsigned cp;
+	} named[] = { { "amp", '&' }, { "lt", '<' }, { "gt", '>' }, { "quot", '"' }, { "apos", '\'' },
+		      { "nbsp", 0xa0 }, { "mdash", 0x2014 }, { "ndash", 0x2013 } };
+	size_t end = 1;
+	while (end < n && end < ENTITY_MAX && s[end] != ';')
+		end++;
+	if (end >= n || s[end] != ';')
+		return 0;
+	unsigned long cp = 0;
+	if (s[1] == '#') {
+		char num[ENTITY_MAX + 1];
+		bool hex = s[2] == 'x' || s[2] == 'X';
+		size_t from = hex ? 3 : 2;
+		if (end <= from)
+			return 0;
+		memcpy(num, s + from, end - from);
+		num[end - from] = '\0';
+		char *e;
+		cp = strtoul(num, &e, hex ? 16 : 10);
+		if (*e || cp == 0 || cp > 0x10ffff)
+			return 0;
+	} else {
+		size_t k = 0;
+		for (; k < ARRAY_SIZE(named); k++)
+			if (strlen(named[k].name) == end - 1 && strncmp(s + 1, named[k].name, end - 1) == 0)
+				break;
+		if (k == ARRAY_SIZE(named))
+			return 0;
+		cp = named[k].cp;
+	}
+	put_codepoint(h, (unsigned)cp);
+	return end + 1;
+}
+
+static bool tag_is(const char *name, size_t n, const char *const *set, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strlen(set[i]) == n && strncasecmp(name, set[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Handles the tag in s[0..n) ("<td align=right>"). */
+static void html_tag(struct html_state *h, const char *s, size_t n)
+{
+	static const char *const breaks[] = { "br", "p", "div", "tr", "table", "li", "ul", "ol", "hr", "title",
+					      "pre", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "blockquote",
+					      "head", "body", "html", "caption", "thead", "tbody" };
+	static const char *const cells[] = { "td", "th" };
+	const char *name = s + 1;
+	bool closing = *name == '/';
+	if (closing)
+		name++;
+	size_t len = 0;
+	while (name + len < s + n && isalnum((unsigned char)name[len]))
+		len++;
+	if (tag_is(name, len, breaks, ARRAY_SIZE(breaks))) {
+		html_flush(h);
+		if (len == 3 && strncasecmp(name, "pre", 3) == 0)
+			h->pre = !closing;
+	} else if (tag_is(name, len, cells, ARRAY_SIZE(cells)) && !closing) {
+		h->space = h->line.len > 0;
+	}
+}
+
+/* Skips a <style> or <script> element's content; returns where it ends. */
+static size_t skip_raw_text(const char *data, size_t len, size_t i, const char *name, unsigned *src)
+{
+	_cleanup_free_ char *close = xasprintf("</%s", name);
+	size_t m = strlen(close);
+	for (; i + m <= len; i++) {
+		if (data[i] == '\n')
+			(*src)++;
+		if (strncasecmp(data + i, close, m) == 0)
+			return i;
+	}
+	return len;
+}
+
+static void html_lines(const char *data, size_t len, struct ub_lines *out)
+{
+	struct html_state h = { .out = out, .src = 1 };
+	for (size_t i = 0; i < len && !out->too_many;) {
+		char c = data[i];
+		if (c == '<' && i + 4 <= len && strncmp(data + i, "<!--", 4) == 0) {
+			size_t k = i + 4;
+			while (k + 3 <= len && strncmp(data + k, "-->", 3) != 0)
+				h.src += data[k++] == '\n';
+			i = k + 3 <= len ? k + 3 : len;
+			continue;
+		}
+		if (c == '<') {
+			size_t k = i + 1;
+			while (k < len && k - i < TAG_MAX && data[k] != '>' && data[k] != '<')
+				k++;
+			if (k < len && data[k] == '>' && k > i + 1 &&
+			    (isalpha((unsigned char)data[i + 1]) || data[i + 1] == '/' || data[i + 1] == '!')) {
+				for (size_t j = i; j < k; j++)
+					h.src += data[j] == '\n';
+				html_tag(&h, data + i, k + 1 - i);
+				const char *tag = data + i;
+				i = k + 1;
+				if (strncasecmp(tag, "<style", 6) == 0)
+					i = skip_raw_text(data, len, i, "style", &h.src);
+				else if (strncasecmp(tag, "<script", 7) == 0)
+					i = skip_raw_text(data, len, i, "script", &h.src);
+				continue;
+			}
+		}
+		if (c == '&') {
+			size_t used = html_entity(&h, data + i, len - i);
+			if (used) {
+				i += used;
+				continue;
+			}
+		}
+		if (c == '\n' || c == '\r' || c == ' ' || c == '\t') {
+			if (h.pre && c == '\n')
+				html_flush(&h);
+			else if (!h.pre || c != '\r')
+				h.space = h.line.len > 0;
+			h.src += c == '\n';
+			i++;
+			continue;
+		}
+		html_put(&h, data + i, 1);
+		i++;
+	}
+	html_flush(&h);
+	buf_free(&h.line);
+}
+
+int ub_text_lines(const char *data, size_t len, struct ub_lines *out)
+{
+	*out = (struct ub_lines){0};
+	if (memchr(data, '\0', len))
+		return -EBADMSG;
+	out->html = looks_like_html(data, len);
+	if (out->html) {
+		html_lines(data, len, out);
+		/* &nbsp; and dashes are how HTML is written, not damage */
+		out->manglings &= ~(unsigned)(UB_MANGLE_NBSP | UB_MANGLE_TYPOGRAPHIC);
+	} else {
+		text_lines(data, len, out);
+	}
+	return 0;
+}
