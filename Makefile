@@ -136,6 +136,11 @@ DEPS_BUILD += zlib1g-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 # xmllint checks that the SVG charts and HTML reports are well-formed XML
 DEPS_TEST += libxml2-utils
+# the Prometheus client's parsers check export --format openmetrics
+DEPS_TEST += python3-prometheus-client
+# the playbook of contrib/ansible (tests/e2e/test-ansible.sh runs it); make deb
+DEPS_TEST += ansible-core
+DEPS_DEB := dpkg-dev debhelper lintian
 # strace injects kills and I/O errors into apply, revert and the store
 DEPS_TEST += strace
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
@@ -151,7 +156,7 @@ endif
 # make fuzz: clang's libFuzzer and sanitizer runtimes
 DEPS_FUZZ := clang libclang-rt-14-dev
 deps:
-	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM)
+	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM) $(DEPS_DEB)
 
 # run needs only what builds ubtune
 run:
@@ -216,16 +221,19 @@ unit-tests: $(UNIT_BIN)
 # fixture root recorded as the native build records it (tools/check-arm64).
 ARM64_B := $(B)/arm64
 ARM64_MAKE = $(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B)
-check-arm64: $(B)/ubtune $(FIXTURE_STAMP)
+# check-arm64 and check-vm both need it: one build, never two at once under -j.
+.PHONY: arm64-build static-build
+arm64-build:
 	+@$(ARM64_MAKE) all unit-tests
+check-arm64: $(B)/ubtune $(FIXTURE_STAMP) arm64-build
 	@tools/check-arm64 $(ARM64_B) $(B)/ubtune
 
 # Debian's arm64 and amd64 kernels under qemu-system (TCG): the static
 # ubtune in real guests (tools/check-vm); kernels are cached in $(B)/vm/cache.
 STATIC_B := $(B)/static
-check-vm:
-	@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
-	+@$(ARM64_MAKE) all
+static-build:
+	+@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
+check-vm: static-build arm64-build
 	@tools/check-vm $(B)/vm $(STATIC_B) $(ARM64_B)
 
 # Every combination of WITH_*=0/1 builds warning-free (-Werror), natively or
@@ -238,9 +246,11 @@ bench-probe: $(B)/ubtune
 	@tools/install-deps hwloc util-linux
 	tools/bench-probe $(RUNS)
 
-# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
-$(B)/bench-sampler: tools/bench-sampler.c $(B)/libubtune.a
+# Benchmark programs of tools/ linked with the library.
+$(B)/bench-%: tools/bench-%.c $(B)/libubtune.a
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
+
+# The bench sampler's CPU cost (goal: under 0.5 % of one CPU).
 bench-sampler: $(B)/bench-sampler
 	$(B)/bench-sampler $(SECONDS)
 
@@ -249,6 +259,29 @@ $(B)/bench-clock: tools/bench-clock.c $(B)/libubtune.a
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -o $@ $< $(B)/libubtune.a $(PKG_LIBS) $(LDLIBS)
 bench-clock: $(B)/bench-clock
 	$(B)/bench-clock $(ROUNDS)
+
+# The results store with a fleet's history, SQLite (this build) and JSON
+# files (the minimal build): history, show, compare, fleet and export over
+#   make bench-store [N=10000] [HOSTS=100] [SAMPLES=0] [RUNS=5]
+# results (SAMPLES: sampler readings added to each record); the stores
+# are kept in $(B)/bench-store/ for the next run.
+.PHONY: bench-store
+bench-store:
+	@$(MAKE) --no-print-directory all $(B)/bench-store-fill
+	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
+	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
+
+# The Debian package, built by dpkg-buildpackage from debian/ in a copy of
+# the tree (the source tree stays clean) and checked by lintian:
+# $(B)/deb/ubtune_VERSION_ARCH.deb.
+DEB_B := $(B)/deb
+.PHONY: deb
+deb:
+	rm -rf $(DEB_B) && mkdir -p $(DEB_B)/ubtune
+	git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t $(DEB_B)/ubtune
+	cd $(DEB_B)/ubtune && dpkg-buildpackage -us -uc -b
+	lintian --fail-on error,warning $(DEB_B)/*.changes
+	@ls $(DEB_B)/*.deb
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
@@ -346,8 +379,7 @@ endif
 FORCE:
 
 # The static build as a board runs it: one copied file, no data directory.
-check-static:
-	@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
+check-static: static-build
 	@UBTUNE=$(CURDIR)/$(STATIC_B)/ubtune TESTS_LABEL=e2e-static tools/run-tests e2e tests/e2e/test-builtin-data.sh
 
 # ---- sanitizers and fuzzing --------------------------------------------------

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "analysis/compare.h"
+#include "analysis/fleet.h"
 #include "analysis/xml.h"
 #include "lib/util.h"
 
@@ -563,4 +564,130 @@ bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out)
 			 "no clock or temperature readings on this machine (no cpufreq, no thermal zone): load shown instead");
 	fputs("</svg>\n", out);
 	return true;
+}
+
+/* ---- fleet strips ---- */
+
+#define STRIP_LEFT 190
+#define STRIP_RIGHT 40
+#define STRIP_ROW 34
+#define STRIP_TOP 46
+
+struct strip {
+	double lo, hi; /* the axis, % off the fleet's median */
+};
+
+static double strip_x(const struct strip *s, double pct)
+{
+	return STRIP_LEFT + (pct - s->lo) / (s->hi - s->lo) * (WIDTH - STRIP_LEFT - STRIP_RIGHT);
+}
+
+static bool pct_of(json_object *row, double v, double *pct)
+{
+	double median;
+	if (!jpath_double(row, "stats.median", &median) || !(median > 0))
+		return false;
+	*pct = (v / median - 1) * 100;
+	return true;
+}
+
+/* The rows of a section (its tests and the score, when compared) and the axis they share. */
+static size_t strip_rows(json_object *sec, json_object **rows, size_t max, struct strip *s)
+{
+	size_t n = fleet_section_rows(sec, rows, max);
+	*s = (struct strip){ -10, 10 };
+	for (size_t r = 0; r < n; r++) {
+		json_object *values = jpath(rows[r], "values");
+		double pct, low, high;
+		for (size_t k = 0; k < jarr_len(values); k++)
+			if (at(values, k) && pct_of(rows[r], json_object_get_double(at(values, k)), &pct)) {
+				s->lo = pct < s->lo ? pct : s->lo;
+				s->hi = pct > s->hi ? pct : s->hi;
+			}
+		if (jpath_double(rows[r], "stats.low", &low) && pct_of(rows[r], low, &pct) && pct < s->lo)
+			s->lo = pct;
+		if (jpath_double(rows[r], "stats.high", &high) && pct_of(rows[r], high, &pct) && pct > s->hi)
+			s->hi = pct;
+	}
+	double step = nice_step(s->hi - s->lo, 8);
+	s->lo = floor(s->lo / step) * step;
+	s->hi = ceil(s->hi / step) * step;
+	return n;
+}
+
+/* The label of result k of a section. */
+static const char *strip_host(json_object *fleet, json_object *sec, size_t k)
+{
+	int64_t r = json_object_get_int64(at(jpath(sec, "hosts"), k));
+	return jpath_str(at(jpath(fleet, "results"), (size_t)r), "label") ?: "?";
+}
+
+static bool strip_is_outlier(json_object *row, json_object *sec, size_t k)
+{
+	int64_t r = json_object_get_int64(at(jpath(sec, "hosts"), k)), o;
+	json_object *outliers = jpath(row, "outliers");
+	for (size_t i = 0; i < jarr_len(outliers); i++)
+		if (jpath_int(at(outliers, i), "result", &o) && o == r)
+			return true;
+	return false;
+}
+
+static void strip_row(FILE *out, json_object *fleet, json_object *sec, json_object *row, const struct strip *s,
+		      double y)
+{
+	double low, high, lp, hp;
+	bool score = streq_ptr(jpath_str(row, "id"), "score");
+	svg_text(out, STRIP_LEFT - 10, y + 4, "end", score ? "font-weight=\"bold\"" : NULL,
+		 score ? "Index score" : jpath_str(row, "label") ?: "?");
+	if (jpath_double(row, "stats.low", &low) && jpath_double(row, "stats.high", &high) && pct_of(row, low, &lp) &&
+	    pct_of(row, high, &hp))
+		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\" fill=\"#e8eef6\"/>\n",
+			strip_x(s, lp), y - 10, strip_x(s, hp) - strip_x(s, lp));
+	json_object *values = jpath(row, "values");
+	for (size_t k = 0; k < jarr_len(values); k++) {
+		double v, pct;
+		if (!at(values, k) || !pct_of(row, v = json_object_get_double(at(values, k)), &pct))
+			continue;
+		bool odd = strip_is_outlier(row, sec, k);
+		/* a steady jitter, so that equal values stay apart */
+		double x = strip_x(s, pct), yy = y + (double)((int)(k % 5) - 2) * 3;
+		_cleanup_free_ char *tip = xasprintf("%s: %.1f (%+.1f %% of the median)", strip_host(fleet, sec, k), v, pct);
+		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" fill-opacity=\"%s\">", x, yy,
+			odd ? "5" : "3.5", odd ? palette[5] : palette[0], odd ? "1" : "0.55");
+		xml_element(out, "title", NULL, tip);
+		fputs("</circle>\n", out);
+		if (odd)
+			svg_text(out, x + (pct < 0 ? 8 : -8), yy - 7, pct < 0 ? "start" : "end",
+				 "font-size=\"11\" fill=\"#D55E00\" font-weight=\"bold\"", strip_host(fleet, sec, k));
+	}
+}
+
+void chart_fleet(json_object *fleet, json_object *sec, enum chart_mode mode, FILE *out)
+{
+	json_object *rows[64];
+	struct strip s;
+	size_t n = strip_rows(sec, rows, ARRAY_SIZE(rows), &s);
+	int64_t copies = 0;
+	jpath_int(sec, "copies", &copies);
+	double height = STRIP_TOP + (double)n * STRIP_ROW + 30;
+	_cleanup_free_ char *title = xasprintf("Each host's index per test, %lld cop%s, as %% off the fleet's median",
+					       (long long)copies, copies == 1 ? "y" : "ies");
+	svg_open(out, mode, WIDTH, (int)ceil(height), title,
+		 "One dot per host and test; the band is the normal range (3 robust standard deviations, at least "
+		 "5 % from the median); hosts outside it are drawn larger and named.");
+	svg_text(out, 10, 18, "start", "font-size=\"14\" font-weight=\"bold\"", title);
+	double top = STRIP_TOP - 12, bottom = STRIP_TOP + (double)n * STRIP_ROW - 12;
+	double step = nice_step(s.hi - s.lo, 8);
+	for (double v = s.lo; v <= s.hi + step / 1000; v += step) {
+		char label[32];
+		tick_label(v, step, label, sizeof(label));
+		strcat(label, " %");
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>\n", strip_x(&s, v),
+			top, strip_x(&s, v), bottom, fabs(v) < step / 1000 ? "#333333" : "#dddddd",
+			fabs(v) < step / 1000 ? " stroke-dasharray=\"4 3\"" : "");
+		svg_text(out, strip_x(&s, v), bottom + 14, "middle", "font-size=\"10\" fill=\"#555555\"", label);
+	}
+	for (size_t r = 0; r < n; r++)
+		strip_row(out, fleet, sec, rows[r], &s, STRIP_TOP + (double)r * STRIP_ROW);
+	fputs("</svg>\n", out);
 }

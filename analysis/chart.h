@@ -25,3 +25,8 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
  * events, on bands naming the test that ran. Returns false (and writes
  * nothing) when the result has no readings. */
 bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out);
+
+/* The fleet view's strips, one section of the fleet record (copy count):
+ * a row per test, a dot per host at its % off the fleet's median, the
+ * normal range as a band, the outliers larger and named. */
+void chart_fleet(json_object *fleet, json_object *sec, enum chart_mode mode, FILE *out);

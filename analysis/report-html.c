@@ -62,20 +62,39 @@ static const char *label(json_object *cmp, size_t i)
 
 /* ---- head and summary ---- */
 
-static void head(FILE *out, json_object *cmp, size_t n)
+void report_html_open(FILE *out, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n",
 	      out);
-	_cleanup_free_ char *title =
-		n == 1 ? xasprintf("UnixBench result: %s", jpath_str(at(jpath(cmp, "results"), 0), "name") ?: "?")
-		       : xasprintf("UnixBench comparison of %zu results", n);
 	text(out, "title", NULL, title);
 	fputs("\n<style>\n", out);
 	fputs(style, out);
 	fputs("</style>\n</head>\n<body>\n", out);
 	text(out, "h1", NULL, title);
 	fputc('\n', out);
+}
+
+void report_html_close(FILE *out)
+{
+	char when[40];
+	time_t t = time(NULL);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
+	_cleanup_free_ char *foot = xasprintf("Made by ubtune %s on %s. The page needs no network: its charts are "
+					      "inline SVG.",
+					      UBTUNE_VERSION, when);
+	text(out, "footer", NULL, foot);
+	fputs("\n</body>\n</html>\n", out);
+}
+
+static void head(FILE *out, json_object *cmp, size_t n)
+{
+	_cleanup_free_ char *title =
+		n == 1 ? xasprintf("UnixBench result: %s", jpath_str(at(jpath(cmp, "results"), 0), "name") ?: "?")
+		       : xasprintf("UnixBench comparison of %zu results", n);
+	report_html_open(out, title);
 }
 
 static void summary(FILE *out, json_object *cmp, const struct compare_input *in, size_t n)
@@ -453,14 +472,5 @@ void report_html(const struct compare_input *in, size_t n, FILE *out)
 	findings(out, cmp, in, n);
 	tests(out, cmp, in, n);
 	charts(out, cmp, in, n);
-	char when[40];
-	time_t t = time(NULL);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
-	_cleanup_free_ char *foot = xasprintf("Made by ubtune %s on %s. The page needs no network: its charts are "
-					      "inline SVG.",
-					      UBTUNE_VERSION, when);
-	text(out, "footer", NULL, foot);
-	fputs("\n</body>\n</html>\n", out);
+	report_html_close(out);
 }

@@ -13,3 +13,9 @@
  * asset; the markup is well-formed XML (XHTML served as HTML).
  */
 void report_html(const struct compare_input *in, size_t n, FILE *out);
+
+/* The start of a page of the same look (doctype, the style, the title as
+ * its heading), and its end (the footer); other pages (the fleet's) write
+ * their body between them. */
+void report_html_open(FILE *out, const char *title);
+void report_html_close(FILE *out);

@@ -2,16 +2,31 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include <inttypes.h>
+
+#include "analysis/export.h"
+#include "analysis/fleet.h"
 #include "command.h"
+#include "lib/store.h"
 #include "result-args.h"
 
 struct args {
-	const char *output;
+	const char *output, *format;
 };
 
+static const char *const format_words[] = { "json", "openmetrics", "samples", NULL };
+
 static const struct cmd_option options[] = {
+	{ .name = "format", .type = OPT_CHOICE, .choices = format_words, OPT_AT(format),
+	  .help = "json: the result record, as `ubtune import` reads it back (the default; exactly one ID); "
+		  "openmetrics: OpenMetrics text for Prometheus, a gauge per index test and the score, labelled "
+		  "by host and copies (node_exporter's textfile collector reads FILE.prom); samples: one JSON "
+		  "sample a line (metric, value, unit, labels, timestamp), as PerfKitBenchmarker writes them. "
+		  "openmetrics and samples take any number of IDs; without one, the latest result of each host" },
 	{ .name = "output", .short_name = 'o', .type = OPT_STRING, .arg = "FILE", OPT_AT(output),
-	  .complete = COMPLETE_FILE, .help = "write to FILE (default, and \"-\": standard output)" },
+	  .complete = COMPLETE_FILE,
+	  .help = "write to FILE (default, and \"-\": standard output); metrics are written to a temporary "
+		  "file renamed to FILE" },
 	OPT_END,
 };
 
@@ -32,15 +47,72 @@ static int write_json(const char *path, json_object *rec)
 	return ok ? 0 : -(e ? e : EIO);
 }
 
+/* The records the IDs name; without any, the latest of each host. */
+static int load_records(struct store *s, char *const *ids, size_t nids, json_object ***recs, size_t *n)
+{
+	_cleanup_free_ char *error = NULL;
+	_cleanup_free_ int64_t *latest = NULL;
+	if (!nids) {
+		_cleanup_json_ json_object *list = NULL;
+		int r = store_list(s, &list);
+		if (r < 0)
+			return log_error_errno(r, "Failed to list the results: %m"), EXIT_FAIL;
+		fleet_latest(list, false, &latest, &nids);
+	}
+	*recs = xcalloc(nids ? nids : 1, sizeof(**recs));
+	for (*n = 0; *n < nids; (*n)++) {
+		int64_t id;
+		_cleanup_free_ char *ref = latest ? xasprintf("%" PRId64, latest[*n]) : xstrdup(ids[*n]);
+		if (store_lookup(s, ref, &id, &(*recs)[*n], &error) < 0)
+			return log_error("%s", error), EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* OpenMetrics or samples of the results, to FILE by rename (a reader of
+ * FILE, as node_exporter's textfile collector, never sees half of it). */
+static int write_metrics(struct store *s, const char *format, const char *output, char *const *ids, size_t nids)
+{
+	json_object **recs = NULL;
+	size_t n = 0;
+	int code = load_records(s, ids, nids, &recs, &n);
+	struct buf b = {0};
+	_cleanup_free_ char *error = NULL;
+	if (code == EXIT_OK && streq(format, "openmetrics") && export_openmetrics(recs, n, &b, &error) < 0) {
+		log_error("%s", error);
+		code = EXIT_USAGE;
+	} else if (code == EXIT_OK && streq(format, "samples")) {
+		export_samples(recs, n, &b);
+	}
+	for (size_t i = 0; i < n; i++)
+		json_object_put(recs[i]);
+	free(recs);
+	int r = 0;
+	if (code == EXIT_OK && output)
+		r = write_file_atomic(output, b.s ? b.s : "", 0644);
+	else if (code == EXIT_OK && b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
+		r = -EIO;
+	buf_free(&b);
+	if (r < 0)
+		return log_error_errno(r, "Failed to write %s: %m", output ? output : "the metrics"), EXIT_FAIL;
+	return code;
+}
+
 static int run(struct cmd_ctx *ctx, void *opts)
 {
-	const char *output = ((struct args *)opts)->output;
+	const struct args *a = opts;
+	const char *output = streq_ptr(a->output, "-") ? NULL : a->output;
+	const char *format = a->format ? a->format : "json";
+	if (!streq(format, "json"))
+		return write_metrics(ctx->store, format, output, ctx->args, ctx->nargs);
+	if (ctx->nargs == 0)
+		return command_usage_error(&cmd_export, "which result? Give an id from `ubtune history`, or 'last'");
+	if (ctx->nargs > 1)
+		return command_usage_error(&cmd_export, "--format json writes one result, not %zu", ctx->nargs);
 	_cleanup_json_ json_object *rec = NULL;
 	int code = command_result_arg(ctx, &rec);
 	if (code != EXIT_OK)
 		return code;
-	if (streq_ptr(output, "-"))
-		output = NULL;
 	int r = write_json(output, rec);
 	if (r < 0)
 		return log_error_errno(r, "Failed to write %s: %m", output ? output : "the result"), EXIT_FAIL;
@@ -52,8 +124,9 @@ const struct command cmd_export = {
 	.run = run,
 	.opts_size = sizeof(struct args),
 	.options = options,
-	.operands = RESULT_ID_OPERAND,
+	.operands = { .usage = "[ID...]", .complete = COMPLETE_RESULT_ID },
 	.flags = CMD_STORE,
-	.summary = "Write a stored result as JSON, to share it or import it elsewhere",
+	.summary = "Write stored results as JSON, OpenMetrics or samples, to share them or feed fleet tools",
 	.description = RESULT_ID_HELP,
+	.notes = "docs/exports.md describes both metric formats.",
 };

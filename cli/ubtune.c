@@ -25,6 +25,7 @@ const struct command *const commands[] = {
 	&cmd_compare,
 	&cmd_report,
 	&cmd_diagnose,
+	&cmd_fleet,
 	&cmd_help,
 	&cmd_complete,
 	&cmd_man,

@@ -6,6 +6,14 @@
  * file, is synced, then linked to its name, which never replaces a file: a
  * crash leaves the store as it was. Adds hold a lock on the directory, so
  * ids and run ids stay unique between concurrent runs.
+ *
+ * DIR/results/index keeps the listing's summary of each file, one JSON
+ * line per file: {"name", "size", "mtime_ns", "summary"}. Adds append to
+ * it; a listing reads it and parses only the files it does not cover (or
+ * whose size or time changed: edited by hand), then appends those. A line
+ * cut short by a crash is skipped, a later line for the same file wins,
+ * and lines of files no longer there are dropped when the index is
+ * rewritten (when most of its lines are stale).
  */
 #include "store.h"
 
@@ -22,16 +30,24 @@
 
 #define RESULTS_DIR "results"
 #define TMP_PREFIX ".tmp-"
-
-struct store {
-	int dfd;
-	char *dir;
-};
+#define INDEX_FILE "index"
+/* Largest index read (about 500 bytes a result). */
+#define INDEX_MAX (1u << 30)
 
 struct entry {
 	int64_t id;
 	char *name; /* "12-0123abcd.json" */
 	char *run;  /* "0123abcd" */
+	json_object *summary; /* store_list(): from the index or the file */
+};
+
+struct store {
+	int dfd;
+	char *dir;
+	/* the last scan, for store_get() (rescanned when an id is missing) */
+	struct entry *v;
+	size_t n;
+	bool scanned;
 };
 
 char *store_path(const char *dir)
@@ -56,8 +72,11 @@ int store_open(const char *dir, struct store **out)
 	return 0;
 }
 
+static void entries_free(struct entry *v, size_t n);
+
 void store_close(struct store *s)
 {
+	entries_free(s->v, s->n);
 	close(s->dfd);
 	free(s->dir);
 	free(s);
@@ -103,6 +122,7 @@ static void entries_free(struct entry *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].name);
 		free(v[i].run);
+		json_object_put(v[i].summary);
 	}
 	free(v);
 }
@@ -175,6 +195,135 @@ static void remove_stale_temps(struct store *s)
 	closedir(d);
 }
 
+/* ---- the index ---- */
+
+/* The index line of a file of the directory; NULL when it cannot be stat'ed. */
+static char *index_line(struct store *s, const char *name, json_object *summary)
+{
+	struct stat st;
+	if (fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return NULL;
+	_cleanup_json_ json_object *o = json_object_new_object();
+	jset_str(o, "name", name);
+	jset_int(o, "size", (int64_t)st.st_size);
+	jset_int(o, "mtime_ns", (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec);
+	jset(o, "summary", json_object_get(summary));
+	return xasprintf("%s\n", jdump(o, false));
+}
+
+/* Appends whole lines to the index; the caller holds the lock. A line a
+ * crash cut short is ended first, so that it spoils only itself. */
+static void index_append(struct store *s, const char *text, size_t len)
+{
+	_cleanup_close_ int fd = openat(s->dfd, INDEX_FILE, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	char last = '\n';
+	off_t end = lseek(fd, 0, SEEK_END);
+	if (end > 0 && pread(fd, &last, 1, end - 1) != 1)
+		return;
+	if (last != '\n' && write_full(fd, "\n", 1) < 0)
+		return;
+	write_full(fd, text, len);
+}
+
+static struct entry *entry_by_id(struct entry *v, size_t n, int64_t id)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].id == id)
+			return &v[mid];
+		if (v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The summary of one index line, when it still describes its file. */
+static void index_take(struct store *s, struct entry *v, size_t n, const char *line, size_t len)
+{
+	_cleanup_json_ json_object *o = NULL;
+	struct entry parsed;
+	if (jload_text(line, len, &o) < 0 || !jpath_str(o, "name") || !parse_name(jpath_str(o, "name"), &parsed))
+		return;
+	struct entry *e = entry_by_id(v, n, parsed.id);
+	bool same = e && streq(e->name, parsed.name);
+	free(parsed.name);
+	free(parsed.run);
+	json_object *summary = jpath(o, "summary");
+	int64_t size, mtime;
+	struct stat st;
+	if (!same || !json_object_is_type(summary, json_type_object) || !jpath_int(o, "size", &size) ||
+	    !jpath_int(o, "mtime_ns", &mtime) || fstatat(s->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_size != size || (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != mtime)
+		return;
+	json_object_put(e->summary);
+	e->summary = json_object_get(summary);
+}
+
+/* Summaries from the index for the entries it describes; the number of
+ * its lines. */
+static size_t index_read(struct store *s, struct entry *v, size_t n)
+{
+	_cleanup_close_ int fd = openat(s->dfd, INDEX_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, lines = 0;
+	if (fd < 0 || read_fd(fd, INDEX_MAX, &text, &len) < 0)
+		return 0;
+	for (char *p = text, *end = text + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		p[l] = '\0';
+		index_take(s, v, n, p, l);
+		lines++;
+		p += l + 1;
+	}
+	return lines;
+}
+
+/* The summary of an entry's file; a file damaged or edited by hand is
+ * listed by its id alone. */
+static json_object *file_summary(struct store *s, const struct entry *e);
+
+/* Summarises the entries the index did not cover and records them: appended,
+ * or the whole index rewritten when most of its lines are stale. */
+static void index_update(struct store *s, struct entry *v, size_t n, size_t lines)
+{
+	struct buf add = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].summary)
+			continue;
+		v[i].summary = file_summary(s, &v[i]);
+		_cleanup_free_ char *line = index_line(s, v[i].name, v[i].summary);
+		if (line)
+			buf_puts(&add, line);
+	}
+	bool rewrite = lines > 2 * n + 64;
+	if ((!add.len && !rewrite) || flock(s->dfd, LOCK_EX | LOCK_NB) < 0) {
+		buf_free(&add);
+		return;
+	}
+	if (rewrite) {
+		buf_free(&add);
+		for (size_t i = 0; i < n; i++) {
+			_cleanup_free_ char *line = index_line(s, v[i].name, v[i].summary);
+			if (line)
+				buf_puts(&add, line);
+		}
+		_cleanup_free_ char *path = xasprintf("%s/" INDEX_FILE, s->dir);
+		_cleanup_free_ char *tmp = xasprintf("%s/" TMP_PREFIX "index", s->dir);
+		if (write_file_atomic(tmp, add.s ? add.s : "", 0600) < 0 || rename(tmp, path) < 0)
+			unlink(tmp);
+	} else {
+		index_append(s, add.s, add.len);
+	}
+	flock(s->dfd, LOCK_UN);
+	buf_free(&add);
+}
+
 static int add_locked(struct store *s, json_object *result, int64_t *id)
 {
 	struct entry *v;
@@ -206,6 +355,12 @@ static int add_locked(struct store *s, json_object *result, int64_t *id)
 	if (fsync(s->dfd) < 0)
 		return -errno;
 	*id = next;
+	/* the file is stored; an index line lost here is made again by a listing */
+	_cleanup_json_ json_object *summary = result_summary(result);
+	_cleanup_free_ char *line = index_line(s, name, summary);
+	if (line)
+		index_append(s, line, strlen(line));
+	s->scanned = false;
 	return 0;
 }
 
@@ -232,19 +387,39 @@ static int read_entry(struct store *s, const struct entry *e, json_object **out)
 	return r < 0 ? r : jload_text(text, len, out);
 }
 
-int store_get(struct store *s, int64_t id, json_object **out)
+static json_object *file_summary(struct store *s, const struct entry *e)
+{
+	_cleanup_json_ json_object *rec = NULL;
+	_cleanup_free_ char *why = NULL;
+	bool good = read_entry(s, e, &rec) == 0 && result_check(rec, &why) == 0;
+	return good ? result_summary(rec) : json_object_new_object();
+}
+
+/* The entries of the directory, scanned once per open (and again when
+ * something was added or an id is not among them). */
+static int rescan(struct store *s)
 {
 	struct entry *v;
 	size_t n;
 	int r = scan(s, &v, &n);
 	if (r < 0)
 		return r;
-	r = -ENOENT;
-	for (size_t i = 0; i < n; i++)
-		if (v[i].id == id)
-			r = read_entry(s, &v[i], out);
-	entries_free(v, n);
-	return r;
+	entries_free(s->v, s->n);
+	s->v = v;
+	s->n = n;
+	s->scanned = true;
+	return 0;
+}
+
+int store_get(struct store *s, int64_t id, json_object **out)
+{
+	int r = s->scanned ? 0 : rescan(s);
+	if (r == 0 && !entry_by_id(s->v, s->n, id))
+		r = rescan(s);
+	if (r < 0)
+		return r;
+	struct entry *e = entry_by_id(s->v, s->n, id);
+	return e ? read_entry(s, e, out) : -ENOENT;
 }
 
 int store_list(struct store *s, json_object **out)
@@ -254,17 +429,12 @@ int store_list(struct store *s, json_object **out)
 	int r = scan(s, &v, &n);
 	if (r < 0)
 		return r;
+	index_update(s, v, n, index_read(s, v, n));
 	json_object *list = json_object_new_array();
 	for (size_t i = 0; i < n; i++) {
-		_cleanup_json_ json_object *rec = NULL;
-		_cleanup_free_ char *why = NULL;
-		/* a file damaged or edited by hand is listed by its id alone */
-		bool good = read_entry(s, &v[i], &rec) == 0 && result_check(rec, &why) == 0;
-		json_object *summary = good ? result_summary(rec) : json_object_new_object();
 		json_object *row = json_object_new_object();
 		jset_int(row, "id", v[i].id);
-		json_object_object_foreach(summary, k, val) jset(row, k, json_object_get(val));
-		json_object_put(summary);
+		json_object_object_foreach(v[i].summary, k, val) jset(row, k, json_object_get(val));
 		json_object_array_add(list, row);
 	}
 	entries_free(v, n);

@@ -58,7 +58,8 @@ expect_exit 0 "$UBTUNE" history --json
 if built_with sqlite; then
 	[ -f "$T/state/results.db" ] || fail "no results.db: $(ls "$T/state")"
 else
-	[ "$(ls "$T/state/results")" = "$(printf '1-0123456789abcdef0123456789abcdef.json\n2-fedcba9876543210fedcba9876543210.json')" ] ||
+	[ "$(ls "$T/state/results")" = "$(printf '1-0123456789abcdef0123456789abcdef.json\n2-fedcba9876543210fedcba9876543210.json\nindex')" ] ||
 		fail "result files: $(ls -a "$T/state/results")"
+	[ "$(wc -l <"$T/state/results/index")" = 2 ] || fail "index: $(cat "$T/state/results/index")"
 fi
 pass

@@ -3,6 +3,8 @@
  * of the JSON-file backend (a build without SQLite). */
 #include <errno.h>
 #include <inttypes.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "lib/store.h"
@@ -162,7 +164,106 @@ static void json_files(void **s)
 	assert_int_equal(store_resolve(st, "last", &id), 0);
 	assert_int_equal(id, 3);
 	store_close(st);
-	assert_int_equal(count_entries(dir, ""), 6); /* ., .., three results, notes.txt */
+	assert_int_equal(count_entries(dir, ""), 7); /* ., .., three results, notes.txt, index */
+}
+
+static size_t count_lines(const char *path)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, n = 0;
+	assert_int_equal(read_file(path, 1 << 20, &text, &len), 0);
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
+static json_object *listing(struct store *st)
+{
+	json_object *list = NULL;
+	assert_int_equal(store_list(st, &list), 0);
+	return list;
+}
+
+/* Overwrites a file with bytes of the same length and puts its time back:
+ * only a listing that reads the file itself notices. */
+static void garble_keeping_stat(const char *path)
+{
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	fputs("garbage", f);
+	fclose(f);
+	struct timespec times[2] = { st.st_atim, st.st_mtim };
+	assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/* Listings come from the index, not from parsing every file: a file the
+ * index covers is not read again; a missing or cut index is made whole
+ * again from the files; lines of removed files are dropped. */
+static void json_index(void **s)
+{
+	struct store *st;
+	assert_int_equal(store_open(state, &st), 0);
+	_cleanup_free_ char *dir = store_path(state);
+	_cleanup_free_ char *index = xasprintf("%s/index", dir);
+	for (int i = 0; i < 3; i++) {
+		_cleanup_free_ char *run = xasprintf("%032x", i + 1);
+		_cleanup_json_ json_object *rec = record(run);
+		int64_t id;
+		assert_int_equal(store_add(st, rec, &id), 0);
+	}
+	assert_int_equal(count_lines(index), 3);
+
+	_cleanup_free_ char *second = xasprintf("%s/2-%032x.json", dir, 2);
+	garble_keeping_stat(second);
+	_cleanup_json_ json_object *list = listing(st);
+	assert_int_equal(jarr_len(list), 3);
+	assert_jstr(json_object_array_get_idx(list, 1), "host", "board");
+
+	/* without the index every file is read (the garbled one by its id alone) */
+	assert_int_equal(unlink(index), 0);
+	json_object_put(list);
+	list = listing(st);
+	assert_int_equal(jarr_len(list), 3);
+	assert_null(jpath(json_object_array_get_idx(list, 1), "host"));
+	assert_jstr(json_object_array_get_idx(list, 2), "host", "board");
+	assert_int_equal(count_lines(index), 3);
+
+	/* a line cut by a crash: the next listing reads that file, and the
+	 * next add starts a line of its own */
+	assert_int_equal(truncate(index, 10), 0);
+	json_object_put(list);
+	list = listing(st);
+	assert_int_equal(jarr_len(list), 3);
+	assert_jstr(json_object_array_get_idx(list, 0), "host", "board");
+	_cleanup_json_ json_object *d = record("0000000000000000000000000000000d");
+	int64_t id;
+	assert_int_equal(store_add(st, d, &id), 0);
+	struct store *other;
+	assert_int_equal(store_open(state, &other), 0);
+	json_object_put(list);
+	list = listing(other);
+	assert_int_equal(jarr_len(list), 4);
+	assert_jstr(json_object_array_get_idx(list, 3), "run_id", "0000000000000000000000000000000d");
+	store_close(other);
+
+	/* removed by hand: gone from the listing; many stale lines: rewritten */
+	_cleanup_free_ char *first = xasprintf("%s/1-%032x.json", dir, 1);
+	assert_int_equal(unlink(first), 0);
+	FILE *f = fopen(index, "a");
+	assert_non_null(f);
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "{\"name\": \"1-%032x.json\", \"size\": 1, \"mtime_ns\": 1, \"summary\": {}}\n", 1);
+	fclose(f);
+	json_object_put(list);
+	list = listing(st);
+	assert_int_equal(jarr_len(list), 3);
+	assert_int_equal(jint(json_object_array_get_idx(list, 0), "id"), 2);
+	assert_int_equal(count_lines(index), 3);
+	assert_int_equal(count_entries(dir, ".tmp-"), 0);
+	json_object_put(list);
+	store_close(st);
 }
 #endif
 
@@ -172,6 +273,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(concurrent_adds, make_state, remove_state),
 #if !HAVE_SQLITE
 		cmocka_unit_test_setup_teardown(json_files, make_state, remove_state),
+		cmocka_unit_test_setup_teardown(json_index, make_state, remove_state),
 #endif
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The facts of a result that set its host apart from the others of a
+ * fleet, and their ranking. */
+#include "analysis/fleet.h"
+
+#include <math.h>
+
+#include "lib/util.h"
+
+static json_object *env_of(json_object *rec)
+{
+	return jpath(rec, "environment.before");
+}
+
+static char *env_string(json_object *rec, const char *path)
+{
+	const char *s = jpath_str(env_of(rec), path);
+	return s && *s ? xstrdup(s) : NULL;
+}
+
+static char *get_governor(json_object *rec)
+{
+	return env_string(rec, "cpu.freq.governor");
+}
+
+static char *get_kernel(json_object *rec)
+{
+	return env_string(rec, "host.kernel_release");
+}
+
+/* The vulnerabilities the kernel mitigates: "spectre_v1, spectre_v2", or "none". */
+static char *get_mitigations(json_object *rec)
+{
+	json_object *v = jpath(env_of(rec), "cpu.vulnerabilities");
+	if (!v || !json_object_is_type(v, json_type_object))
+		return NULL;
+	struct strv names = {0};
+	json_object_object_foreach(v, name, state) {
+		const char *s = json_object_get_string(state);
+		if (s && startswith(s, "Mitigation"))
+			strv_push(&names, name);
+	}
+	strv_sort(&names);
+	char *out = names.n ? strv_join(&names, ", ") : xstrdup("none");
+	strv_free(&names);
+	return out;
+}
+
+/* "a rotating disk", "an SD card": the medium under a file system. */
+static const char *medium_words(json_object *dev)
+{
+	static const struct {
+		const char *kind, *words;
+	} kinds[] = {
+		{ "hdd", "a rotating disk" }, { "ssd", "an SSD" }, { "nvme", "an NVMe SSD" },
+		{ "virtio", "a virtio disk" }, { "usb", "a USB disk" }, { "loop", "a loop device" },
+		{ "zram", "zram" }, { "ram", "a RAM disk" },
+	};
+	const char *kind = jpath_str(dev, "kind");
+	if (kind && streq(kind, "mmc")) {
+		const char *type = jpath_str(dev, "mmc_type");
+		return type && streq(type, "sd") ? "an SD card" : type && streq(type, "emmc") ? "eMMC" : "an MMC card";
+	}
+	for (size_t i = 0; kind && i < ARRAY_SIZE(kinds); i++)
+		if (streq(kind, kinds[i].kind))
+			return kinds[i].words;
+	return NULL;
+}
+
+/* "tmpfs", "ext4 on a rotating disk", "xfs" (the device not known). */
+static char *get_workdir(json_object *rec)
+{
+	json_object *env = env_of(rec);
+	const char *fs = jpath_str(env, "storage.mount.fstype");
+	const char *kind = jpath_str(env, "storage.device.kind");
+	if ((fs && streq(fs, "tmpfs")) || (kind && streq(kind, "tmpfs")))
+		return xstrdup("tmpfs");
+	const char *medium = medium_words(jpath(env, "storage.device"));
+	if (fs && medium)
+		return xasprintf("%s on %s", fs, medium);
+	if (fs)
+		return xstrdup(fs);
+	return medium ? xstrdup(medium) : NULL;
+}
+
+/* Rounded so that the same memory with another kernel's reservations is
+ * the same: to 0.5 GiB below 16 GiB, to 1 GiB above. */
+static char *get_memory(json_object *rec)
+{
+	int64_t kib;
+	if (!jpath_int(env_of(rec), "memory.total_kib", &kib) || kib <= 0)
+		return NULL;
+	double gib = (double)kib / (1024.0 * 1024.0);
+	if (gib < 1)
+		return xasprintf("%.0f MiB", round(gib * 1024 / 64) * 64);
+	if (gib < 16)
+		return xasprintf("%.1f GiB", round(gib * 2) / 2);
+	return xasprintf("%.0f GiB", round(gib));
+}
+
+static const char *steal_bucket(double pct)
+{
+	return pct < 2 ? "none" : pct < 5 ? "2-5 %" : pct < 10 ? "5-10 %" : pct < 20 ? "10-20 %" : "over 20 %";
+}
+
+/* Steal time during the run (the sampler's readings), else since boot. */
+static char *get_steal(json_object *rec)
+{
+	json_object *samples = jpath(rec, "samples");
+	double sum = 0, v;
+	size_t n = 0;
+	for (size_t i = 0; i < jarr_len(samples); i++)
+		if (jpath_double(json_object_array_get_idx(samples, i), "steal_pct", &v)) {
+			sum += v;
+			n++;
+		}
+	if (n)
+		return xasprintf("%s during the run", steal_bucket(sum / (double)n));
+	if (jpath_double(env_of(rec), "virt.steal_pct", &v))
+		return xasprintf("%s since boot", steal_bucket(v));
+	return NULL;
+}
+
+/* "thermal x2, low-clock", "none": the sampler's events that lower clocks. */
+static char *get_throttling(json_object *rec)
+{
+	static const char *const kinds[] = { "undervoltage", "thermal", "throttle", "low-clock", "hwmon-alarm" };
+	if (!jpath(rec, "sampler"))
+		return NULL;
+	json_object *events = jpath(rec, "events");
+	struct buf b = {0};
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		size_t count = 0;
+		for (size_t i = 0; i < jarr_len(events); i++)
+			count += streq_ptr(jpath_str(json_object_array_get_idx(events, i), "kind"), kinds[k]);
+		if (count)
+			buf_printf(&b, "%s%s", b.len ? ", " : "", kinds[k]);
+		if (count > 1)
+			buf_printf(&b, " x%zu", count);
+	}
+	return b.len ? buf_steal(&b) : xstrdup("none");
+}
+
+static char *get_services(json_object *rec)
+{
+	json_object *noisy = jpath(env_of(rec), "services.noisy");
+	if (!noisy || !json_object_is_type(noisy, json_type_array))
+		return NULL;
+	struct strv names = {0};
+	for (size_t i = 0; i < jarr_len(noisy); i++) {
+		json_object *s = json_object_array_get_idx(noisy, i);
+		const char *name = jpath_str(s, "unit") ?: jpath_str(s, "process");
+		if (name && !strv_contains(&names, name))
+			strv_push(&names, name);
+	}
+	strv_sort(&names);
+	char *out = names.n ? strv_join(&names, ", ") : xstrdup("none");
+	strv_free(&names);
+	return out;
+}
+
+/* "gcc (Debian 12.2.0-14) 12.2.0, -O3 -ffast-math" */
+static char *get_build(json_object *rec)
+{
+	const char *flags = jpath_str(rec, "build.cflags"), *cc = jpath_str(rec, "build.cc_version");
+	if (!flags && !cc)
+		return NULL;
+	return xasprintf("%s%s%s", cc ? cc : "", cc && flags ? ", " : "", flags ? flags : "");
+}
+
+/* "LENOVO 20XW005JGE (ThinkPad X1 Carbon Gen 9), BIOS LENOVO" */
+static char *get_firmware(json_object *rec)
+{
+	json_object *dmi = jpath(env_of(rec), "virt.dmi");
+	const char *vendor = jpath_str(dmi, "sys_vendor"), *product = jpath_str(dmi, "product_name");
+	const char *version = jpath_str(dmi, "product_version"), *bios = jpath_str(dmi, "bios_vendor");
+	if (!vendor && !product && !bios)
+		return NULL;
+	struct buf b = {0};
+	buf_printf(&b, "%s%s%s", vendor ?: "", vendor && product ? " " : "", product ?: "");
+	if (version && *version)
+		buf_printf(&b, " (%s)", version);
+	if (bios)
+		buf_printf(&b, "%sBIOS %s", b.len ? ", " : "", bios);
+	return buf_steal(&b);
+}
+
+static char *get_cpu(json_object *rec)
+{
+	return env_string(rec, "cpu.model");
+}
+
+static char *get_online_cpus(json_object *rec)
+{
+	int64_t n;
+	return jpath_int(rec, "online_cpus", &n) ? xasprintf("%lld", (long long)n) : NULL;
+}
+
+/* "bare metal", "a kvm guest", "in a docker container" */
+static char *get_virt(json_object *rec)
+{
+	json_object *env = env_of(rec);
+	const char *role = jpath_str(env, "virt.role"), *hv = jpath_str(env, "virt.hypervisor");
+	const char *ct = jpath_str(env, "virt.container");
+	if (!role)
+		return NULL;
+	struct buf b = {0};
+	if (streq(role, "guest"))
+		buf_printf(&b, "a %s guest", hv ? hv : "virtual machine");
+	else
+		buf_puts(&b, streq(role, "none") || streq(role, "host") ? "bare metal" : role);
+	if (ct)
+		buf_printf(&b, " in a %s container", ct);
+	return buf_steal(&b);
+}
+
+static char *get_profile(json_object *rec)
+{
+	json_object *profiles = jpath(rec, "profile.profiles");
+	if (!jarr_len(profiles)) {
+		bool imported = false;
+		jpath_bool(rec, "imported", &imported);
+		return imported ? NULL : xstrdup("none");
+	}
+	struct buf b = {0};
+	for (size_t i = 0; i < jarr_len(profiles); i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(profiles, i)));
+	return buf_steal(&b);
+}
+
+static char *get_max_clock(json_object *rec)
+{
+	int64_t khz;
+	return jpath_int(env_of(rec), "cpu.freq.max_khz", &khz) ? xasprintf("%lld MHz", (long long)(khz / 1000)) : NULL;
+}
+
+static char *get_boost(json_object *rec)
+{
+	bool on;
+	return jpath_bool(env_of(rec), "cpu.freq.boost", &on) ? xstrdup(on ? "on" : "off") : NULL;
+}
+
+static char *get_thp(json_object *rec)
+{
+	return env_string(rec, "memory.thp");
+}
+
+/* The tests the kernel's entry paths weigh on: all but the CPU-bound two. */
+#define DT_SYSTEM (DT_ALL & ~DT_CPU)
+
+const struct fleet_fact fleet_facts[] = {
+	{ "governor", DT_ALL, get_governor, "its governor is %s", "theirs %s" },
+	{ "kernel", DT_SYSTEM, get_kernel, "it runs kernel %s", "they run %s" },
+	{ "mitigations", DT_SYSTEM, get_mitigations, "its kernel mitigates %s", "theirs %s" },
+	{ "workdir medium", DT_FILECOPY | DT_SHELL, get_workdir, "its workdir is on %s", "theirs on %s" },
+	{ "memory", DT_FILECOPY | DT_PROCESS | DT_SHELL, get_memory, "it has %s of memory", "they have %s" },
+	{ "steal time", DT_ALL, get_steal, "its steal time is %s", "theirs %s" },
+	{ "throttling events", DT_ALL, get_throttling, "its run had throttling events: %s",
+	  "theirs: %s" },
+	{ "noisy services", DT_ALL, get_services, "noisy services on it: %s", "on them: %s" },
+	{ "build", DT_CPU, get_build, "its workloads were built with %s", "theirs with %s" },
+	{ "firmware", DT_ALL, get_firmware, "its firmware says %s", "theirs %s" },
+	{ "CPU", DT_ALL, get_cpu, "its CPU is %s", "theirs %s" },
+	{ "online CPUs", DT_ALL, get_online_cpus, "it has %s CPUs online", "they have %s" },
+	{ "virtualisation", DT_ALL, get_virt, "it runs on %s", "they on %s" },
+	{ "profile", DT_ALL, get_profile, "its profile is %s", "theirs %s" },
+	{ "max clock", DT_ALL, get_max_clock, "its CPUs reach %s", "theirs %s" },
+	{ "boost", DT_ALL, get_boost, "its boost is %s", "theirs %s" },
+	{ "THP", DT_PROCESS | DT_SHELL, get_thp, "its transparent huge pages are %s", "theirs %s" },
+};
+const size_t fleet_nfacts = ARRAY_SIZE(fleet_facts);
+
+/* ---- ranking ---- */
+
+struct difference {
+	size_t fact;
+	bool relevant;
+	double separation;
+	json_object *o;
+};
+
+/* How many tests a fact moves: the fewer, the more it says about one. */
+static int breadth(size_t fact)
+{
+	return __builtin_popcount(fleet_facts[fact].tests);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct difference *x = a, *y = b;
+	if (x->relevant != y->relevant)
+		return x->relevant ? -1 : 1;
+	if (x->separation != y->separation)
+		return x->separation > y->separation ? -1 : 1;
+	if (breadth(x->fact) != breadth(y->fact))
+		return breadth(x->fact) < breadth(y->fact) ? -1 : 1;
+	return (x->fact > y->fact) - (x->fact < y->fact);
+}
+
+/* The peers' values of a fact, most common first (ties: first seen). */
+struct tally {
+	struct strv values;
+	size_t *counts;
+	size_t known;
+};
+
+static void tally_add(struct tally *t, const char *v)
+{
+	t->known++;
+	for (size_t i = 0; i < t->values.n; i++)
+		if (streq(t->values.v[i], v)) {
+			t->counts[i]++;
+			return;
+		}
+	strv_push(&t->values, v);
+	t->counts[t->values.n - 1] = 1;
+}
+
+static void tally_sort(struct tally *t)
+{
+	for (size_t i = 1; i < t->values.n; i++)
+		for (size_t j = i; j > 0 && t->counts[j] > t->counts[j - 1]; j--) {
+			size_t c = t->counts[j];
+			t->counts[j] = t->counts[j - 1];
+			t->counts[j - 1] = c;
+			char *s = t->values.v[j];
+			t->values.v[j] = t->values.v[j - 1];
+			t->values.v[j - 1] = s;
+		}
+}
+
+static size_t tally_count(const struct tally *t, const char *v)
+{
+	for (size_t i = 0; i < t->values.n; i++)
+		if (streq(t->values.v[i], v))
+			return t->counts[i];
+	return 0;
+}
+
+static json_object *difference_json(const struct fleet_fact *f, const char *own, const struct tally *t,
+				    double share, bool relevant)
+{
+	json_object *o = json_object_new_object(), *peers = json_object_new_array();
+	jset_str(o, "fact", f->name);
+	jset_str(o, "value", own);
+	for (size_t i = 0; i < t->values.n; i++) {
+		json_object *p = json_object_new_object();
+		jset_str(p, "value", t->values.v[i]);
+		jset_int(p, "hosts", (int64_t)t->counts[i]);
+		json_object_array_add(peers, p);
+	}
+	jset(o, "peers", peers);
+	jset_int(o, "peers_known", (int64_t)t->known);
+	jset_round(o, "share", share, 3);
+	jset_bool(o, "relevant", relevant);
+	_cleanup_free_ char *mine = xasprintf(f->own, own);
+	_cleanup_free_ char *theirs = xasprintf(f->theirs, t->values.v[0]);
+	if (t->counts[0] < t->known) {
+		char *more = xasprintf("%s (%zu of %zu)", theirs, t->counts[0], t->known);
+		free(theirs);
+		theirs = more;
+	}
+	jset_str(o, "own", mine);
+	jset_str(o, "theirs", theirs);
+	return o;
+}
+
+json_object *fleet_differences(json_object *rec, json_object *const *peers, size_t npeers, int t)
+{
+	struct difference *d = xcalloc(fleet_nfacts, sizeof(*d));
+	size_t nd = 0;
+	for (size_t f = 0; f < fleet_nfacts; f++) {
+		_cleanup_free_ char *own = fleet_facts[f].get(rec);
+		if (!own)
+			continue;
+		struct tally tl = { .counts = xcalloc(npeers + 1, sizeof(size_t)) };
+		for (size_t p = 0; p < npeers; p++) {
+			_cleanup_free_ char *v = fleet_facts[f].get(peers[p]);
+			if (v)
+				tally_add(&tl, v);
+		}
+		double share = tl.known ? (double)tally_count(&tl, own) / (double)tl.known : 1;
+		if (tl.known && share < 0.5) {
+			tally_sort(&tl);
+			bool relevant = t < 0 || (fleet_facts[f].tests & DT(t));
+			d[nd] = (struct difference){ f, relevant, (1 - share) * (double)tl.counts[0] / (double)tl.known,
+						     difference_json(&fleet_facts[f], own, &tl, share, relevant) };
+			nd++;
+		}
+		strv_free(&tl.values);
+		free(tl.counts);
+	}
+	qsort(d, nd, sizeof(*d), by_rank);
+	json_object *out = json_object_new_array();
+	for (size_t i = 0; i < nd; i++) {
+		jset_double(d[i].o, "separation", round(d[i].separation * 1000) / 1000);
+		json_object_array_add(out, d[i].o);
+	}
+	free(d);
+	return out;
+}
