@@ -5,6 +5,7 @@
 
 #include "unixbench/catalogue.h"
 #include "command.h"
+#include "parse-options.h"
 #include "lib/embed.h"
 #include "lib/paths.h"
 #include "lib/store.h"

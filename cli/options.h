@@ -93,36 +93,8 @@ extern const struct cmd_option global_options[];
 struct command;
 struct cmd_ctx;
 
-/*
- * Parses argv[1..] of a command (argv[0] is its name): options anywhere
- * among the operands, GNU style ("--" ends the options, "--name=value",
- * unique prefixes of long names, "-ofile"). Values go into ctx and opts;
- * the operands into ctx->args. Returns -1 when the command is to run, else
- * its exit status: 0 after --help, 2 after a usage error (said on stderr).
- */
-int options_parse(const struct command *c, int argc, char **argv, struct cmd_ctx *ctx, void *opts);
-
-/* Calls fn for the command's options and then the global ones. */
-void options_foreach(const struct command *c, void (*fn)(const struct cmd_option *o, void *data), void *data);
-/* The option a long name (or, when name is one character, a short one)
- * names, or NULL. */
-const struct cmd_option *options_find(const struct command *c, const char *name);
 /* True when the option takes a value. */
 static inline bool option_has_value(const struct cmd_option *o)
 {
 	return o->type == OPT_STRING || o->type == OPT_CHOICE || o->type == OPT_UINT || o->type == OPT_NUMBER;
 }
-
-/* "Usage: ubtune NAME [--json] ... OPERANDS", wrapped to width. */
-void options_usage(const struct command *c, FILE *f, size_t width);
-/* The same synopsis on one line, as README and the man page check want it. */
-char *options_synopsis(const struct command *c);
-/* The synopsis in roff, for the man page (one request per line). */
-void options_synopsis_roff(const struct command *c, FILE *f);
-/* The man page's tag line of each option (".B \-\-json"), one a line. */
-void options_roff_tags(const struct command *c, FILE *f);
-/* The option list of --help (the command's and -h; with globals, the
- * global options too), wrapped to width. */
-void options_help(const struct command *c, bool globals, FILE *f, size_t width);
-/* "--engine programs|run", "-o, --output FILE": the left column of --help. */
-char *option_label(const struct cmd_option *o);

@@ -7,6 +7,7 @@
 #include "bench/embedded.h"
 #include "cli/store-setup.h"
 #include "command.h"
+#include "parse-options.h"
 #include "lib/json.h"
 #include "lib/term.h"
 #include "lib/util.h"

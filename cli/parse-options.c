@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "options.h"
+#include "parse-options.h"
 
 #include <errno.h>
 #include <getopt.h>
