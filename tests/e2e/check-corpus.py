@@ -4,7 +4,9 @@
 # checks each run against its manifest.json: the number of runs, their labels, copies,
 # printed scores (system, 2D, 3D) and every test's printed result, unit and index. Every file
 # of the directory must be listed unless the manifest says "only_listed".
-# Usage: check-corpus.py UBTUNE CORPUS_DIR [FILE...]
+# With --healthy, it also runs `ubtune diagnose --json` on every file and checks that no result
+# whose runs the manifest marks "healthy" gets a finding above low confidence.
+# Usage: check-corpus.py [--healthy] UBTUNE CORPUS_DIR [FILE...]
 import json
 import os
 import subprocess
@@ -60,10 +62,46 @@ def check_run(where, want, got, errors):
             err("%s: unit %r, expected %r" % (t["name"], g.get("unit"), t["unit"]))
 
 
+def check_healthy(ubtune, path, name, want, records, errors, counts):
+    """Each result whose runs are all marked healthy gets no finding above low."""
+    healthy, first = [], 0
+    for rec in records:
+        runs = want[first:first + len(rec["runs"])]
+        first += len(rec["runs"])
+        healthy.append(bool(runs) and all(r.get("healthy") for r in runs))
+    if not any(healthy):
+        return
+    p = subprocess.run([ubtune, "diagnose", "--json", path], capture_output=True, text=True)
+    if p.returncode == 2:
+        counts["refused"] += sum(healthy)
+        return
+    if p.returncode != 0:
+        errors.append("%s: diagnose exited %d: %s" % (name, p.returncode, p.stderr.strip()[:300]))
+        return
+    d = json.loads(p.stdout)
+    reports = d["reports"] if d["schema"] == "ubtune.diagnosis-set/1" else [d]
+    if len(reports) != len(records):
+        errors.append("%s: %d diagnoses for %d results" % (name, len(reports), len(records)))
+        return
+    for i, (ok, rep) in enumerate(zip(healthy, reports)):
+        if not ok:
+            continue
+        counts["healthy"] += 1
+        for c in rep.get("causes", []):
+            if c.get("confidence") != "low":
+                errors.append("%s result %d: healthy, yet %s (%s): %s" %
+                              (name, i + 1, c["id"], c.get("confidence"), c.get("reason", "")[:200]))
+
+
 def main():
-    ubtune, corpus = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    healthy = bool(args) and args[0] == "--healthy"
+    if healthy:
+        args = args[1:]
+    ubtune, corpus = args[0], args[1]
     manifest = json.load(open(os.path.join(corpus, "manifest.json")))
-    only = set(sys.argv[3:])
+    only = set(args[2:])
+    counts = {"healthy": 0, "refused": 0}
     errors, runs, files = [], 0, 0
     listed = {e["file"] for e in manifest["files"]}
     for name in sorted(os.listdir(corpus)) if not manifest.get("only_listed") else []:
@@ -85,8 +123,12 @@ def main():
         for i, (w, g) in enumerate(zip(entry["runs"], got)):
             runs += 1
             check_run("%s run %d" % (entry["file"], i + 1), w, g, errors)
+        if healthy:
+            check_healthy(ubtune, path, entry["file"], entry["runs"], json.loads(p.stdout), errors, counts)
     for e in errors:
         print(e)
+    if healthy:
+        print("%d healthy results diagnosed, %d that diagnose cannot judge" % (counts["healthy"], counts["refused"]))
     print("%d files, %d runs checked, %d problems" % (files, runs, len(errors)))
     return 1 if errors else 0
 

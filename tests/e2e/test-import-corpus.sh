@@ -2,14 +2,26 @@
 # Every run of the published UnixBench corpus (tests/fixtures/unixbench-published) and of the
 # mangled forms (tests/fixtures/unixbench-logs/mangled) imports with every number its source
 # printed: runs, labels, copies, scores, each test's result, unit and index. diagnose reads
-# every file: one diagnosis per run, several runs compared, and what it cannot do said.
+# every file: one diagnosis per run, several runs compared, and what it cannot do said; on the
+# runs the manifest marks healthy it finds nothing above low.
 . "$(dirname "$0")/lib.sh"
 
 export UBTUNE_STATE_DIR="$T/state"
 CORPUS="$SRCDIR/tests/fixtures/unixbench-published"
-"$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$CORPUS" >"$T/corpus" 2>&1 || fail "$(cat "$T/corpus")"
+"$PY" "$SRCDIR/tests/e2e/check-corpus.py" --healthy "$UBTUNE" "$CORPUS" >"$T/corpus" 2>&1 || fail "$(cat "$T/corpus")"
 tail -1 "$T/corpus" | grep -Eq '^[0-9]+ files, ([6-9][0-9]|[1-9][0-9]{2,}) runs checked, 0 problems$' ||
 	fail "the corpus is short of 60 runs: $(tail -1 "$T/corpus")"
+grep -Eq '^([3-9][0-9]|[1-9][0-9]{2,}) healthy results diagnosed' "$T/corpus" ||
+	fail "too few healthy results diagnosed: $(cat "$T/corpus")"
+# the healthy check notices a finding above low: the header of this run shows a load of 1.44
+mkdir "$T/h" && cp "$CORPUS/vpsbenches-DO.1GB.SF.log" "$T/h/"
+"$PY" -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+m["files"] = [f for f in m["files"] if f["file"] == "vpsbenches-DO.1GB.SF.log"]
+m["files"][0]["runs"][0]["healthy"] = True
+json.dump(m, open(sys.argv[2], "w"))' "$CORPUS/manifest.json" "$T/h/manifest.json"
+"$PY" "$SRCDIR/tests/e2e/check-corpus.py" --healthy "$UBTUNE" "$T/h" >"$T/bad" 2>&1 && fail "a false alarm passed"
+grep -q 'vpsbenches-DO.1GB.SF.log result 1: healthy, yet diag.loaded-at-start (medium)' "$T/bad" || fail "$(cat "$T/bad")"
 "$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$SRCDIR/tests/fixtures/unixbench-logs/mangled" >"$T/mangled" 2>&1 ||
 	fail "$(cat "$T/mangled")"
 
