@@ -252,10 +252,20 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	bool scored = false;
 	for (size_t i = 0; i < c->nruns; i++)
 		scored |= c->runs[i].ntests > 0;
+	if (!scored && uncounted) {
+		/* no run says its copies: keep them, as runs of unknown copies (0), so that what does not
+		   depend on copies (the header, ratios within a run) is still read */
+		for (size_t i = 0; i < n && c->nruns < DIAG_MAX_RUNS; i++) {
+			struct diag_run *r = &c->runs[c->nruns];
+			diag_read_run(json_object_array_get_idx(runs, i), r);
+			if (r->ntests)
+				c->nruns++;
+		}
+		scored = c->nruns > 0;
+		c->copies_unknown = true;
+	}
 	if (!scored) {
-		*error = xstrdup(uncounted ? "the result does not say how many copies its runs had (import the log "
-					     "again with --copies)"
-					   : "the result has no scored test (runs[].tests[].index)");
+		*error = xstrdup("the result has no scored test (runs[].tests[].index)");
 		return -EINVAL;
 	}
 

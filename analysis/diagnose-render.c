@@ -154,7 +154,12 @@ void diagnose_render(json_object *report, FILE *out)
 	fprintf(out, "%s\n", jpath_str(report, "summary") ?: "");
 	json_object *causes = jpath(report, "causes");
 	size_t n = jpath_len(report, "causes");
-	if (!n)
+	bool unknown = false;
+	for (size_t i = 0; i < jpath_len(report, "result.runs"); i++)
+		unknown |= json_object_get_type(jpath(item(jpath(report, "result.runs"), i), "copies")) == json_type_null;
+	if (!n && unknown)
+		fprintf(out, "\nNo cause found in the header; the scores were not judged.\n");
+	else if (!n)
 		fprintf(out, "\nNo cause found: nothing in the scores, the environment or the references points at a "
 			     "known problem.\n");
 	for (size_t i = 0; i < n; i++)

@@ -95,6 +95,10 @@ static void check_cpus_counted(const struct diag_case *c, struct diagnosis *d)
 	const struct diag_header *h = &c->hdr;
 	if (!c->imported)
 		return; /* ubtune counts the CPUs itself */
+	if (c->copies_unknown && !h->cpus_uncounted && !c->cpus) {
+		diag_set_unchecked(d, "CPU count: the log has no 'N CPUs in system' line");
+		return;
+	}
 	if (!h->cpus_uncounted) {
 		diag_set_normal(d, "Run counted the CPUs");
 		return;

@@ -379,8 +379,12 @@ static char *summary(const struct diag_case *c)
 		const struct diag_run *r = &c->runs[i];
 		if (!(r->score > 0))
 			continue;
-		buf_printf(&b, "%s %.1f (%u %s%s)", n++ ? " /" : "", r->score, r->copies, copies_word(r->copies),
-			   r->ntests < DIAG_NTESTS ? ", partial" : "");
+		if (r->copies)
+			buf_printf(&b, "%s %.1f (%u %s%s)", n++ ? " /" : "", r->score, r->copies, copies_word(r->copies),
+				   r->ntests < DIAG_NTESTS ? ", partial" : "");
+		else
+			buf_printf(&b, "%s %.1f (copies unknown%s)", n++ ? " /" : "", r->score,
+				   r->ntests < DIAG_NTESTS ? ", partial" : "");
 	}
 	if (c->cpu_model || c->cpus) {
 		buf_puts(&b, " on ");
@@ -390,6 +394,9 @@ static char *summary(const struct diag_case *c)
 	}
 	if (c->virt != DV_UNKNOWN)
 		buf_printf(&b, " (%s)", diag_virt_name(c->virt));
+	if (c->copies_unknown)
+		buf_puts(&b, "; the log does not say how many copies ran, so only its header is judged "
+			     "(import it with --copies N for the scores)");
 	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
 	if (one && many && one->score > 0 && many->score > 0) {
 		buf_printf(&b, "; %u copies scale %.2f×", many->copies, many->score / one->score);
@@ -412,12 +419,23 @@ static char *summary(const struct diag_case *c)
 	return buf_steal(&b);
 }
 
+static bool in_table(const struct diag_rule *r, const struct diag_rule *table)
+{
+	for (; table->id; table++)
+		if (r == table)
+			return true;
+	return false;
+}
+
 static void collect(const struct diag_rule *r, void *data)
 {
 	void **p = data;
 	const struct diag_case *c = p[0];
 	struct cause **v = p[1];
 	size_t *n = p[2];
+	/* runs of unknown copies: only what the log's header says can be judged */
+	if (c->copies_unknown && !in_table(r, diag_rules_header))
+		return;
 	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 	struct cause *k = &(*v)[*n];
 	*k = (struct cause){ .order = *n };
@@ -448,7 +466,7 @@ json_object *diagnose(const struct diag_case *c)
 	json_object *runs = json_object_new_array();
 	for (size_t i = 0; i < c->nruns; i++) {
 		json_object *o = json_object_new_object();
-		jset_int(o, "copies", c->runs[i].copies);
+		jset(o, "copies", c->runs[i].copies ? json_object_new_int((int)c->runs[i].copies) : NULL);
 		jset(o, "score", diag_jround(c->runs[i].score, 0.1));
 		jset_int(o, "tests", c->runs[i].ntests);
 		json_object_array_add(runs, o);

@@ -154,6 +154,7 @@ struct diag_case {
 	json_object *events;         /* the sampler's; NULL when the run was not sampled */
 	json_object *build;          /* the compile record */
 	bool imported;
+	bool copies_unknown;         /* no run said its copies: runs[].copies are 0 */
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
 	struct diag_header hdr;

@@ -569,12 +569,20 @@ static void bad_results(void **state)
 						    " {\"name\": \"Pipe Throughput\", \"result\": -1, \"baseline\": 1}]}]}");
 	assert_int_equal(diag_case_init(&c, junk, NULL, NULL, &error), -EINVAL);
 	free(error);
-	/* an imported table that did not say how many copies ran */
-	_cleanup_json_ json_object *uncounted = json_lit("{\"runs\": [{\"copies\": null, \"tests\": [{\"id\": \"pipe\","
-							 " \"index\": 1000}]}]}");
-	assert_int_equal(diag_case_init(&c, uncounted, NULL, NULL, &error), -EINVAL);
-	assert_non_null(strstr(error, "how many copies"));
-	free(error);
+	/* an imported table that did not say how many copies ran: only its header is judged */
+	_cleanup_json_ json_object *uncounted = json_lit("{\"imported\": true, \"runs\": [{\"copies\": null, \"score\": 1000,"
+							 " \"tests\": [{\"id\": \"pipe\", \"index\": 1000}]}]}");
+	assert_int_equal(diag_case_init(&c, uncounted, NULL, NULL, &error), 0);
+	assert_true(c.copies_unknown);
+	assert_int_equal(c.nruns, 1);
+	assert_int_equal(c.runs[0].copies, 0);
+	_cleanup_json_ json_object *unjudged = diagnose(&c);
+	assert_non_null(strstr(jpath_str(unjudged, "summary"), "Score 1000.0 (copies unknown, partial); the log does not say how many copies"));
+	assert_null(jpath(unjudged, "result.runs.0.copies"));
+	for (size_t i = 0; i < jpath_len(unjudged, "not_checked"); i++)
+		assert_non_null(diag_rule_lookup(jpath_str(json_object_array_get_idx(jpath(unjudged, "not_checked"), i), "id")));
+	assert_int_equal(jpath_len(unjudged, "causes"), 0);
+	assert_jstr(unjudged, "not_checked.3.text", "CPU count: the log has no 'N CPUs in system' line");
 	/* a result and a baseline without an index */
 	_cleanup_json_ json_object *raw = json_lit("{\"runs\": [{\"copies\": 1, \"tests\": [{\"name\": \"Pipe Throughput\","
 						   " \"result\": 1244000, \"baseline\": 12440}]}]}");
