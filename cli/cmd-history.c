@@ -3,7 +3,6 @@
 #include <inttypes.h>
 
 #include "command.h"
-#include "bench/stability.h"
 #include "lib/store.h"
 
 static const struct cmd_option options[] = {
@@ -31,24 +30,7 @@ static char *joined(json_object *a, bool numbers)
 #define NCOLUMNS 7
 
 /* The cells of one row of the table. */
-/* The summary's flags, and "unstable" when the stored result is not to be trusted. */
-static char *row_flags(struct store *s, json_object *e, int64_t id)
-{
-	struct strv flags = {0};
-	json_object *f = jpath(e, "flags");
-	for (size_t i = 0; i < jarr_len(f); i++)
-		strv_push(&flags, json_object_get_string(json_object_array_get_idx(f, i)));
-	_cleanup_json_ json_object *rec = NULL;
-	struct strv reasons = {0};
-	if (store_get(s, id, &rec) == 0 && result_stability(rec, &reasons))
-		strv_push(&flags, "unstable");
-	strv_free(&reasons);
-	char *text = strv_join(&flags, ",");
-	strv_free(&flags);
-	return text ? text : xstrdup("");
-}
-
-static void row_cells(struct store *s, json_object *e, char **cells)
+static void row_cells(json_object *e, char **cells)
 {
 	int64_t id = 0;
 	jpath_int(e, "id", &id);
@@ -64,11 +46,11 @@ static void row_cells(struct store *s, json_object *e, char **cells)
 	cells[3] = xstrdup(jpath_str(e, "suite") ?: "?");
 	cells[4] = joined(jpath(e, "copies"), false);
 	cells[5] = joined(jpath(e, "scores"), true);
-	cells[6] = row_flags(s, e, id);
+	cells[6] = jarr_len(jpath(e, "flags")) ? joined(jpath(e, "flags"), false) : xstrdup("");
 }
 
 /* Each column as wide as its widest cell, so headers sit over their values. */
-static void print_table(struct store *s, json_object *list)
+static void print_table(json_object *list)
 {
 	static const char *const head[NCOLUMNS] = { "ID", "STARTED", "HOST", "SUITE", "COPIES", "SCORE", "FLAGS" };
 	size_t n = jarr_len(list);
@@ -77,7 +59,7 @@ static void print_table(struct store *s, json_object *list)
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		width[c] = strlen(head[c]);
 	for (size_t i = 0; i < n; i++) {
-		row_cells(s, json_object_array_get_idx(list, i), cells + i * NCOLUMNS);
+		row_cells(json_object_array_get_idx(list, i), cells + i * NCOLUMNS);
 		for (size_t c = 0; c < NCOLUMNS; c++)
 			if (strlen(cells[i * NCOLUMNS + c]) > width[c])
 				width[c] = strlen(cells[i * NCOLUMNS + c]);
@@ -107,7 +89,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	else if (jarr_len(list) == 0)
 		printf("No results yet: run `ubtune bench`.\n");
 	else
-		print_table(ctx->store, list);
+		print_table(list);
 	return command_flush("the list") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "result-stability.h"
 #include "schema-table.h"
 #include "util.h"
 
@@ -162,6 +163,10 @@ json_object *result_summary(json_object *rec)
 		_cleanup_free_ char *f = xasprintf("profile:%s", p ? p : "?");
 		jarr_add_str(flags, f);
 	}
+	struct strv reasons = {0};
+	if (result_stability(rec, &reasons))
+		jarr_add_str(flags, "unstable");
+	strv_free(&reasons);
 	jset(s, "copies", copies);
 	jset(s, "scores", scores);
 	jset(s, "flags", flags);
