@@ -12,12 +12,21 @@
 #include "lib/tarball.h"
 #include "tests/fuzz/fuzz.h"
 
+static char path[] = "/tmp/ubtune-fuzz-archive.XXXXXX";
+
+static void cleanup(void)
+{
+	unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char path[] = "/tmp/ubtune-fuzz-archive.XXXXXX";
 	static int fd = -1;
-	if (fd < 0 && (fd = mkstemp(path)) < 0)
-		abort();
+	if (fd < 0) {
+		if ((fd = mkstemp(path)) < 0)
+			abort();
+		atexit(cleanup);
+	}
 	if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	struct unpacked_root u = { 0 };
