@@ -6,15 +6,10 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "lib/doubles.h"
 #include "lib/util.h"
 
 /* ---- the rule ---- */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* The finite values of v, sorted, in a new array. */
 static double *sorted_values(const double *v, size_t n, size_t *k)
@@ -24,22 +19,15 @@ static double *sorted_values(const double *v, size_t n, size_t *k)
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			s[(*k)++] = v[i];
-	qsort(s, *k, sizeof(*s), cmp_double);
+	doubles_sort(s, *k);
 	return s;
-}
-
-static double median_sorted(const double *s, size_t k)
-{
-	if (!k)
-		return NAN;
-	return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
 }
 
 double fleet_median(const double *v, size_t n)
 {
 	size_t k;
 	_cleanup_free_ double *s = sorted_values(v, n, &k);
-	return median_sorted(s, k);
+	return doubles_median_sorted(s, k);
 }
 
 void fleet_stats(const double *v, size_t n, struct fleet_stats *st)
@@ -50,13 +38,13 @@ void fleet_stats(const double *v, size_t n, struct fleet_stats *st)
 				    .min = NAN, .max = NAN };
 	if (!k)
 		return;
-	st->median = median_sorted(s, k);
+	st->median = doubles_median_sorted(s, k);
 	st->min = s[0];
 	st->max = s[k - 1];
 	for (size_t i = 0; i < k; i++)
 		s[i] = fabs(s[i] - st->median);
-	qsort(s, k, sizeof(*s), cmp_double);
-	st->mad = median_sorted(s, k);
+	doubles_sort(s, k);
+	st->mad = doubles_median_sorted(s, k);
 	st->sigma = FLEET_MAD_SCALE * st->mad;
 	double reach = fmax(FLEET_K * st->sigma, fabs(st->median) * FLEET_MIN_PCT / 100);
 	st->low = st->median - reach;

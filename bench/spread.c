@@ -5,13 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "lib/doubles.h"
 #include "lib/util.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y ? 1 : 0;
-}
 
 double score_quantile(const double *sorted, size_t n, double q)
 {
@@ -32,7 +27,7 @@ void score_dispersion(const double *x, size_t n, struct dispersion *out)
 		return;
 	_cleanup_free_ double *s = xmalloc(n * sizeof(*s));
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	doubles_sort(s, n);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++)
 		sum += s[i];
@@ -86,7 +81,7 @@ int score_bootstrap(const struct score_input *tests, size_t ntests, unsigned res
 		}
 		scores[r] = score_overall(index, ntests);
 	}
-	qsort(scores, resamples, sizeof(*scores), cmp_double);
+	doubles_sort(scores, resamples);
 	*lo = score_quantile(scores, resamples, 0.025);
 	*hi = score_quantile(scores, resamples, 0.975);
 	return 0;

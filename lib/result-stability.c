@@ -4,13 +4,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "lib/doubles.h"
 #include "lib/json.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* Passes in two groups: the widest gap between neighbouring rates, in %
  * of the lower, when each side holds at least two passes; else 0. */
@@ -23,7 +18,7 @@ static double bimodal_gap_pct(json_object *passes)
 	for (size_t i = 0; i < len; i++)
 		if (jpath_double(json_object_array_get_idx(passes, i), "rate", &v[n]) && v[n] > 0)
 			n++;
-	qsort(v, n, sizeof(double), cmp_double);
+	doubles_sort(v, n);
 	double widest = 0;
 	/* v[0..i) below the gap, v[i..n) above it, two or more on each side */
 	for (size_t i = 2; i + 2 <= n; i++)
