@@ -110,7 +110,14 @@ static json_object *load_average(const char *s)
 {
 	const char *p = s ? strstr(s, "load average: ") : NULL;
 	double l[3];
-	if (!p || sscanf(p + strlen("load average: "), "%lf, %lf, %lf", &l[0], &l[1], &l[2]) != 3)
+	if (!p)
+		return NULL;
+	/* a locale with decimal commas prints "1,03, 1,74, 1,31" */
+	_cleanup_free_ char *v = xstrdup(p + strlen("load average: "));
+	for (char *c = v; *c; c++)
+		if (*c == ',' && c > v && isdigit((unsigned char)c[-1]) && isdigit((unsigned char)c[1]))
+			*c = '.';
+	if (sscanf(v, "%lf, %lf, %lf", &l[0], &l[1], &l[2]) != 3)
 		return NULL;
 	json_object *a = json_object_new_array();
 	for (int i = 0; i < 3; i++)

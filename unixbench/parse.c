@@ -517,12 +517,41 @@ static void mark_format(struct parser *p, unsigned fmt)
 
 /* ---- the header ---- */
 
+/* A month's abbreviation as "%b" prints it under an English, Spanish,
+ * German, French, Italian or Portuguese locale ("abr", "Okt", "févr."):
+ * 1..12, 0 when it is none. */
+static unsigned month_number(const char *mon)
+{
+	static const char *const names[][12] = {
+		{ "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec" },
+		{ "ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic" },
+		{ "jan", "feb", "m\xc3\xa4r", "apr", "mai", "jun", "jul", "aug", "sep", "okt", "nov", "dez" },
+		{ "janv", "f\xc3\xa9vr", "mars", "avr", "mai", "juin", "juil", "ao\xc3\xbbt", "sept", "oct", "nov",
+		  "d\xc3\xa9" "c" },
+		{ "gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic" },
+		{ "jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez" },
+	};
+	char low[16];
+	size_t n = strlen(mon);
+	if (n && mon[n - 1] == '.')
+		n--;
+	if (n == 0 || n >= sizeof(low))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)mon[i]);
+	low[n] = '\0';
+	for (size_t l = 0; l < ARRAY_SIZE(names); l++)
+		for (unsigned m = 0; m < 12; m++)
+			if (streq(low, names[l][m]))
+				return m + 1;
+	return 0;
+}
+
 /* "Sun Nov 29 2026" to "2026-11-29"; a zh_CN locale's "日 11月 29 2026"
- * ("%a %b %d %Y" there) too. */
+ * ("%a %b %d %Y" there) and other locales' month names ("mié abr 26 2017")
+ * too. */
 static char *parse_date(const char *s)
 {
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 	char wday[16], mon[16], zone[16];
 	unsigned day, year, m = 0, hh, mm, ss;
 	/* date(1)'s "Sun Nov 29 22:44:56 UTC 2026", as UnixBench 4.1.0 prints it */
@@ -531,9 +560,7 @@ static char *parse_date(const char *s)
 		return NULL;
 	if (day < 1 || day > 31 || year < 1970 || year > 9999)
 		return NULL;
-	for (size_t k = 0; k < ARRAY_SIZE(months) && !m; k++)
-		if (streq(mon, months[k]))
-			m = (unsigned)k + 1;
+	m = month_number(mon);
 	const char *v = mon;
 	if (!m && take_uint(&v, 12, &m) && !streq(v, "月"))
 		m = 0;

@@ -735,6 +735,25 @@ static void listed_pastes(void **state)
 	assert_near(b->score, 1376.7);
 	ub_doc_free(&d);
 
+	/* a Spanish locale: "mié abr 26 2017" and a load of "1,03, 1,74, 1,31" */
+	static const char spanish[] =
+		"BYTE UNIX Benchmarks (Version 5.1.3)\n"
+		"System: PC: GNU/Linux\n"
+		"08:19:55 up 12 min, 1 user, load average: 1,03, 1,74, 1,31; runlevel 2017-04-26\n"
+		"Benchmark Run: mi\xc3\xa9 abr 26 2017 08:19:56 - 08:48:07\n"
+		"1 CPU in system; running 1 parallel copy of tests\n"
+		"Pipe Throughput 2084722.8 lps (10.0 s, 7 samples)\n";
+	assert_int_equal(parse_text(spanish, &d), 0);
+	assert_int_equal(d.nproblems, 0);
+	assert_string_equal(d.results[0].blocks[0].date, "2017-04-26");
+	struct ub_import_opts o = { .source = "pasted" };
+	_cleanup_json_ json_object *recs = ub_import_records(&d, &o);
+	json_object *load = jpath(json_object_array_get_idx(recs, 0), "environment.before.host.load_avg");
+	assert_int_equal(json_object_array_length(load), 3);
+	assert_true(fabs(json_object_get_double(json_object_array_get_idx(load, 0)) - 1.03) < 1e-9);
+	assert_true(fabs(json_object_get_double(json_object_array_get_idx(load, 2)) - 1.31) < 1e-9);
+	ub_doc_free(&d);
+
 	/* a Markdown list among prose is no numbered paste */
 	static const char prose[] =
 		"Results:\n"
