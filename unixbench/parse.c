@@ -107,7 +107,19 @@ static void set_field(char **dst, const char *s, size_t n)
 	*dst = field(s, n);
 }
 
-/* A whole token that is a plain decimal number ("41920798.1", "1e+06"). */
+/* Whether s[0] is a decimal comma: a report printed under a locale that
+ * writes "116700,0" (one or two digits after it, as UnixBench prints);
+ * "4,151" is a thousands separator. */
+static bool decimal_comma(const char *s)
+{
+	if (s[0] != ',' || !isdigit((unsigned char)s[1]))
+		return false;
+	size_t d = isdigit((unsigned char)s[2]) ? 2 : 1;
+	return !isdigit((unsigned char)s[d + 1]) && (s[d + 1] == '\0' || strchr(" ()", s[d + 1]));
+}
+
+/* A whole token that is a plain decimal number ("41920798.1", "1e+06",
+ * "3363,7"). */
 static bool parse_number(const char *s, size_t n, double *out)
 {
 	char b[48];
@@ -120,6 +132,8 @@ static bool parse_number(const char *s, size_t n, double *out)
 		return false;
 	while (isdigit((unsigned char)b[k]))
 		k++;
+	if (decimal_comma(b + k))
+		b[k] = '.';
 	if (b[k] == '.') {
 		k++;
 		while (isdigit((unsigned char)b[k]))
@@ -199,7 +213,8 @@ static int tokenize(const char *s, struct tok *t, int max)
 		if (!*s)
 			break;
 		const char *start = s;
-		while (*s && *s != ' ' && *s != ',' && *s != '(' && *s != ')' && *s != ':')
+		while (*s && *s != ' ' && (*s != ',' || (s > start && isdigit((unsigned char)s[-1]) && decimal_comma(s))) &&
+		       *s != '(' && *s != ')' && *s != ':')
 			s++;
 		if (n == max)
 			return -1;
@@ -502,12 +517,41 @@ static void mark_format(struct parser *p, unsigned fmt)
 
 /* ---- the header ---- */
 
+/* A month's abbreviation as "%b" prints it under an English, Spanish,
+ * German, French, Italian or Portuguese locale ("abr", "Okt", "févr."):
+ * 1..12, 0 when it is none. */
+static unsigned month_number(const char *mon)
+{
+	static const char *const names[][12] = {
+		{ "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec" },
+		{ "ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic" },
+		{ "jan", "feb", "m\xc3\xa4r", "apr", "mai", "jun", "jul", "aug", "sep", "okt", "nov", "dez" },
+		{ "janv", "f\xc3\xa9vr", "mars", "avr", "mai", "juin", "juil", "ao\xc3\xbbt", "sept", "oct", "nov",
+		  "d\xc3\xa9" "c" },
+		{ "gen", "feb", "mar", "apr", "mag", "giu", "lug", "ago", "set", "ott", "nov", "dic" },
+		{ "jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez" },
+	};
+	char low[16];
+	size_t n = strlen(mon);
+	if (n && mon[n - 1] == '.')
+		n--;
+	if (n == 0 || n >= sizeof(low))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)mon[i]);
+	low[n] = '\0';
+	for (size_t l = 0; l < ARRAY_SIZE(names); l++)
+		for (unsigned m = 0; m < 12; m++)
+			if (streq(low, names[l][m]))
+				return m + 1;
+	return 0;
+}
+
 /* "Sun Nov 29 2026" to "2026-11-29"; a zh_CN locale's "日 11月 29 2026"
- * ("%a %b %d %Y" there) too. */
+ * ("%a %b %d %Y" there) and other locales' month names ("mié abr 26 2017")
+ * too. */
 static char *parse_date(const char *s)
 {
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
 	char wday[16], mon[16], zone[16];
 	unsigned day, year, m = 0, hh, mm, ss;
 	/* date(1)'s "Sun Nov 29 22:44:56 UTC 2026", as UnixBench 4.1.0 prints it */
@@ -516,9 +560,7 @@ static char *parse_date(const char *s)
 		return NULL;
 	if (day < 1 || day > 31 || year < 1970 || year > 9999)
 		return NULL;
-	for (size_t k = 0; k < ARRAY_SIZE(months) && !m; k++)
-		if (streq(mon, months[k]))
-			m = (unsigned)k + 1;
+	m = month_number(mon);
 	const char *v = mon;
 	if (!m && take_uint(&v, 12, &m) && !streq(v, "月"))
 		m = 0;
@@ -936,6 +978,14 @@ static bool score_line(struct parser *p, const char *s)
 	v = skip_spaces(v);
 	double score;
 	struct ub_block *b = block_last(p);
+	/* "Index Score 1362.9 -----": the rule under it glued on */
+	_cleanup_free_ char *cut = NULL;
+	const char *rule = strchr(v, ' ');
+	if (rule && strlen(skip_spaces(rule)) >= 8 && strspn(skip_spaces(rule), "-=") == strlen(skip_spaces(rule))) {
+		cut = xstrndup(v, (size_t)(rule - v));
+		v = cut;
+		p->doc->manglings |= UB_MANGLE_GLUED;
+	}
 	if (!*v && p->i + 1 < p->lines->n) {
 		/* wrapped: the score on the next line */
 		const char *next = p->lines->v[p->i + 1].s;
@@ -978,6 +1028,9 @@ static bool table_furniture(struct parser *p, const char *s)
 		return true;
 	/* 4.1.0: "INDEX VALUES" above its table, "N interactive users." in the header */
 	if (streq(s, "INDEX VALUES") || endswith(s, " interactive users."))
+		return true;
+	/* 4.1-wht: "End Benchmark Run: DATE" and the uptime then, after the header */
+	if (startswith(s, "End Benchmark Run: ") || (strstr(s, " up ") && strstr(s, "load average")))
 		return true;
 	/* the .html's table header and category headings */
 	if (streq(s, "Test Score Unit Time Iters. Baseline Index"))
@@ -1099,6 +1152,9 @@ static const struct ub_test_info *known_name(const char *s, const char **rest, c
  * name is what comes before the numbers. */
 static bool unknown_name(const char *s, const char **rest, char **name)
 {
+	/* UnixBench 4.1's uptime after "End Benchmark Run:" ends in three numbers */
+	if (strstr(s, " up ") && strstr(s, "load average"))
+		return false;
 	struct tok t[TOKENS_MAX];
 	int n = tokenize(s, t, TOKENS_MAX);
 	for (int k = 1; k < n; k++) {
@@ -2000,6 +2056,7 @@ const char *ub_mangling_name(unsigned bit)
 	case UB_MANGLE_TYPOGRAPHIC: return "typographic dashes or quotes";
 	case UB_MANGLE_CONTROL: return "control characters or bad UTF-8";
 	case UB_MANGLE_MAIL: return "quoted-printable or format=flowed mail";
+	case UB_MANGLE_LISTED: return "line numbers or list bullets";
 	default: return NULL;
 	}
 }

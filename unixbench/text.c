@@ -173,6 +173,7 @@ static void uncode(char *s)
 static const char *const structure_anchors[] = {
 	"BYTE UNIX Benchmarks (Version",
 	"Start Benchmark Run:",
+	"End Benchmark Run:",
 	"Benchmark Run:",
 	"System Benchmarks Index Values",
 	"System Benchmarks Partial Index",
@@ -275,6 +276,9 @@ static bool cut_allowed(const char *s, size_t i)
 		k--;
 	if (k > 0 && s[k - 1] == ':')
 		return false;
+	/* "... BASELINE RESULT INDEXDhrystone 2 ...": the header's last word */
+	if (i >= 5 && strncmp(s + i - 5, "INDEX", 5) == 0)
+		return true;
 	return c == ' ' || c == ')' || c == '=' || isdigit((unsigned char)c);
 }
 
@@ -401,9 +405,72 @@ static bool mail_line(const struct mail *m, struct buf *b, const char *s, size_t
 	return false;
 }
 
+/* ---- numbered and bulleted pastes ---- */
+
+/* A paste site shows every line as an item of a list: numbered (" 12. "),
+ * or bulleted ("- "). */
+enum list_kind { LIST_NONE, LIST_NUMBERED, LIST_BULLETED };
+
+/* The length of line s's list mark of that kind (its number in *num),
+ * 0 when it has none. A mark ends the line or is followed by a space. */
+static size_t list_mark(const char *s, size_t n, enum list_kind kind, unsigned long *num)
+{
+	size_t i = 0;
+	while (i < n && s[i] == ' ')
+		i++;
+	if (kind == LIST_BULLETED) {
+		if (i >= n || s[i] != '-' || (i + 1 < n && s[i + 1] != ' '))
+			return 0;
+		return i + 1 < n ? i + 2 : i + 1;
+	}
+	size_t d = i;
+	*num = 0;
+	while (i < n && isdigit((unsigned char)s[i]) && i - d < 7)
+		*num = *num * 10 + (unsigned long)(s[i++] - '0');
+	if (i == d || i >= n || s[i] != '.' || (i + 1 < n && s[i + 1] != ' '))
+		return 0;
+	return i + 1 < n ? i + 2 : i + 1;
+}
+
+/* Whether nearly every non-empty line carries a mark of that kind, the
+ * numbers counting up by one. */
+static bool listed_as(const char *data, size_t len, enum list_kind kind)
+{
+	size_t lines = 0, marked = 0;
+	unsigned long last = 0, num;
+	for (size_t start = 0, i = 0; i <= len; i++) {
+		if (i < len && data[i] != '\n')
+			continue;
+		size_t n = i - start;
+		while (n && (data[start + n - 1] == '\r' || data[start + n - 1] == ' '))
+			n--;
+		if (n) {
+			lines++;
+			if (list_mark(data + start, n, kind, &num) &&
+			    (kind == LIST_BULLETED || num == last + 1)) {
+				marked++;
+				last = num;
+			}
+		}
+		start = i + 1;
+	}
+	return lines >= 3 && marked * 10 >= lines * 9;
+}
+
+static enum list_kind list_kind(const char *data, size_t len)
+{
+	size_t n = len < (1u << 20) ? len : (1u << 20);
+	if (listed_as(data, n, LIST_NUMBERED))
+		return LIST_NUMBERED;
+	return listed_as(data, n, LIST_BULLETED) ? LIST_BULLETED : LIST_NONE;
+}
+
 static void text_lines(const char *data, size_t len, struct ub_lines *out)
 {
 	struct mail m;
+	enum list_kind list = list_kind(data, len);
+	if (list != LIST_NONE)
+		out->manglings |= UB_MANGLE_LISTED;
 	mail_kind(data, len, &m);
 	if (m.qp || m.flowed)
 		out->manglings |= UB_MANGLE_MAIL;
@@ -422,7 +489,9 @@ static void text_lines(const char *data, size_t len, struct ub_lines *out)
 				joined.len = 0;
 			}
 		} else {
-			add_line(out, data + start, i - start, src);
+			unsigned long num;
+			size_t mark = list == LIST_NONE ? 0 : list_mark(data + start, i - start, list, &num);
+			add_line(out, data + start + mark, i - start - mark, src);
 		}
 		if (i < len && data[i] == '\r') {
 			out->manglings |= UB_MANGLE_CRLF;

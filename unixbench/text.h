@@ -25,6 +25,7 @@ enum {
 	UB_MANGLE_TYPOGRAPHIC = 1 << 5, /* typographic dashes and quotes */
 	UB_MANGLE_CONTROL = 1 << 6,     /* tabs, control characters, bad UTF-8 */
 	UB_MANGLE_MAIL = 1 << 7,        /* a mail's quoted-printable or format=flowed */
+	UB_MANGLE_LISTED = 1 << 8,      /* every line numbered ("12. ") or bulleted ("- ") */
 };
 
 struct ub_line {

@@ -9,12 +9,15 @@
 # Usage: check-corpus.py [--healthy] UBTUNE CORPUS_DIR [FILE...]
 import json
 import os
+import re
 import subprocess
 import sys
 
 
 def num(s):
-    """A number as the source printed it ("4,151", "1825.8") as a float."""
+    """A number as the source printed it ("4,151", "1825.8", "3363,7") as a float."""
+    if re.fullmatch(r"\d+,\d{1,2}", s):
+        return float(s.replace(",", "."))
     return float(s.replace(",", ""))
 
 

@@ -635,6 +635,141 @@ static void mail_and_old_layouts(void **state)
 	ub_doc_free(&d);
 }
 
+/* A paste site's rendering: every line numbered ("  12. ") or bulleted
+ * ("- "); UnixBench 4.1-wht's header ends with "End Benchmark Run:" and the
+ * uptime then, whose three load averages are no table row. */
+static void listed_pastes(void **state)
+{
+	(void)state;
+	static const char numbered[] =
+		"  1. BYTE UNIX Benchmarks (Version 5.1.3)\n"
+		"  2.  \n"
+		"  3. System: vps: GNU/Linux\n"
+		"  4. 10:00:27 up 1 day, 19:03, 1 user, load average: 0.01, 0.14, 0.08; runlevel 3\n"
+		"  5.  \n"
+		"  6. ------------------------------------------------------------------------\n"
+		"  7. Benchmark Run: Fri Jan 04 2013 10:00:27 - 10:03:11\n"
+		"  8. 1 CPU in system; running 1 parallel copy of tests\n"
+		"  9.  \n"
+		"  10. Double-Precision Whetstone 2955.0 MWIPS (10.0 s, 7 samples)\n"
+		"  11.  \n"
+		"  12. System Benchmarks Partial Index BASELINE RESULT INDEX\n"
+		"  13. Double-Precision Whetstone 55.0 2955.0 537.3\n"
+		"  14. ========\n"
+		"  15. System Benchmarks Index Score (Partial Only) 537.3\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(numbered, &d), 0);
+	assert_int_equal(d.manglings, UB_MANGLE_LISTED);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->cpus, 1);
+	assert_int_equal(b->copies, 1);
+	assert_int_equal(b->ntests, 1);
+	assert_near(find_test(b, "whetstone-double")->result, 2955.0);
+	assert_near(find_test(b, "whetstone-double")->index, 537.3);
+	assert_near(b->score, 537.3);
+	ub_doc_free(&d);
+
+	static const char bulleted[] =
+		"- ==============================================================\n"
+		"- BYTE UNIX Benchmarks (Version 4.1-wht.2)\n"
+		"- System -- Linux vps 2.6.18 #1 SMP x86_64 GNU/Linux\n"
+		"- Start Benchmark Run: Wed Nov 17 10:53:44 EST 2010\n"
+		"- 10:53:44 up 8:21, 1 user, load average: 0.00, 0.00, 0.00\n"
+		"- End Benchmark Run: Wed Nov 17 11:03:50 EST 2010\n"
+		"- 11:03:50 up 8:31, 2 users, load average: 15.80, 6.40, 2.73\n"
+		"- INDEX VALUES\n"
+		"- TEST BASELINE RESULT INDEX\n"
+		"- Dhrystone 2 using register variables 376783.7 22647400.3 601.1\n"
+		"- File Read 4096 bufsize 8000 maxblocks 15382.0 2138334.0 1390.2\n"
+		"- Pipe Throughput 111814.6 3675161.6 328.7\n"
+		"- =========\n"
+		"- FINAL SCORE 650.0\n";
+	assert_int_equal(parse_text(bulleted, &d), 0);
+	assert_int_equal(d.manglings, UB_MANGLE_LISTED);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	assert_string_equal(d.results[0].h.version, "4.1-wht.2");
+	assert_int_equal(d.results[0].nblocks, 1);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->ntests, 3);
+	assert_near(find_test(b, "dhry2reg")->index, 601.1);
+	assert_near(find_test(b, "pipe")->result, 3675161.6);
+	assert_near(b->score, 650.0);
+	/* its score counts every row of its table, File Read 4096 too: no mismatch to note */
+	struct ub_import_opts wht = { .source = "pasted" };
+	_cleanup_json_ json_object *wrecs = ub_import_records(&d, &wht);
+	assert_int_equal(json_object_array_length(jpath(json_object_array_get_idx(wrecs, 0), "import.notes")), 0);
+	ub_doc_free(&d);
+
+	/* decimal commas ("3363,7") are numbers; "4,151" stays a thousands separator */
+	static const char commas[] =
+		"INDEX VALUES\n"
+		"TEST BASELINE RESULT INDEX\n"
+		"Dhrystone 2 using register variables 116700,0 13885300,2 1189,8\n"
+		"Double-Precision Whetstone 55,0 3363,7 611,6\n"
+		"=========\n"
+		"FINAL SCORE 853,1\n";
+	assert_int_equal(parse_text(commas, &d), 0);
+	assert_int_equal(d.nproblems, 0);
+	b = &d.results[0].blocks[0];
+	assert_near(find_test(b, "dhry2reg")->result, 13885300.2);
+	assert_near(find_test(b, "dhry2reg")->baseline, 116700.0);
+	assert_near(find_test(b, "whetstone-double")->index, 611.6);
+	assert_near(b->score, 853.1);
+	ub_doc_free(&d);
+
+	/* a page that lost its line breaks: the index header glued to its first
+	 * row ("INDEXDhrystone"), the score to the rule after it */
+	static const char glued[] =
+		"4 CPUs in system; running 1 parallel copy of tests Dhrystone 2 using register variables "
+		"30971628.9 lps (10.0 s, 7 samples) Double-Precision Whetstone 3928.1 MWIPS (12.4 s, 7 samples)"
+		"System Benchmarks Index Values BASELINE RESULT INDEXDhrystone 2 using register variables "
+		"116700.0 30971628.9 2654.0Double-Precision Whetstone 55.0 3928.1 714.2\n"
+		"========\n"
+		"System Benchmarks Index Score 1376.7 ------------------------------------------------------------\n";
+	assert_int_equal(parse_text(glued, &d), 0);
+	assert_int_equal(d.nproblems, 0);
+	assert_true(d.manglings & UB_MANGLE_GLUED);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_int_equal(b->ntests, 2);
+	assert_near(find_test(b, "dhry2reg")->index, 2654.0);
+	assert_near(find_test(b, "whetstone-double")->result, 3928.1);
+	assert_near(b->score, 1376.7);
+	ub_doc_free(&d);
+
+	/* a Spanish locale: "mié abr 26 2017" and a load of "1,03, 1,74, 1,31" */
+	static const char spanish[] =
+		"BYTE UNIX Benchmarks (Version 5.1.3)\n"
+		"System: PC: GNU/Linux\n"
+		"08:19:55 up 12 min, 1 user, load average: 1,03, 1,74, 1,31; runlevel 2017-04-26\n"
+		"Benchmark Run: mi\xc3\xa9 abr 26 2017 08:19:56 - 08:48:07\n"
+		"1 CPU in system; running 1 parallel copy of tests\n"
+		"Pipe Throughput 2084722.8 lps (10.0 s, 7 samples)\n";
+	assert_int_equal(parse_text(spanish, &d), 0);
+	assert_int_equal(d.nproblems, 0);
+	assert_string_equal(d.results[0].blocks[0].date, "2017-04-26");
+	struct ub_import_opts o = { .source = "pasted" };
+	_cleanup_json_ json_object *recs = ub_import_records(&d, &o);
+	json_object *load = jpath(json_object_array_get_idx(recs, 0), "environment.before.host.load_avg");
+	assert_int_equal(json_object_array_length(load), 3);
+	assert_true(fabs(json_object_get_double(json_object_array_get_idx(load, 0)) - 1.03) < 1e-9);
+	assert_true(fabs(json_object_get_double(json_object_array_get_idx(load, 2)) - 1.31) < 1e-9);
+	ub_doc_free(&d);
+
+	/* a Markdown list among prose is no numbered paste */
+	static const char prose[] =
+		"Results:\n"
+		"1. the first run\n"
+		"Dhrystone 2 using register variables 116700.0 30971628.9 2654.0\n"
+		"System Benchmarks Index Score 2654.0\n";
+	assert_int_equal(parse_text(prose, &d), 0);
+	assert_false(d.manglings & UB_MANGLE_LISTED);
+	ub_doc_free(&d);
+}
+
 static void header_variants(void **state)
 {
 	static const char text[] =
@@ -795,6 +930,7 @@ int main(void)
 		cmocka_unit_test(text_around_tables),
 		cmocka_unit_test(pasted_layouts),
 		cmocka_unit_test(mail_and_old_layouts),
+		cmocka_unit_test(listed_pastes),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
