@@ -93,7 +93,7 @@ void diag_diff_clear(struct diag_diff *d)
 
 bool diag_same_machine(const struct diag_case *a, const struct diag_case *b, char **why)
 {
-	const char *ha = jpath_str(a->rec, "host"), *hb = jpath_str(b->rec, "host");
+	const char *ha = a->r.host, *hb = b->r.host;
 	unsigned ca = a->cpus ?: a->hdr.threads, cb = b->cpus ?: b->hdr.threads;
 	if (ha && hb && !streq(ha, hb)) {
 		*why = xasprintf("two machines: host %s and %s", ha, hb);

@@ -288,30 +288,43 @@ int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
 
 /* ---- the person's own results ---- */
 
+/* A result whose record or environment does not decode adds nothing: the
+ * store checked it, a hand-made file may not be. */
 void diag_refs_add_result(struct diag_refs *refs, json_object *result, const char *label)
 {
-	json_object *env = jpath(result, "environment.before");
-	const char *hypervisor, *started = jpath_str(result, "started_at");
-	json_object *runs = jpath(result, "runs");
-	for (size_t i = 0; i < jpath_len(result, "runs"); i++) {
+	struct result_record rec;
+	struct env_record env = {0};
+	_cleanup_free_ char *error = NULL;
+	if (result_decode(result, &rec, &error) < 0)
+		return;
+	json_object *before = rec.environment.before;
+	if (env_decode(json_object_is_type(before, json_type_object) ? before : NULL, "environment.before", &env,
+		       &error) < 0) {
+		result_record_free(&rec);
+		return;
+	}
+	const char *hypervisor, *started = rec.started_at;
+	for (size_t i = 0; i < rec.runs.n; i++) {
 		struct diag_run run;
-		diag_read_run(json_object_array_get_idx(runs, i), &run);
+		diag_read_run(&rec.runs.v[i], &run);
 		if (!run.copies || !run.ntests)
 			continue;
 		struct diag_ref *r = refs_append(refs);
 		r->id = xasprintf("%s-c%u", label, run.copies);
 		r->group = xstrdup(label);
 		r->description = xasprintf("your %s%s%s", label, started ? " of " : "", started ?: "");
-		r->cpu = xstrdup_or_null(jpath_str(env, "cpu.model"));
-		r->arch = xstrdup_or_null(jpath_str(env, "cpu.arch"));
-		r->kernel = xstrdup_or_null(jpath_str(env, "host.kernel_release"));
-		r->host = xstrdup_or_null(jpath_str(result, "host"));
-		r->cpus = diag_env_cpus(result, env);
-		r->virt = diag_env_virt(env, &hypervisor);
+		r->cpu = xstrdup_or_null(env.cpu.model);
+		r->arch = xstrdup_or_null(env.cpu.arch);
+		r->kernel = xstrdup_or_null(env.host.kernel_release);
+		r->host = xstrdup_or_null(rec.host);
+		r->cpus = diag_env_cpus(&rec, &env);
+		r->virt = diag_env_virt(&env, &hypervisor);
 		r->vmm = xstrdup_or_null(hypervisor);
-		r->workdir_memory = diag_env_workdir_memory(env);
-		r->undervoltage = diag_env_undervoltage(result, env);
+		r->workdir_memory = diag_env_workdir_memory(&env);
+		r->undervoltage = diag_env_undervoltage(&rec, &env);
 		r->history = true;
 		r->run = run;
 	}
+	env_record_free(&env);
+	result_record_free(&rec);
 }

@@ -75,9 +75,9 @@ static void ref_evidence(struct diagnosis *d, const struct diag_case *c, const s
 
 static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
 {
-	const char *dir = diag_env_str(c, "storage.workdir"), *fs = diag_env_str(c, "storage.mount.fstype"),
-		   *src = diag_env_str(c, "storage.mount.source"), *kind = diag_env_str(c, "storage.device.kind"),
-		   *dev = diag_env_str(c, "storage.device.name");
+	const char *dir = diag_env_str(c, storage.workdir), *fs = diag_env_str(c, storage.mount.fstype),
+		   *src = diag_env_str(c, storage.mount.source), *kind = diag_device_str(c, kind),
+		   *dev = diag_device_str(c, name);
 	if (dir || fs)
 		diag_evidence(d, "workdir %s: %s on %s%s%s%s", dir ?: "?", fs ?: "?", src ?: dev ?: "?",
 			      kind ? " (" : "", kind ?: "", kind ? ")" : "");
@@ -86,18 +86,18 @@ static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
 /* "SD card", "eMMC", "hdd", "ext4": what the workdir is on, in a word. */
 static const char *medium_name(const struct diag_case *c)
 {
-	const char *mmc = diag_env_str(c, "storage.device.mmc_type");
+	const char *mmc = diag_device_str(c, mmc_type);
 	if (streq_ptr(mmc, "sd"))
 		return "SD card";
 	if (streq_ptr(mmc, "emmc"))
 		return "eMMC";
-	return diag_env_str(c, "storage.device.kind") ?: diag_env_str(c, "storage.mount.fstype") ?: "a disk";
+	return diag_device_str(c, kind) ?: diag_env_str(c, storage.mount.fstype) ?: "a disk";
 }
 
 static void check_storage(const struct diag_case *c, struct diagnosis *d)
 {
 	const struct diag_run *one = diag_single(c), *r = compared_run(c);
-	int memory = diag_env_workdir_memory(c->before ?: c->after);
+	int memory = diag_env_workdir_memory(diag_env(c));
 	double q = one ? diag_gm(one, DT_FILECOPY) / diag_gm(one, DT_KERNEL) : NAN;
 	double rel = relative(c, r, DT_FILECOPY, DT_KERNEL | DT_CPU);
 	int shape = level_below(q, FILECOPY_LOW, FILECOPY_WEAK), ref = level_below(rel, REL_CLEAR, REL_MILD);
@@ -105,7 +105,7 @@ static void check_storage(const struct diag_case *c, struct diagnosis *d)
 
 	if (memory == 1) {
 		diag_set_normal(d, "workdir on %s: File Copy measures memory, not a disk",
-				diag_env_str(c, "storage.mount.fstype") ?: "memory");
+				diag_env_str(c, storage.mount.fstype) ?: "memory");
 		return;
 	}
 	if (level == 0) {
@@ -129,7 +129,7 @@ static void check_storage(const struct diag_case *c, struct diagnosis *d)
 		  "File Copy is low while the CPU and kernel tests are normal: the benchmark directory is on a "
 		  "disk or card, and File Copy measures that medium");
 	workdir_evidence(d, c);
-	json_object *f = diag_finding(c, "storage.slow-medium");
+	const struct env_finding *f = diag_finding(c, "storage.slow-medium");
 	if (f)
 		diag_evidence_finding(d, f);
 	if ((f = diag_finding(c, "storage.scheduler")))
@@ -216,7 +216,7 @@ static void check_overcommit(const struct diag_case *c, struct diagnosis *d)
 	if (c->virt == DV_EMULATED)
 		return;
 	const struct diag_run *many = diag_multi(c);
-	json_object *steal = diag_finding(c, "virt.steal");
+	const struct env_finding *steal = diag_finding(c, "virt.steal");
 	size_t events = diag_events(c, "steal", NULL);
 	double q = ctx_ratio(many), eff = diag_scaling(c, DT_DHRY);
 	bool shape = q < CTX_COLLAPSE_MULTI;
@@ -230,7 +230,7 @@ static void check_overcommit(const struct diag_case *c, struct diagnosis *d)
 	else if (steal)
 		conf = DC_LOW;
 	if (conf == DC_NONE) {
-		if (c->virt == DV_GUEST && c->events)
+		if (c->virt == DV_GUEST && c->sampled)
 			diag_set_normal(d, "no steal time during the run");
 		else if (q > 0)
 			diag_set_normal(d, "%u copies: Pipe-based Context Switching %.2f× Pipe Throughput", many->copies,
@@ -275,7 +275,7 @@ static void check_context(const struct diag_case *c, struct diagnosis *d)
 		return;
 	}
 	enum diag_confidence conf = lown || q1 < CTX_COLLAPSE_SINGLE ? DC_MEDIUM : DC_LOW;
-	json_object *gov = diag_finding(c, "cpu.governor");
+	const struct env_finding *gov = diag_finding(c, "cpu.governor");
 	if (low1 && gov)
 		conf = diag_raise(conf);
 	diag_fire(d, conf, DT(DT_CTX),
