@@ -508,6 +508,12 @@ static void reference_file(void **state)
 	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"runs\": [{\"id\": \"x-c1\", \"copies\": -4, "
 			     "\"env\": {}, \"tests\": {}}]}",
 			     "positive whole numbers");
+	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"runs\": [{\"id\": \"x-c1\", \"copies\": \"four\", "
+			     "\"env\": {}, \"tests\": {}}]}",
+			     "runs[0].copies is a string, expected a number");
+	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"runs\": [{\"id\": \"x-c1\", \"copies\": 1, "
+			     "\"env\": {\"cores\": \"8\"}, \"tests\": {}}]}",
+			     "run x-c1: env.cores is a string, expected a number");
 	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"baselines\": {}, \"runs\": [{\"id\": \"x-c1\", "
 			     "\"copies\": 1, \"env\": {}, \"tests\": {\"Pipe Throughput\": {\"result\": 5}}}]}",
 			     "neither an index nor a result and a baseline");
