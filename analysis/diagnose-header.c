@@ -161,11 +161,14 @@ void diag_case_header(struct diag_case *c)
 	h->debug_kernel = debug_kernel(h->kernel);
 	h->rt_kernel = rt_kernel(h->kernel, h->kernel_version);
 
+	h->cpus_said = env->unixbench.cpus_in_system.known;
 	if (int_or(env->unixbench.cpus_in_system, -1) == 0)
 		h->cpus_uncounted = true;
-	for (size_t i = 0; i < c->r.runs.n; i++)
+	for (size_t i = 0; i < c->r.runs.n; i++) {
+		h->cpus_said |= c->r.runs.v[i].cpus_in_system.known;
 		if (int_or(c->r.runs.v[i].cpus_in_system, -1) == 0)
 			h->cpus_uncounted = true;
+	}
 
 	h->runlevel = diag_env_str(c, unixbench.runlevel);
 	h->graphical = streq_ptr(h->runlevel, "5") || diag_finding(c, "services.graphical-target") != NULL;

@@ -132,6 +132,7 @@ struct diag_header {
 	const char *kernel_version;  /* "#1 SMP PREEMPT_RT ..." */
 	bool debug_kernel, rt_kernel;
 	bool cpus_uncounted;         /* Run printed "0 CPUs in system" */
+	bool cpus_said;              /* Run printed "N CPUs in system" (N may be 0) */
 	const char *runlevel;        /* as the header prints it; NULL: not known */
 	bool graphical;              /* runlevel 5, or the probe's graphical target */
 	unsigned threads;            /* logical CPUs; 0: not known */
