@@ -332,6 +332,58 @@ static void check_shell(const struct diag_case *c, struct diagnosis *d)
 	}
 }
 
+/* N copies of File Copy doing less than one copy: below this share of the 1-copy index. */
+#define FILECOPY_COPIES_FALL 0.9
+
+/* The File Copy test and the multi-copy run where the copies fall furthest below one copy. */
+static double filecopy_fall(const struct diag_case *c, const struct diag_run *one, const struct diag_run **worst,
+			    enum diag_test *test)
+{
+	double low = INFINITY;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct diag_run *r = &c->runs[i];
+		for (int t = 0; r->copies > 1 && t < DIAG_NTESTS; t++) {
+			double ratio = r->index[t] / one->index[t];
+			if ((DT_FILECOPY & DT(t)) && ratio < low) {
+				low = ratio;
+				*worst = r;
+				*test = (enum diag_test)t;
+			}
+		}
+	}
+	return low;
+}
+
+/* UnixBench's File Copy copies all read and write files of one directory:
+ * past a few copies they wait for each other on the file system's locks,
+ * and more copies score less than one. */
+static void check_filecopy_copies(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_run *one = diag_single(c), *worst = NULL;
+	enum diag_test t = DT_FC1K;
+	if (!one || !(diag_gm(one, DT_FILECOPY) > 0))
+		return;
+	double low = filecopy_fall(c, one, &worst, &t);
+	if (!worst)
+		return;
+	if (!(low < FILECOPY_COPIES_FALL)) {
+		diag_set_normal(d, "File Copy at %u copies: %.2f× its 1-copy index or more", worst->copies, low);
+		return;
+	}
+	diag_fire(d, DC_LOW, DT_FILECOPY,
+		  "File Copy scores less at %u copies than at 1 copy: the copies work on files of one directory and "
+		  "wait for each other in the file system, so more copies give a lower index",
+		  worst->copies);
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct diag_run *r = &c->runs[i];
+		if (r->copies > 1 && r->index[t] / one->index[t] < FILECOPY_COPIES_FALL)
+			diag_evidence(d, "%s: %.1f with 1 copy, %.1f with %u copies (%.2f×)", ub_tests[t].label,
+				      one->index[t], r->index[t], r->copies, r->index[t] / one->index[t]);
+	}
+	d->expect = xstrdup("the multi-copy File Copy index measures the copies' contention, not the storage: "
+			    "judge the storage by the 1-copy run");
+}
+
 const struct diag_rule diag_rules_system[] = {
 	{
 		.id = "diag.storage-bound-workdir",
@@ -369,6 +421,15 @@ const struct diag_rule diag_rules_system[] = {
 		.experiment = "run Pipe-based Context Switching pinned to one CPU and unpinned, then `ubtune compare`",
 		.generic = true,
 		.check = check_context,
+	},
+	{
+		.id = "diag.filecopy-copies",
+		.title = "File Copy copies contend with each other",
+		.fix = "read File Copy from the 1-copy run; for the multi-copy one, give each copy its own files "
+		       "(a UnixBench whose fstime opens files per copy)",
+		.experiment = "run File Copy alone with 1, 2 and 4 copies (`ubtune bench --tests fstime --copies "
+			      "1,2,4`): the index falls as copies are added",
+		.check = check_filecopy_copies,
 	},
 	{
 		.id = "diag.shell-only",

@@ -377,6 +377,24 @@ static void overcommit(void **state)
 	expect_rule("diag.vcpu-overcommit", quiet, DC_NONE, "no steal time");
 }
 
+/* More copies of File Copy doing less than one: the copies contend. */
+static void filecopy_copies(void **state)
+{
+	/* the 4-copy File Copy tests at 0.4 of the 1-copy ones, as fstime on 32 CPUs */
+	double four[DIAG_NTESTS];
+	for (int t = 0; t < DIAG_NTESTS; t++)
+		four[t] = (DT_FILECOPY & DT(t)) ? healthy1[t] * 0.4 : healthy4[t];
+	_cleanup_json_ json_object *fall = shaped(healthy1, four, 4, NULL);
+	expect_rule("diag.filecopy-copies", fall, DC_LOW, "less at 4 copies than at 1 copy");
+	evidence_has("diag.filecopy-copies", fall, "with 1 copy, ");
+	/* copies that add up: normal */
+	_cleanup_json_ json_object *good = shaped(healthy1, healthy4, 4, NULL);
+	expect_rule("diag.filecopy-copies", good, DC_NONE, "File Copy at 4 copies: 1.83× its 1-copy index");
+	/* one copy only: nothing to say */
+	_cleanup_json_ json_object *single = shaped(healthy1, NULL, 4, NULL);
+	expect_rule("diag.filecopy-copies", single, DC_NONE, NULL);
+}
+
 static void context_switch(void **state)
 {
 	double slow[DIAG_NTESTS];
@@ -724,7 +742,7 @@ int main(void)
 		cmocka_unit_test(thermal),	  cmocka_unit_test(scaling),	  cmocka_unit_test(copies),
 		cmocka_unit_test(governor),	  cmocka_unit_test(build_flags),  cmocka_unit_test(busy),
 		cmocka_unit_test(swapping),	  cmocka_unit_test(vmm),	  cmocka_unit_test(overcommit),
-		cmocka_unit_test(context_switch), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
+		cmocka_unit_test(context_switch), cmocka_unit_test(filecopy_copies), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
 		cmocka_unit_test(reference_file), cmocka_unit_test(history_as_reference), cmocka_unit_test(bad_results),
 		cmocka_unit_test(hostile_records), cmocka_unit_test(same_tests_as_bench),
 	};
