@@ -48,50 +48,44 @@ const char *diag_virt_name(enum diag_virt v)
 /* ---- the result's runs ---- */
 
 /* A test entry's index: its own, else 10 × result / baseline. */
-static double test_index(json_object *t)
+static double test_index(const struct result_test *t)
 {
-	double index, result, baseline;
-	if (jpath_double(t, "index", &index))
-		return index > 0 ? index : NAN;
-	if (jpath_double(t, "result", &result) && jpath_double(t, "baseline", &baseline) && result > 0 && baseline > 0)
-		return 10 * result / baseline;
+	if (t->index.known)
+		return t->index.v > 0 ? t->index.v : NAN;
+	if (t->result.known && t->baseline.known && t->result.v > 0 && t->baseline.v > 0)
+		return 10 * t->result.v / t->baseline.v;
 	return NAN;
 }
 
-void diag_read_run(json_object *o, struct diag_run *r)
+void diag_read_run(const struct result_run *o, struct diag_run *r)
 {
-	int64_t copies = 0;
-	jpath_int(o, "copies", &copies);
+	int64_t copies = int_or(o->copies, 0);
 	r->copies = copies > 0 && copies < 1000000 ? (unsigned)copies : 0;
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		r->index[t] = NAN;
-	json_object *tests = jpath(o, "tests");
-	size_t n = jpath_len(o, "tests");
-	for (size_t i = 0; i < n; i++) {
-		json_object *t = json_object_array_get_idx(tests, i);
-		int k = diag_test_lookup(jpath_str(t, "id"));
+	for (size_t i = 0; i < o->tests.n; i++) {
+		const struct result_test *t = &o->tests.v[i];
+		int k = diag_test_lookup(t->id);
 		if (k < 0)
-			k = diag_test_lookup(jpath_str(t, "name"));
+			k = diag_test_lookup(t->name);
 		if (k >= 0)
 			r->index[k] = test_index(t);
 	}
 	diag_run_score(r);
 	/* a score the log printed is the score (the mean of rounded indexes
 	 * can differ in the last digit) */
-	double printed;
-	if (r->ntests && streq_ptr(jpath_str(o, "index.score_source"), "report") &&
-	    jpath_double(o, "index.score", &printed) && printed > 0)
-		r->score = printed;
+	if (r->ntests && streq_ptr(o->index.score_source, "report") && num_or(o->index.score, 0) > 0)
+		r->score = o->index.score.v;
 }
 
 /* ---- the machine ---- */
 
-unsigned diag_env_cpus(json_object *rec, json_object *env)
+unsigned diag_env_cpus(const struct result_record *rec, const struct env_record *env)
 {
-	int64_t n;
-	if (jpath_int(rec, "online_cpus", &n) && n > 0 && n < 1000000)
+	int64_t n = int_or(rec->online_cpus, 0);
+	if (n > 0 && n < 1000000)
 		return (unsigned)n;
-	const char *list = jpath_str(env, "cpu.online");
+	const char *list = env->cpu.online;
 	struct cpuset set = {0};
 	unsigned count = 0;
 	if (list && cpuset_parse_list(list, &set) == 0)
@@ -100,10 +94,10 @@ unsigned diag_env_cpus(json_object *rec, json_object *env)
 	return count;
 }
 
-enum diag_virt diag_env_virt(json_object *env, const char **hypervisor)
+enum diag_virt diag_env_virt(const struct env_record *env, const char **hypervisor)
 {
-	const char *role = jpath_str(env, "virt.role");
-	*hypervisor = jpath_str(env, "virt.hypervisor");
+	const char *role = env->virt.role;
+	*hypervisor = env->virt.hypervisor;
 	if (streq_ptr(*hypervisor, "qemu-tcg"))
 		return DV_EMULATED;
 	if (streq_ptr(role, "guest"))
@@ -114,10 +108,10 @@ enum diag_virt diag_env_virt(json_object *env, const char **hypervisor)
 	return DV_UNKNOWN;
 }
 
-int diag_env_workdir_memory(json_object *env)
+int diag_env_workdir_memory(const struct env_record *env)
 {
 	static const char *const memory_fs[] = { "tmpfs", "ramfs" }, *const memory_kinds[] = { "tmpfs", "ram", "zram" };
-	const char *fstype = jpath_str(env, "storage.mount.fstype"), *kind = jpath_str(env, "storage.device.kind");
+	const char *fstype = env->storage.mount.fstype, *kind = env->storage.device ? env->storage.device->kind : NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(memory_fs); i++)
 		if (streq_ptr(fstype, memory_fs[i]))
 			return 1;
@@ -127,16 +121,12 @@ int diag_env_workdir_memory(json_object *env)
 	return fstype || kind ? 0 : -1;
 }
 
-bool diag_env_undervoltage(json_object *rec, json_object *env)
+bool diag_env_undervoltage(const struct result_record *rec, const struct env_record *env)
 {
-	bool now = false;
-	int64_t events = 0;
-	jpath_bool(env, "power.undervoltage_now", &now);
-	jpath_int(env, "power.undervoltage_events", &events);
-	json_object *ev = jpath(rec, "events");
-	for (size_t i = 0; i < jpath_len(rec, "events"); i++)
-		now |= streq_ptr(jpath_str(json_object_array_get_idx(ev, i), "kind"), "undervoltage");
-	return now || events > 0;
+	bool now = is_true(env->power.undervoltage_now);
+	for (size_t i = 0; i < rec->events.n; i++)
+		now |= streq_ptr(rec->events.v[i].kind, "undervoltage");
+	return now || int_or(env->power.undervoltage_events, 0) > 0;
 }
 
 /*
@@ -144,13 +134,12 @@ bool diag_env_undervoltage(json_object *rec, json_object *env)
  * of an imported log's header (which says "unavailable": [{"area": "all"}]):
  * only then does a missing finding mean that nothing was found.
  */
-static bool whole_record(json_object *env)
+static bool whole_record(const struct env_record *env)
 {
-	if (!json_object_is_type(jpath(env, "findings"), json_type_array))
+	if (!env->findings.json)
 		return false;
-	json_object *un = jpath(env, "unavailable");
-	for (size_t i = 0; i < jpath_len(env, "unavailable"); i++)
-		if (streq_ptr(jpath_str(json_object_array_get_idx(un, i), "area"), "all"))
+	for (size_t i = 0; i < env->unavailable.n; i++)
+		if (streq_ptr(env->unavailable.v[i].area, "all"))
 			return false;
 	return true;
 }
@@ -158,6 +147,12 @@ static bool whole_record(json_object *env)
 static json_object *object_or_null(json_object *o)
 {
 	return o && json_object_is_type(o, json_type_object) ? o : NULL;
+}
+
+/* The environment record at path ("environment.before"), when the result has one. */
+static int decode_env(json_object *o, const char *path, struct env_record *env, char **error)
+{
+	return env_decode(object_or_null(o), path, env, error);
 }
 
 /* ---- matching reference runs ---- */
@@ -184,10 +179,10 @@ static int similarity(const struct diag_case *c, const struct diag_ref *r)
 	/* the kernel moves the system tests more than a hypervisor does: System
 	 * Call Overhead 85 on a Raspberry Pi 4 with 6.1, 135 with 5.4, 426 in a
 	 * 4.19 guest on it */
-	if (streq_ptr(diag_env_str(c, "host.kernel_release"), r->kernel))
+	if (streq_ptr(diag_env_str(c, host.kernel_release), r->kernel))
 		s += 3;
 	/* the person's own earlier run of this machine is closer than any */
-	if (r->history && streq_ptr(jpath_str(c->rec, "host"), r->host))
+	if (r->history && streq_ptr(c->r.host, r->host))
 		s += 3;
 	return s;
 }
@@ -230,7 +225,7 @@ static void match_run(const struct diag_case *c, const struct diag_run *run, str
 		static const char *const kinds[] = { "not said whether virtual", "bare metal", "guests", "emulated" };
 		snprintf(m->basis, sizeof(m->basis), "%ssame CPU and copies; %s%s",
 			 m->refs[0]->history ? "your own results; " : "", kinds[m->refs[0]->virt],
-			 streq_ptr(diag_env_str(c, "host.kernel_release"), m->refs[0]->kernel) ? "; same kernel" : "");
+			 streq_ptr(diag_env_str(c, host.kernel_release), m->refs[0]->kernel) ? "; same kernel" : "");
 	}
 }
 
@@ -239,11 +234,17 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 {
 	*c = (struct diag_case){ .rec = rec, .refs = refs, .exclude_group = exclude_group };
 	*error = NULL;
-	json_object *runs = jpath(rec, "runs");
-	size_t n = jpath_len(rec, "runs"), uncounted = 0;
+	if (result_decode(rec, &c->r, error) < 0 ||
+	    decode_env(c->r.environment.before, "environment.before", &c->before, error) < 0 ||
+	    decode_env(c->r.environment.after, "environment.after", &c->after, error) < 0) {
+		diag_case_free(c);
+		return -EINVAL;
+	}
+	const struct result_run *runs = c->r.runs.v;
+	size_t n = c->r.runs.n, uncounted = 0;
 	for (size_t i = 0; i < n && c->nruns < DIAG_MAX_RUNS; i++) {
 		struct diag_run *r = &c->runs[c->nruns];
-		diag_read_run(json_object_array_get_idx(runs, i), r);
+		diag_read_run(&runs[i], r);
 		if (r->copies)
 			c->nruns++;
 		else if (r->ntests)
@@ -257,7 +258,7 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 		   depend on copies (the header, ratios within a run) is still read */
 		for (size_t i = 0; i < n && c->nruns < DIAG_MAX_RUNS; i++) {
 			struct diag_run *r = &c->runs[c->nruns];
-			diag_read_run(json_object_array_get_idx(runs, i), r);
+			diag_read_run(&runs[i], r);
 			if (r->ntests)
 				c->nruns++;
 		}
@@ -266,31 +267,33 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	}
 	if (!scored) {
 		*error = xstrdup("the result has no scored test (runs[].tests[].index)");
+		diag_case_free(c);
 		return -EINVAL;
 	}
 
-	c->before = object_or_null(jpath(rec, "environment.before"));
-	c->after = object_or_null(jpath(rec, "environment.after"));
-	json_object *env = c->before ?: c->after;
-	c->probed = whole_record(c->before) || whole_record(c->after);
-	c->cpu_model = jpath_str(env, "cpu.model");
-	c->arch = jpath_str(env, "cpu.arch") ?: jpath_str(env, "host.arch");
-	c->cpus = diag_env_cpus(rec, env);
+	const struct env_record *env = diag_env(c);
+	c->probed = whole_record(&c->before) || whole_record(&c->after);
+	c->cpu_model = env->cpu.model;
+	c->arch = env->cpu.arch ?: env->host.arch;
+	c->cpus = diag_env_cpus(&c->r, env);
 	c->virt = diag_env_virt(env, &c->hypervisor);
 	if (diag_finding(c, "virt.emulated"))
 		c->virt = DV_EMULATED;
 	/* events only mean something when the sampler ran */
-	json_object *events = jpath(rec, "events");
-	if (object_or_null(jpath(rec, "sampler")) && json_object_is_type(events, json_type_array))
-		c->events = events;
-	c->build = object_or_null(jpath(rec, "build"));
-	bool imported = false;
-	jpath_bool(rec, "imported", &imported);
-	c->imported = imported;
+	c->sampled = c->r.sampler.json && c->r.events.json;
+	c->imported = is_true(c->r.imported);
 	diag_case_header(c);
 	for (size_t i = 0; i < c->nruns; i++)
 		match_run(c, &c->runs[i], &c->match[i]);
 	return 0;
+}
+
+void diag_case_free(struct diag_case *c)
+{
+	result_record_free(&c->r);
+	env_record_free(&c->before);
+	env_record_free(&c->after);
+	c->nruns = 0;
 }
 
 /* ---- what rules ask ---- */
@@ -362,33 +365,29 @@ bool diag_small_board(const struct diag_case *c)
 
 /* ---- the environment ---- */
 
-static json_object *finding_in(json_object *env, const char *id)
+static const struct env_finding *finding_in(const struct env_record *env, const char *id)
 {
-	json_object *all = jpath(env, "findings");
-	size_t n = jpath_len(env, "findings");
 	size_t len = strlen(id);
-	for (size_t i = 0; i < n; i++) {
-		json_object *f = json_object_array_get_idx(all, i);
-		const char *fid = jpath_str(f, "id");
-		if (fid && strncmp(fid, id, len) == 0 && (fid[len] == '\0' || fid[len] == '.'))
+	for (size_t i = 0; i < env->findings.n; i++) {
+		const struct env_finding *f = &env->findings.v[i];
+		if (strncmp(f->id, id, len) == 0 && (f->id[len] == '\0' || f->id[len] == '.'))
 			return f;
 	}
 	return NULL;
 }
 
-json_object *diag_finding(const struct diag_case *c, const char *id)
+const struct env_finding *diag_finding(const struct diag_case *c, const char *id)
 {
-	return finding_in(c->before, id) ?: finding_in(c->after, id);
+	return finding_in(&c->before, id) ?: finding_in(&c->after, id);
 }
 
-size_t diag_events(const struct diag_case *c, const char *kind, json_object **first)
+size_t diag_events(const struct diag_case *c, const char *kind, const struct result_event **first)
 {
-	size_t n = c->events ? json_object_array_length(c->events) : 0, count = 0;
+	size_t count = 0;
 	if (first)
 		*first = NULL;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(c->events, i);
-		if (kind && !streq_ptr(jpath_str(e, "kind"), kind))
+	diag_foreach_event(c, e) {
+		if (kind && !streq_ptr(e->kind, kind))
 			continue;
 		if (first && !*first)
 			*first = e;
@@ -406,10 +405,5 @@ const char *diag_env_missing(const struct diag_case *c)
 {
 	if (c->imported)
 		return "not in an imported log";
-	return c->before || c->after ? "not in the partial environment record" : "no environment record";
-}
-
-const char *diag_env_str(const struct diag_case *c, const char *path)
-{
-	return jpath_str(c->before, path) ?: jpath_str(c->after, path);
+	return c->before.json || c->after.json ? "not in the partial environment record" : "no environment record";
 }

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 
 #include "diagnose.h"
+#include "lib/schema-table.h"
 #include "lib/term.h"
 
 #define DIAGNOSIS_SET_SCHEMA "ubtune.diagnosis-set/1"
@@ -93,7 +94,7 @@ void diag_diff_clear(struct diag_diff *d)
 
 bool diag_same_machine(const struct diag_case *a, const struct diag_case *b, char **why)
 {
-	const char *ha = jpath_str(a->rec, "host"), *hb = jpath_str(b->rec, "host");
+	const char *ha = a->r.host, *hb = b->r.host;
 	unsigned ca = a->cpus ?: a->hdr.threads, cb = b->cpus ?: b->hdr.threads;
 	if (ha && hb && !streq(ha, hb)) {
 		*why = xasprintf("two machines: host %s and %s", ha, hb);
@@ -226,6 +227,49 @@ json_object *diagnose_set(const struct diag_case *cases, const char *const *labe
 
 /* ---- text ---- */
 
+/* The set (ubtune.diagnosis-set/1) as diagnose_set() writes it, read back for the text. */
+struct set_group {
+	const char *group;
+	struct opt_num change_pct;
+	struct opt_bool moved;
+};
+struct set_cause {
+	const char *id, *title, *confidence, *reason;
+	ARRAY_OF(const char *) evidence;
+};
+struct set_pair {
+	const char *a, *b, *machine;
+	struct opt_bool one_machine, differs;
+	ARRAY_OF(struct set_group) groups; /* json NULL: two machines, not compared */
+	ARRAY_OF(struct set_cause) causes;
+};
+struct set_report {
+	json_object *json;
+	const char *label;
+};
+struct diag_set {
+	ARRAY_OF(struct set_report) reports;
+	ARRAY_OF(struct set_pair) comparisons;
+};
+
+#define T struct set_group
+static const struct schema group_schema = SCHEMA(T, S(group), N(change_pct), B(moved));
+#undef T
+#define T struct set_cause
+static const struct schema set_cause_schema = SCHEMA(T, S(id), S(title), S(confidence), S(reason),
+						     FIELD_STR_ARRAY(T, evidence, OPTIONAL));
+#undef T
+#define T struct set_pair
+static const struct schema pair_schema = SCHEMA(T, S(a), S(b), S(machine), B(one_machine), B(differs),
+						L(groups, group_schema), L(causes, set_cause_schema));
+#undef T
+#define T struct set_report
+static const struct schema set_report_schema = SCHEMA(T, FIELD_SELF(T, json), S(label));
+#undef T
+#define T struct diag_set
+static const struct schema set_schema = SCHEMA(T, L(reports, set_report_schema), L(comparisons, pair_schema));
+#undef T
+
 static void wrapped(FILE *out, int indent, const char *fmt, ...) _printf_(3, 4);
 static void wrapped(FILE *out, int indent, const char *fmt, ...)
 {
@@ -237,24 +281,17 @@ static void wrapped(FILE *out, int indent, const char *fmt, ...)
 	term_print_wrapped(out, text, indent, WIDTH);
 }
 
-static void render_pair(json_object *o, FILE *out)
+static void render_pair(const struct set_pair *o, FILE *out)
 {
-	const char *a = jpath_str(o, "a"), *b = jpath_str(o, "b");
-	bool one = false, differs = false;
-	jpath_bool(o, "one_machine", &one);
-	jpath_bool(o, "differs", &differs);
-	wrapped(out, 0, "%s against %s: %s", b, a, jpath_str(o, "machine"));
-	if (!jpath(o, "groups"))
+	wrapped(out, 0, "%s against %s: %s", o->b, o->a, o->machine);
+	if (!o->groups.json)
 		return;
 	struct buf moved = {0}, same = {0};
-	json_object *groups = jpath(o, "groups");
-	for (size_t i = 0; i < jpath_len(o, "groups"); i++) {
-		json_object *g = json_object_array_get_idx(groups, i);
-		bool m = false;
-		double pct = 0;
-		jpath_bool(g, "moved", &m);
-		jpath_double(g, "change_pct", &pct);
-		const char *id = jpath_str(g, "group");
+	for (size_t i = 0; i < o->groups.n; i++) {
+		const struct set_group *g = &o->groups.v[i];
+		bool m = is_true(g->moved);
+		double pct = num_or(g->change_pct, 0);
+		const char *id = g->group;
 		const char *name = id;
 		for (int k = 0; k < DIAG_NGROUPS; k++)
 			if (streq_ptr(id, diag_groups[k].id))
@@ -268,37 +305,32 @@ static void render_pair(json_object *o, FILE *out)
 		wrapped(out, 2, "%s: %s", moved.len ? "the same within noise" : "no test group differs beyond noise", same.s);
 	buf_free(&moved);
 	buf_free(&same);
-	json_object *causes = jpath(o, "causes");
-	size_t n = jpath_len(o, "causes");
-	if (!n && differs)
+	size_t n = o->causes.n;
+	if (!n && is_true(o->differs))
 		wrapped(out, 2, "no cause found: nothing in the headers or labels tells the two apart");
 	for (size_t i = 0; i < n; i++) {
-		json_object *c = json_object_array_get_idx(causes, i);
-		wrapped(out, 2, "%s %s (confidence: %s)  %s", i ? "or" : "explained by:", jpath_str(c, "title"),
-			jpath_str(c, "confidence"), jpath_str(c, "id"));
-		wrapped(out, 4, "%s", jpath_str(c, "reason"));
-		json_object *ev = jpath(c, "evidence");
-		for (size_t j = 0; j < jpath_len(c, "evidence"); j++)
-			wrapped(out, 4, "- %s", json_object_get_string(json_object_array_get_idx(ev, j)));
+		const struct set_cause *c = &o->causes.v[i];
+		wrapped(out, 2, "%s %s (confidence: %s)  %s", i ? "or" : "explained by:", c->title, c->confidence, c->id);
+		wrapped(out, 4, "%s", c->reason);
+		for (size_t j = 0; j < c->evidence.n; j++)
+			wrapped(out, 4, "- %s", c->evidence.v[j]);
 	}
 }
 
-void diagnose_set_render(json_object *set, FILE *out)
+void diagnose_set_render(json_object *json, FILE *out)
 {
-	json_object *reports = jpath(set, "reports"), *pairs = jpath(set, "comparisons");
-	size_t n = jpath_len(set, "reports");
+	struct diag_set set;
+	_cleanup_free_ char *error = NULL;
+	/* diagnose_set() wrote it: a set that does not fit is a bug, drawn as empty */
+	(void)schema_decode(&set_schema, json, "", &set, &error);
+	size_t n = set.reports.n;
 	for (size_t i = 0; i < n; i++) {
-		json_object *r = json_object_array_get_idx(reports, i);
-		fprintf(out, "%s== %s (%zu of %zu) ==\n\n", i ? "\n" : "", jpath_str(r, "label"), i + 1, n);
-		diagnose_render(r, out);
+		fprintf(out, "%s== %s (%zu of %zu) ==\n\n", i ? "\n" : "", set.reports.v[i].label, i + 1, n);
+		diagnose_render(set.reports.v[i].json, out);
 	}
-	size_t np = jpath_len(set, "comparisons");
-	if (!np)
-		return;
-	fprintf(out, "\n== What differs ==\n\n");
-	for (size_t i = 0; i < np; i++) {
-		if (i)
-			fputc('\n', out);
-		render_pair(json_object_array_get_idx(pairs, i), out);
+	for (size_t i = 0; i < set.comparisons.n; i++) {
+		fputs(i ? "\n" : "\n== What differs ==\n\n", out);
+		render_pair(&set.comparisons.v[i], out);
 	}
+	schema_free(&set_schema, &set);
 }

@@ -84,19 +84,17 @@ static bool two_kinds(const char *const *models, size_t n, struct diag_header *h
 }
 
 /* The probe's cpu.kinds: [{"model", "cpus": "0-3"}, ...] */
-static void probe_kinds(json_object *env, struct diag_header *h)
+static void probe_kinds(const struct env_record *env, struct diag_header *h)
 {
-	json_object *kinds = jpath(env, "cpu.kinds");
-	size_t n = jpath_len(env, "cpu.kinds");
-	if (n != 2)
+	if (env->cpu.kinds.n != 2)
 		return;
 	const char *models[2];
 	unsigned counts[2];
 	for (size_t i = 0; i < 2; i++) {
-		json_object *k = json_object_array_get_idx(kinds, i);
-		models[i] = jpath_str(k, "model");
+		const struct env_cpu_kind *k = &env->cpu.kinds.v[i];
+		models[i] = k->model;
 		counts[i] = 0;
-		const char *list = jpath_str(k, "cpus");
+		const char *list = k->cpus;
 		unsigned lo, hi;
 		for (const char *p = list; p && *p;) {
 			int used = 0;
@@ -127,10 +125,9 @@ static bool x86(const struct diag_case *c)
 }
 
 /* UnixBench's CPU lines: {"model", "bogomips", "flags"} per logical CPU. */
-static void cpu_lines(const struct diag_case *c, json_object *env, struct diag_header *h)
+static void cpu_lines(const struct diag_case *c, const struct env_record *env, struct diag_header *h)
 {
-	json_object *cpus = jpath(env, "unixbench.cpus");
-	size_t n = jpath_len(env, "unixbench.cpus");
+	size_t n = env->unixbench.cpus.n;
 	if (!n)
 		return;
 	if (!h->threads)
@@ -139,10 +136,10 @@ static void cpu_lines(const struct diag_case *c, json_object *env, struct diag_h
 	size_t m = n < ARRAY_SIZE(models) ? n : ARRAY_SIZE(models);
 	bool ht = true;
 	for (size_t i = 0; i < n; i++) {
-		json_object *cpu = json_object_array_get_idx(cpus, i);
+		const struct env_unixbench_cpu *cpu = &env->unixbench.cpus.v[i];
 		if (i < m)
-			models[i] = jpath_str(cpu, "model");
-		ht &= strstr(jpath_str(cpu, "flags") ?: "", "Hyper-Threading") != NULL;
+			models[i] = cpu->model;
+		ht &= strstr(cpu->flags ?: "", "Hyper-Threading") != NULL;
 	}
 	if (!h->big && n <= ARRAY_SIZE(models))
 		two_kinds(models, m, h);
@@ -156,35 +153,37 @@ void diag_case_header(struct diag_case *c)
 {
 	struct diag_header *h = &c->hdr;
 	*h = (struct diag_header){ .load1 = NAN, .bogomips_mhz = NAN };
-	json_object *env = c->before ?: c->after;
-	double load;
-	if (jpath_double(env, "host.load_avg.0", &load) && load >= 0)
-		h->load1 = load;
-	h->kernel = diag_env_str(c, "host.kernel_release");
-	h->kernel_version = diag_env_str(c, "host.kernel_version");
+	const struct env_record *env = diag_env(c);
+	if (env->host.load_avg.n && num_or(env->host.load_avg.v[0], -1) >= 0)
+		h->load1 = env->host.load_avg.v[0].v;
+	h->kernel = diag_env_str(c, host.kernel_release);
+	h->kernel_version = diag_env_str(c, host.kernel_version);
 	h->debug_kernel = debug_kernel(h->kernel);
 	h->rt_kernel = rt_kernel(h->kernel, h->kernel_version);
 
-	int64_t v;
-	if (jpath_int(env, "unixbench.cpus_in_system", &v) && v == 0)
+	h->cpus_said = env->unixbench.cpus_in_system.known;
+	if (int_or(env->unixbench.cpus_in_system, -1) == 0)
 		h->cpus_uncounted = true;
-	json_object *runs = jpath(c->rec, "runs");
-	for (size_t i = 0; i < jpath_len(c->rec, "runs"); i++)
-		if (jpath_int(json_object_array_get_idx(runs, i), "cpus_in_system", &v) && v == 0)
+	for (size_t i = 0; i < c->r.runs.n; i++) {
+		h->cpus_said |= c->r.runs.v[i].cpus_in_system.known;
+		if (int_or(c->r.runs.v[i].cpus_in_system, -1) == 0)
 			h->cpus_uncounted = true;
+	}
 
-	h->runlevel = diag_env_str(c, "unixbench.runlevel");
+	h->runlevel = diag_env_str(c, unixbench.runlevel);
 	h->graphical = streq_ptr(h->runlevel, "5") || diag_finding(c, "services.graphical-target") != NULL;
 
-	if (jpath_int(env, "cpu.threads", &v) && v > 0 && v < 100000)
+	int64_t v = int_or(env->cpu.threads, 0);
+	if (v > 0 && v < 100000)
 		h->threads = (unsigned)v;
-	if (jpath_int(env, "cpu.cores", &v) && v > 0 && (unsigned)v < h->threads)
+	v = int_or(env->cpu.cores, 0);
+	if (v > 0 && (unsigned)v < h->threads)
 		h->cores = (unsigned)v;
 	probe_kinds(env, h);
 	cpu_lines(c, env, h);
 
-	double bogo;
-	if (x86(c) && jpath_double(env, "cpu.bogomips", &bogo) && bogo > 100)
+	double bogo = num_or(env->cpu.bogomips, 0);
+	if (x86(c) && bogo > 100)
 		h->bogomips_mhz = bogo / 2;
 }
 

@@ -5,6 +5,7 @@
 
 #include "diagnose.h"
 #include "lib/paths.h"
+#include "lib/schema-table.h"
 
 #define REFERENCE_SCHEMA "ubtune.reference/1"
 /* The shipped file is about 50 KiB; a thousand times that is no reference list. */
@@ -174,18 +175,59 @@ static struct diag_ref *refs_append(struct diag_refs *refs)
 	return r;
 }
 
-static int count_field(json_object *o, const char *key, unsigned *out)
+/* A reference document (schema ubtune.reference/1, reference/README.md). */
+struct ref_env {
+	const char *cpu, *arch, *kernel, *virt, *workdir, *power;
+	struct opt_int cores, host_cpus;
+};
+struct ref_test {
+	struct opt_num index, result;
+};
+struct ref_run {
+	const char *id, *description, *source;
+	struct opt_int copies;
+	json_object *env, *tests; /* objects: checked, then decoded (env) or walked (tests, by name) */
+};
+struct ref_doc {
+	const char *schema;
+	ARRAY_OF(struct ref_run) runs;
+	json_object *baselines; /* {"Test name": baseline} */
+};
+
+#define T struct ref_env
+static const struct schema ref_env_schema = SCHEMA(T, S(cpu), S(arch), S(kernel), S(virt), S(workdir), S(power),
+						   I(cores), I(host_cpus));
+#undef T
+#define T struct ref_test
+static const struct schema ref_test_schema = SCHEMA(T, N(index), N(result));
+#undef T
+#define T struct ref_run
+static const struct schema ref_run_schema = SCHEMA(T, S(id), S(description), S(source), I(copies), J(env), J(tests));
+#undef T
+#define T struct ref_doc
+static const struct schema ref_doc_schema = SCHEMA(T, S(schema), L(runs, ref_run_schema), J(baselines));
+#undef T
+
+/* A count that may be missing (0), else a positive whole number. */
+static int count_field(struct opt_int v, unsigned *out)
 {
-	json_object *v = jpath(o, key);
-	int64_t n;
-	if (!v) {
-		*out = 0;
+	*out = 0;
+	if (!v.known)
 		return 0;
-	}
-	if (!jpath_int(o, key, &n) || n <= 0 || n > 1000000)
+	if (v.v <= 0 || v.v > 1000000)
 		return -EINVAL;
-	*out = (unsigned)n;
+	*out = (unsigned)v.v;
 	return 0;
+}
+
+/* A baseline of the document by test name; NAN when it has none. */
+static double baseline_of(json_object *baselines, const char *name)
+{
+	json_object *v = NULL;
+	if (!json_object_is_type(baselines, json_type_object) || !json_object_object_get_ex(baselines, name, &v) ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return NAN;
+	return json_object_get_double(v);
 }
 
 /* The tests of a published run: an index, or a raw result and the baseline. */
@@ -197,12 +239,17 @@ static int published_tests(json_object *tests, json_object *baselines, struct di
 			*error = xasprintf("run %s: unknown test '%s'", r->id, name);
 			return -EINVAL;
 		}
-		double index, result, baseline;
-		if (jpath_double(t, "index", &index) && index > 0)
-			r->run.index[k] = index;
-		else if (jpath_double(t, "result", &result) && result > 0 && jpath_double(baselines, name, &baseline) &&
-			 baseline > 0)
-			r->run.index[k] = 10 * result / baseline;
+		struct ref_test v;
+		_cleanup_free_ char *why = NULL;
+		if (schema_decode(&ref_test_schema, t, name, &v, &why) < 0) {
+			*error = xasprintf("run %s: %s", r->id, why);
+			return -EINVAL;
+		}
+		double baseline = baseline_of(baselines, name);
+		if (num_or(v.index, 0) > 0)
+			r->run.index[k] = v.index.v;
+		else if (num_or(v.result, 0) > 0 && baseline > 0)
+			r->run.index[k] = 10 * v.result.v / baseline;
 		else {
 			*error = xasprintf("run %s: test '%s' has neither an index nor a result and a baseline", r->id,
 					   name);
@@ -213,57 +260,66 @@ static int published_tests(json_object *tests, json_object *baselines, struct di
 	return 0;
 }
 
-static int published_run(json_object *o, json_object *baselines, struct diag_refs *refs, size_t i, char **error)
+static int published_run(const struct ref_run *o, json_object *baselines, struct diag_refs *refs, size_t i,
+			 char **error)
 {
-	const char *id = jpath_str(o, "id");
-	json_object *env = jpath(o, "env"), *tests = jpath(o, "tests");
+	const char *id = o->id;
 	unsigned copies;
 	if (!id || !*id) {
 		*error = xasprintf("run %zu has no id", i);
 		return -EINVAL;
 	}
-	if (!json_object_is_type(env, json_type_object) || !json_object_is_type(tests, json_type_object)) {
+	if (!json_object_is_type(o->env, json_type_object) || !json_object_is_type(o->tests, json_type_object)) {
 		*error = xasprintf("run %s: env and tests must be objects", id);
+		return -EINVAL;
+	}
+	struct ref_env env;
+	_cleanup_free_ char *why = NULL;
+	if (schema_decode(&ref_env_schema, o->env, "env", &env, &why) < 0) {
+		*error = xasprintf("run %s: %s", id, why);
 		return -EINVAL;
 	}
 	struct diag_ref *r = refs_append(refs);
 	r->id = xstrdup(id);
 	r->group = group_of(id);
-	r->description = xstrdup_or_null(jpath_str(o, "description"));
-	r->source = xstrdup_or_null(jpath_str(o, "source"));
-	r->cpu = xstrdup_or_null(jpath_str(env, "cpu"));
-	r->arch = xstrdup_or_null(jpath_str(env, "arch"));
-	r->kernel = xstrdup_or_null(jpath_str(env, "kernel"));
-	r->virt = published_virt(jpath_str(env, "virt"), &r->vmm);
-	r->workdir_memory = published_workdir(jpath_str(env, "workdir"));
-	r->undervoltage = streq_ptr(jpath_str(env, "power"), "undervoltage");
-	if (count_field(o, "copies", &copies) < 0 || copies == 0 || count_field(env, "cores", &r->cpus) < 0 ||
-	    count_field(env, "host_cpus", &r->host_cpus) < 0) {
+	r->description = xstrdup_or_null(o->description);
+	r->source = xstrdup_or_null(o->source);
+	r->cpu = xstrdup_or_null(env.cpu);
+	r->arch = xstrdup_or_null(env.arch);
+	r->kernel = xstrdup_or_null(env.kernel);
+	r->virt = published_virt(env.virt, &r->vmm);
+	r->workdir_memory = published_workdir(env.workdir);
+	r->undervoltage = streq_ptr(env.power, "undervoltage");
+	if (count_field(o->copies, &copies) < 0 || copies == 0 || count_field(env.cores, &r->cpus) < 0 ||
+	    count_field(env.host_cpus, &r->host_cpus) < 0) {
 		*error = xasprintf("run %s: copies, env.cores and env.host_cpus must be positive whole numbers", id);
 		return -EINVAL;
 	}
 	r->run.copies = copies;
-	return published_tests(tests, baselines, r, error);
+	return published_tests(o->tests, baselines, r, error);
 }
 
-int diag_refs_parse(json_object *doc, struct diag_refs *refs, char **error)
+int diag_refs_parse(json_object *json, struct diag_refs *refs, char **error)
 {
 	*error = NULL;
-	if (!streq_ptr(jpath_str(doc, "schema"), REFERENCE_SCHEMA)) {
+	struct ref_doc doc;
+	_cleanup_free_ char *why = NULL;
+	int r = schema_decode(&ref_doc_schema, json, "", &doc, &why);
+	if (r < 0 && json_object_is_type(json, json_type_object)) {
+		*error = TAKE_PTR(why);
+		return -EINVAL;
+	}
+	if (!streq_ptr(doc.schema, REFERENCE_SCHEMA)) {
 		*error = xasprintf("schema is not %s", REFERENCE_SCHEMA);
-		return -EINVAL;
-	}
-	json_object *runs = jpath(doc, "runs"), *baselines = jpath(doc, "baselines");
-	if (!json_object_is_type(runs, json_type_array)) {
+		r = -EINVAL;
+	} else if (!doc.runs.json) {
 		*error = xstrdup("runs is not a list");
-		return -EINVAL;
+		r = -EINVAL;
 	}
-	for (size_t i = 0; i < json_object_array_length(runs); i++) {
-		int r = published_run(json_object_array_get_idx(runs, i), baselines, refs, i, error);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	for (size_t i = 0; r == 0 && i < doc.runs.n; i++)
+		r = published_run(&doc.runs.v[i], doc.baselines, refs, i, error);
+	schema_free(&ref_doc_schema, &doc);
+	return r;
 }
 
 int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
@@ -288,30 +344,43 @@ int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
 
 /* ---- the person's own results ---- */
 
+/* A result whose record or environment does not decode adds nothing: the
+ * store checked it, a hand-made file may not be. */
 void diag_refs_add_result(struct diag_refs *refs, json_object *result, const char *label)
 {
-	json_object *env = jpath(result, "environment.before");
-	const char *hypervisor, *started = jpath_str(result, "started_at");
-	json_object *runs = jpath(result, "runs");
-	for (size_t i = 0; i < jpath_len(result, "runs"); i++) {
+	struct result_record rec;
+	struct env_record env = {0};
+	_cleanup_free_ char *error = NULL;
+	if (result_decode(result, &rec, &error) < 0)
+		return;
+	json_object *before = rec.environment.before;
+	if (env_decode(json_object_is_type(before, json_type_object) ? before : NULL, "environment.before", &env,
+		       &error) < 0) {
+		result_record_free(&rec);
+		return;
+	}
+	const char *hypervisor, *started = rec.started_at;
+	for (size_t i = 0; i < rec.runs.n; i++) {
 		struct diag_run run;
-		diag_read_run(json_object_array_get_idx(runs, i), &run);
+		diag_read_run(&rec.runs.v[i], &run);
 		if (!run.copies || !run.ntests)
 			continue;
 		struct diag_ref *r = refs_append(refs);
 		r->id = xasprintf("%s-c%u", label, run.copies);
 		r->group = xstrdup(label);
 		r->description = xasprintf("your %s%s%s", label, started ? " of " : "", started ?: "");
-		r->cpu = xstrdup_or_null(jpath_str(env, "cpu.model"));
-		r->arch = xstrdup_or_null(jpath_str(env, "cpu.arch"));
-		r->kernel = xstrdup_or_null(jpath_str(env, "host.kernel_release"));
-		r->host = xstrdup_or_null(jpath_str(result, "host"));
-		r->cpus = diag_env_cpus(result, env);
-		r->virt = diag_env_virt(env, &hypervisor);
+		r->cpu = xstrdup_or_null(env.cpu.model);
+		r->arch = xstrdup_or_null(env.cpu.arch);
+		r->kernel = xstrdup_or_null(env.host.kernel_release);
+		r->host = xstrdup_or_null(rec.host);
+		r->cpus = diag_env_cpus(&rec, &env);
+		r->virt = diag_env_virt(&env, &hypervisor);
 		r->vmm = xstrdup_or_null(hypervisor);
-		r->workdir_memory = diag_env_workdir_memory(env);
-		r->undervoltage = diag_env_undervoltage(result, env);
+		r->workdir_memory = diag_env_workdir_memory(&env);
+		r->undervoltage = diag_env_undervoltage(&rec, &env);
 		r->history = true;
 		r->run = run;
 	}
+	env_record_free(&env);
+	result_record_free(&rec);
 }

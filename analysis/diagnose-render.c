@@ -1,23 +1,97 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text form of a diagnosis report: causes worst first, then what is fine. */
 #include "diagnose.h"
+#include "lib/schema-table.h"
 #include "lib/term.h"
 
 #define WIDTH 100
 #define LABEL 12 /* "   evidence " */
 #define MAX_GAIN_LINES 6
 
-static json_object *item(json_object *a, size_t i)
-{
-	return json_object_array_get_idx(a, i);
-}
+/* The report (ubtune.diagnosis/1) as diagnose() writes it, read back for the text. */
+struct rep_gain {
+	const char *test, *name;
+	struct opt_num copies, now, expected, change_pct;
+};
+struct rep_score {
+	struct opt_num copies, now, expected;
+};
+struct rep_cause {
+	const char *id, *title, *confidence, *reason, *fix, *expect, *explained_by;
+	struct opt_int rank;
+	ARRAY_OF(const char *) evidence;
+	ARRAY_OF(struct rep_gain) gains;
+	ARRAY_OF(struct rep_score) score;
+};
+struct rep_note {
+	const char *id, *text;
+};
+struct rep_ref_run {
+	const char *id, *description;
+	struct opt_num score;
+};
+struct rep_ref_test {
+	const char *test, *name;
+	struct opt_num index, expected_low, expected_high, ratio;
+};
+struct rep_reference {
+	const char *basis;
+	struct opt_num copies;
+	ARRAY_OF(struct rep_ref_run) runs;
+	ARRAY_OF(struct rep_ref_test) tests;
+};
+struct rep_run {
+	struct opt_int copies;
+};
+typedef ARRAY_OF(struct rep_note) rep_notes;
+struct report {
+	const char *summary;
+	struct {
+		ARRAY_OF(struct rep_run) runs;
+	} result;
+	ARRAY_OF(struct rep_cause) causes;
+	rep_notes normal, not_checked;
+	ARRAY_OF(struct rep_reference) references;
+	ARRAY_OF(const char *) experiments;
+};
 
-static double num(json_object *o, const char *key)
-{
-	double v = NAN;
-	jpath_double(o, key, &v);
-	return v;
-}
+#define T struct rep_gain
+static const struct schema gain_schema = SCHEMA(T, S(test), S(name), N(copies), N(now), N(expected), N(change_pct));
+#undef T
+#define T struct rep_score
+static const struct schema score_schema = SCHEMA(T, N(copies), N(now), N(expected));
+#undef T
+#define T struct rep_cause
+static const struct schema cause_schema = SCHEMA(T, S(id), S(title), S(confidence), S(reason), S(fix), S(expect),
+						 S(explained_by), I(rank), FIELD_STR_ARRAY(T, evidence, OPTIONAL),
+						 L(gains, gain_schema), L(score, score_schema));
+#undef T
+#define T struct rep_note
+static const struct schema note_schema = SCHEMA(T, S(id), S(text));
+#undef T
+#define T struct rep_ref_run
+static const struct schema ref_run_schema = SCHEMA(T, S(id), S(description), N(score));
+#undef T
+#define T struct rep_ref_test
+static const struct schema ref_test_schema = SCHEMA(T, S(test), S(name), N(index), N(expected_low), N(expected_high),
+						    N(ratio));
+#undef T
+#define T struct rep_reference
+static const struct schema reference_schema = SCHEMA(T, S(basis), N(copies), L(runs, ref_run_schema),
+						     L(tests, ref_test_schema));
+#undef T
+#define T struct rep_run
+static const struct schema run_schema = SCHEMA(T, I(copies));
+#undef T
+#define T typeof(((struct report *)0)->result)
+static const struct schema result_schema = SCHEMA(T, L(runs, run_schema));
+#undef T
+#define T struct report
+static const struct schema report_schema = SCHEMA(T, S(summary), O(result, result_schema), L(causes, cause_schema),
+						  L(normal, note_schema), L(not_checked, note_schema),
+						  L(references, reference_schema),
+						  FIELD_STR_ARRAY(T, experiments, OPTIONAL));
+#undef T
 
 static void labelled(FILE *out, const char *label, const char *text)
 {
@@ -30,24 +104,23 @@ static const char *copies_word(double n)
 	return n == 1 ? "copy" : "copies";
 }
 
-static void gains(FILE *out, json_object *cause)
+static void gains(FILE *out, const struct rep_cause *cause)
 {
-	json_object *g = jpath(cause, "gains"), *s = jpath(cause, "score");
-	size_t ng = jpath_len(cause, "gains"), ns = jpath_len(cause, "score"), line = 0;
-	const char *expect = jpath_str(cause, "expect");
+	size_t ng = cause->gains.n, ns = cause->score.n, line = 0;
+	const char *expect = cause->expect;
 	for (size_t i = 0; i < ng && i < MAX_GAIN_LINES; i++, line++) {
-		json_object *x = item(g, i);
-		double copies = num(x, "copies");
-		int t = diag_test_lookup(jpath_str(x, "test"));
-		double now = num(x, "now"), expected = num(x, "expected");
+		const struct rep_gain *x = &cause->gains.v[i];
+		double copies = num_or(x->copies, NAN);
+		int t = diag_test_lookup(x->test);
+		double now = num_or(x->now, NAN), expected = num_or(x->expected, NAN);
 		char change[32];
 		/* past a tripling, a factor reads better than a percentage */
 		if (expected > 3 * now)
 			snprintf(change, sizeof(change), "×%.0f", expected / now);
 		else
-			snprintf(change, sizeof(change), "%+.0f %%", num(x, "change_pct"));
+			snprintf(change, sizeof(change), "%+.0f %%", num_or(x->change_pct, NAN));
 		_cleanup_free_ char *text = xasprintf("%s, %.0f %s: %.1f → ≈%.1f (%s)",
-						      t >= 0 ? ub_tests[t].label : jpath_str(x, "name"), copies,
+						      t >= 0 ? ub_tests[t].label : x->name, copies,
 						      copies_word(copies), now, expected, change);
 		labelled(out, line ? "" : "expect", text);
 	}
@@ -57,10 +130,10 @@ static void gains(FILE *out, json_object *cause)
 		line++;
 	}
 	for (size_t i = 0; i < ns; i++, line++) {
-		json_object *x = item(s, i);
-		double copies = num(x, "copies");
+		const struct rep_score *x = &cause->score.v[i];
+		double copies = num_or(x->copies, NAN);
 		_cleanup_free_ char *text = xasprintf("index score, %.0f %s: %.1f → ≈%.1f", copies, copies_word(copies),
-						      num(x, "now"), num(x, "expected"));
+						      num_or(x->now, NAN), num_or(x->expected, NAN));
 		labelled(out, line ? "" : "expect", text);
 	}
 	if (expect)
@@ -68,82 +141,77 @@ static void gains(FILE *out, json_object *cause)
 }
 
 /* The rank of the cause with this id. */
-static int64_t rank_of(json_object *causes, const char *id)
+static int64_t rank_of(const struct report *rep, const char *id)
 {
 	int64_t rank = 0;
-	for (size_t i = 0; i < json_object_array_length(causes); i++)
-		if (streq_ptr(jpath_str(item(causes, i), "id"), id))
-			jpath_int(item(causes, i), "rank", &rank);
+	for (size_t i = 0; i < rep->causes.n; i++)
+		if (streq_ptr(rep->causes.v[i].id, id))
+			rank = int_or(rep->causes.v[i].rank, rank);
 	return rank;
 }
 
-static void cause(FILE *out, json_object *c, json_object *causes)
+static void cause(FILE *out, const struct rep_cause *c, const struct report *rep)
 {
-	const char *conf = jpath_str(c, "confidence");
+	const char *conf = c->confidence;
 	const char *color = streq_ptr(conf, "high") ? ANSI_RED : streq_ptr(conf, "medium") ? ANSI_YELLOW : ANSI_DIM;
-	int64_t rank = 0;
-	jpath_int(c, "rank", &rank);
-	fprintf(out, "\n%lld. %s%s%s (confidence: %s%s%s)  %s\n", (long long)rank, term_esc(out, ANSI_BOLD),
-		jpath_str(c, "title"), term_esc(out, ANSI_RESET), term_esc(out, color), conf, term_esc(out, ANSI_RESET),
-		jpath_str(c, "id"));
-	labelled(out, "why", jpath_str(c, "reason") ?: "");
-	const char *by = jpath_str(c, "explained_by");
+	fprintf(out, "\n%lld. %s%s%s (confidence: %s%s%s)  %s\n", (long long)int_or(c->rank, 0),
+		term_esc(out, ANSI_BOLD), c->title, term_esc(out, ANSI_RESET), term_esc(out, color), conf,
+		term_esc(out, ANSI_RESET), c->id);
+	labelled(out, "why", c->reason ?: "");
+	const char *by = c->explained_by;
 	if (by) {
 		_cleanup_free_ char *text = xasprintf("%lld above names the cause of these tests (%s)",
-						      (long long)rank_of(causes, by), by);
+						      (long long)rank_of(rep, by), by);
 		labelled(out, "see", text);
 		return;
 	}
-	json_object *ev = jpath(c, "evidence");
-	for (size_t i = 0; i < jpath_len(c, "evidence"); i++)
-		labelled(out, i ? "" : "evidence", json_object_get_string(item(ev, i)));
-	if (jpath_str(c, "fix"))
-		labelled(out, "fix", jpath_str(c, "fix"));
+	for (size_t i = 0; i < c->evidence.n; i++)
+		labelled(out, i ? "" : "evidence", c->evidence.v[i]);
+	if (c->fix)
+		labelled(out, "fix", c->fix);
 	gains(out, c);
 }
 
-static void notes(FILE *out, json_object *report, const char *key, const char *heading)
+static void notes(FILE *out, const rep_notes *a, const char *heading)
 {
-	json_object *a = jpath(report, key);
-	size_t n = jpath_len(report, key);
-	if (!n)
+	if (!a->n)
 		return;
 	fprintf(out, "\n%s%s%s\n", term_esc(out, ANSI_BOLD), heading, term_esc(out, ANSI_RESET));
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < a->n; i++) {
 		fputs("  - ", out);
-		term_print_wrapped(out, jpath_str(item(a, i), "text") ?: "", 4, WIDTH);
+		term_print_wrapped(out, a->v[i].text ?: "", 4, WIDTH);
 	}
 }
 
-static void references(FILE *out, json_object *report)
+static void references(FILE *out, const struct report *rep)
 {
-	json_object *a = jpath(report, "references");
-	for (size_t i = 0; i < jpath_len(report, "references"); i++) {
-		json_object *r = item(a, i), *runs = jpath(r, "runs"), *tests = jpath(r, "tests");
-		double copies = num(r, "copies");
+	for (size_t i = 0; i < rep->references.n; i++) {
+		const struct rep_reference *r = &rep->references.v[i];
+		double copies = num_or(r->copies, NAN);
 		fprintf(out, "\n%sClosest reference runs, %.0f %s (%s)%s\n", term_esc(out, ANSI_BOLD), copies, copies_word(copies),
-			jpath_str(r, "basis") ?: "", term_esc(out, ANSI_RESET));
-		for (size_t k = 0; k < jpath_len(r, "runs"); k++) {
-			json_object *x = item(runs, k);
-			_cleanup_free_ char *text = xasprintf("%s, score %.1f: %s", jpath_str(x, "id"), num(x, "score"),
-							      jpath_str(x, "description") ?: "");
+			r->basis ?: "", term_esc(out, ANSI_RESET));
+		for (size_t k = 0; k < r->runs.n; k++) {
+			const struct rep_ref_run *x = &r->runs.v[k];
+			_cleanup_free_ char *text = xasprintf("%s, score %.1f: %s", x->id, num_or(x->score, NAN),
+							      x->description ?: "");
 			fputs("  ", out);
 			term_print_wrapped(out, text, 4, WIDTH);
 		}
-		if (!jpath_len(r, "tests")) {
+		if (!r->tests.n) {
 			fputs("  (none of them is a healthy run to expect scores from)\n", out);
 			continue;
 		}
 		fprintf(out, "  %-40s %10s %21s\n", "test", "this run", "expected");
-		for (size_t k = 0; k < jpath_len(r, "tests"); k++) {
-			json_object *x = item(tests, k);
-			double lo = num(x, "expected_low"), hi = num(x, "expected_high"), ratio = num(x, "ratio");
+		for (size_t k = 0; k < r->tests.n; k++) {
+			const struct rep_ref_test *x = &r->tests.v[k];
+			double lo = num_or(x->expected_low, NAN), hi = num_or(x->expected_high, NAN);
+			double ratio = num_or(x->ratio, NAN);
 			char range[48];
 			if (lo == hi)
 				snprintf(range, sizeof(range), "%.1f", lo);
 			else
 				snprintf(range, sizeof(range), "%.1f-%.1f", lo, hi);
-			fprintf(out, "  %-40s %10.1f %21s %6.0f %%\n", jpath_str(x, "name"), num(x, "index"), range,
+			fprintf(out, "  %-40s %10.1f %21s %6.0f %%\n", x->name, num_or(x->index, NAN), range,
 				ratio * 100);
 		}
 	}
@@ -151,29 +219,32 @@ static void references(FILE *out, json_object *report)
 
 void diagnose_render(json_object *report, FILE *out)
 {
-	fprintf(out, "%s\n", jpath_str(report, "summary") ?: "");
-	json_object *causes = jpath(report, "causes");
-	size_t n = jpath_len(report, "causes");
+	struct report rep;
+	_cleanup_free_ char *error = NULL;
+	/* diagnose() wrote it: a report that does not fit is a bug, drawn as empty */
+	(void)schema_decode(&report_schema, report, "", &rep, &error);
+	fprintf(out, "%s\n", rep.summary ?: "");
+	size_t n = rep.causes.n;
 	bool unknown = false;
-	for (size_t i = 0; i < jpath_len(report, "result.runs"); i++)
-		unknown |= json_object_get_type(jpath(item(jpath(report, "result.runs"), i), "copies")) == json_type_null;
+	for (size_t i = 0; i < rep.result.runs.n; i++)
+		unknown |= !rep.result.runs.v[i].copies.known;
 	if (!n && unknown)
 		fprintf(out, "\nNo cause found in the header; the scores were not judged.\n");
 	else if (!n)
 		fprintf(out, "\nNo cause found: nothing in the scores, the environment or the references points at a "
 			     "known problem.\n");
 	for (size_t i = 0; i < n; i++)
-		cause(out, item(causes, i), causes);
-	notes(out, report, "normal", "Looks normal");
-	notes(out, report, "not_checked", "Not checked");
-	references(out, report);
-	json_object *ex = jpath(report, "experiments");
-	size_t ne = jpath_len(report, "experiments");
+		cause(out, &rep.causes.v[i], &rep);
+	notes(out, &rep.normal, "Looks normal");
+	notes(out, &rep.not_checked, "Not checked");
+	references(out, &rep);
+	size_t ne = rep.experiments.n;
 	if (ne) {
 		fprintf(out, "\n%sTry next%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
 		for (size_t i = 0; i < ne && i < 3; i++) {
 			fprintf(out, "  %zu. ", i + 1);
-			term_print_wrapped(out, json_object_get_string(item(ex, i)), 5, WIDTH);
+			term_print_wrapped(out, rep.experiments.v[i], 5, WIDTH);
 		}
 	}
+	schema_free(&report_schema, &rep);
 }

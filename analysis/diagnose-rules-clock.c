@@ -43,17 +43,15 @@ struct run_clock {
 
 static size_t read_kinds(const struct diag_case *c, struct kind_ref *k, size_t max)
 {
-	json_object *kinds = jpath(c->before ?: c->after, "cpu.kinds");
+	const struct env_record *env = diag_env(c);
 	size_t n = 0;
-	for (size_t i = 0; i < jarr_len(kinds) && n < max; i++) {
-		json_object *o = json_object_array_get_idx(kinds, i);
-		int64_t cpu, khz = 0;
-		if (!jpath_int(o, "measured_cpu", &cpu))
+	for (size_t i = 0; i < env->cpu.kinds.n && n < max; i++) {
+		const struct env_cpu_kind *o = &env->cpu.kinds.v[i];
+		if (!o->measured_cpu.known)
 			continue;
-		jpath_int(o, "max_khz", &khz);
-		k[n] = (struct kind_ref){ cpu, (double)khz / 1000, jpath_str(o, "model") ?: "CPU", { 0 } };
-		if (jpath_str(o, "cpus"))
-			strv_split(jpath_str(o, "cpus"), ",", &k[n].cpus);
+		k[n] = (struct kind_ref){ o->measured_cpu.v, (double)int_or(o->max_khz, 0) / 1000, o->model ?: "CPU", { 0 } };
+		if (o->cpus)
+			strv_split(o->cpus, ",", &k[n].cpus);
 		n++;
 	}
 	return n;
@@ -80,49 +78,40 @@ static bool in_list(const struct strv *parts, int64_t cpu)
 }
 
 /* The measured clock (MHz) of the kind measured on cpu after a test; *cur what cpufreq said. */
-static double clock_after(json_object *test, int64_t cpu, double *cur)
+static double clock_after(const struct result_test *test, int64_t cpu, double *cur)
 {
-	json_object *after = jpath(test, "clock.after");
 	*cur = NAN;
-	for (size_t i = 0; i < jarr_len(after); i++) {
-		json_object *e = json_object_array_get_idx(after, i);
-		int64_t at, khz, cur_khz;
-		if (!jpath_int(e, "cpu", &at) || at != cpu || !jpath_int(e, "measured_khz", &khz))
+	for (size_t i = 0; i < test->clock.after.n; i++) {
+		const struct result_clock *e = &test->clock.after.v[i];
+		if (!e->cpu.known || e->cpu.v != cpu || !e->measured_khz.known)
 			continue;
-		if (jpath_int(e, "cur_khz", &cur_khz) && cur_khz > 0)
-			*cur = (double)cur_khz / 1000;
-		return (double)khz / 1000;
+		if (int_or(e->cur_khz, 0) > 0)
+			*cur = (double)e->cur_khz.v / 1000;
+		return (double)e->measured_khz.v / 1000;
 	}
 	return NAN;
 }
 
 static bool allcore_boost(const struct diag_case *c)
 {
-	json_object *env = c->before ?: c->after;
-	bool boost = false, avail = false;
-	jpath_bool(env, "cpu.freq.boost", &boost);
-	jpath_bool(env, "cpu.freq.boost_available", &avail);
-	return boost || avail;
+	const struct env_freq *freq = &diag_env(c)->cpu.freq;
+	return is_true(freq->boost) || is_true(freq->boost_available);
 }
 
 /* The share of a run's readings in which the kind's CPUs ran below the
  * threshold by cpufreq's word: mean clock of its CPUs. */
 static double samples_low(const struct diag_case *c, unsigned copies, const struct kind_ref *k, double threshold)
 {
-	json_object *samples = jpath(c->rec, "samples");
 	unsigned n = 0, low = 0;
-	for (size_t i = 0; i < jarr_len(samples); i++) {
-		json_object *s = json_object_array_get_idx(samples, i), *mhz = jpath(s, "mhz");
-		int64_t cp;
-		if (!jpath_str(s, "test") || !jpath_int(s, "copies", &cp) || cp != copies || !mhz)
+	for (size_t i = 0; i < c->r.samples.n; i++) {
+		const struct result_sample *s = &c->r.samples.v[i];
+		if (!s->test || !s->copies.known || s->copies.v != copies || !s->mhz.json)
 			continue;
 		double sum = 0;
 		unsigned m = 0;
-		for (size_t cpu = 0; cpu < jarr_len(mhz); cpu++) {
-			json_object *v = json_object_array_get_idx(mhz, cpu);
-			if (v && in_list(&k->cpus, (int64_t)cpu))
-				sum += json_object_get_double(v), m++;
-		}
+		for (size_t cpu = 0; cpu < s->mhz.n; cpu++)
+			if (s->mhz.v[cpu].known && in_list(&k->cpus, (int64_t)cpu))
+				sum += s->mhz.v[cpu].v, m++;
 		if (!m)
 			continue;
 		n++;
@@ -131,20 +120,18 @@ static double samples_low(const struct diag_case *c, unsigned copies, const stru
 	return n ? 100.0 * low / n : NAN;
 }
 
-static void run_clock(const struct diag_case *c, json_object *run, const struct kind_ref *kinds, size_t nk,
-		      struct run_clock *rc)
+static void run_clock(const struct diag_case *c, const struct result_run *run, const struct kind_ref *kinds,
+		      size_t nk, struct run_clock *rc)
 {
-	int64_t copies = 0;
-	jpath_int(run, "copies", &copies);
+	int64_t copies = int_or(run->copies, 0);
 	*rc = (struct run_clock){ .copies = (unsigned)copies, .samples_low_pct = NAN };
 	double threshold = copies > 1 && allcore_boost(c) ? CLOCK_LOW_SHARE_ALLCORE_BOOST : CLOCK_LOW_SHARE;
-	json_object *tests = jpath(run, "tests");
 	for (size_t k = 0; k < nk; k++) {
 		if (!(kinds[k].max_mhz > 0))
 			continue;
 		struct run_clock one = { .copies = rc->copies, .min_mhz = INFINITY, .kind = &kinds[k], .cur_mhz = NAN };
-		for (size_t i = 0; i < jarr_len(tests); i++) {
-			double cur, mhz = clock_after(json_object_array_get_idx(tests, i), kinds[k].cpu, &cur);
+		for (size_t i = 0; i < run->tests.n; i++) {
+			double cur, mhz = clock_after(&run->tests.v[i], kinds[k].cpu, &cur);
 			if (isnan(mhz))
 				continue;
 			one.measured++;
@@ -175,13 +162,10 @@ static const struct diag_run *diag_run_of(const struct diag_case *c, unsigned co
 /* A record that measured the clock during the run at all. */
 static bool has_clock(const struct diag_case *c)
 {
-	json_object *runs = jpath(c->rec, "runs");
-	for (size_t r = 0; r < jarr_len(runs); r++) {
-		json_object *tests = jpath(json_object_array_get_idx(runs, r), "tests");
-		for (size_t i = 0; i < jarr_len(tests); i++)
-			if (jpath(json_object_array_get_idx(tests, i), "clock.after"))
+	for (size_t r = 0; r < c->r.runs.n; r++)
+		for (size_t i = 0; i < c->r.runs.v[r].tests.n; i++)
+			if (c->r.runs.v[r].tests.v[i].clock.after.json)
 				return true;
-	}
 	return false;
 }
 
@@ -204,12 +188,11 @@ static void check_measured_clock(const struct diag_case *c, struct diagnosis *d)
 		kinds_free(kinds, nk);
 		return;
 	}
-	json_object *runs = jpath(c->rec, "runs");
 	enum diag_confidence conf = DC_NONE;
 	struct buf normal = {0};
-	for (size_t r = 0; r < jarr_len(runs); r++) {
+	for (size_t r = 0; r < c->r.runs.n; r++) {
 		struct run_clock rc;
-		run_clock(c, json_object_array_get_idx(runs, r), kinds, nk, &rc);
+		run_clock(c, &c->r.runs.v[r], kinds, nk, &rc);
 		if (!rc.kind)
 			continue;
 		if (rc.low < CLOCK_LOW_TESTS * rc.measured || rc.low == 0) {
@@ -242,7 +225,7 @@ static void check_measured_clock(const struct diag_case *c, struct diagnosis *d)
 			if (DT_CPU & DT(t))
 				diag_gain(d, dr, (enum diag_test)t, dr->index[t] / fmax(rc.share, 0.2));
 	}
-	json_object *f = diag_finding(c, "cpu.clock.slower-than-cpufreq");
+	const struct env_finding *f = diag_finding(c, "cpu.clock.slower-than-cpufreq");
 	if (conf != DC_NONE && f)
 		diag_evidence_finding(d, f);
 	if (conf == DC_NONE && normal.len)
@@ -254,37 +237,33 @@ static void check_measured_clock(const struct diag_case *c, struct diagnosis *d)
 /* Tests that passed a background threshold, named per reason. */
 static void check_background(const struct diag_case *c, struct diagnosis *d)
 {
-	json_object *runs = jpath(c->rec, "runs");
 	unsigned checked = 0, flagged = 0, affects = 0;
-	for (size_t r = 0; r < jarr_len(runs); r++) {
-		json_object *run = json_object_array_get_idx(runs, r), *tests = jpath(run, "tests");
-		int64_t copies = 0;
-		jpath_int(run, "copies", &copies);
-		for (size_t i = 0; i < jarr_len(tests); i++) {
-			json_object *t = json_object_array_get_idx(tests, i), *b = jpath(t, "background");
-			if (!b)
+	for (size_t r = 0; r < c->r.runs.n; r++) {
+		const struct result_run *run = &c->r.runs.v[r];
+		int64_t copies = int_or(run->copies, 0);
+		for (size_t i = 0; i < run->tests.n; i++) {
+			const struct result_test *t = &run->tests.v[i];
+			const struct result_background *b = &t->background;
+			if (!b->json)
 				continue;
 			checked++;
-			json_object *why = jpath(b, "untrusted");
-			if (!jarr_len(why))
+			if (!b->untrusted.n)
 				continue;
 			flagged++;
-			int k = diag_test_lookup(jpath_str(t, "id"));
+			int k = diag_test_lookup(t->id);
 			if (k >= 0)
 				affects |= DT(k);
 			struct buf reasons = {0};
-			for (size_t w = 0; w < jarr_len(why); w++) {
-				const char *what = json_object_get_string(json_object_array_get_idx(why, w));
-				const char *key = streq_ptr(what, "others") ? "others_pct" : streq_ptr(what, "iowait") ? "iowait_pct"
-						  : streq_ptr(what, "steal")  ? "steal_pct" : "sys_pct";
-				double v = 0;
-				jpath_double(b, key, &v);
+			for (size_t w = 0; w < b->untrusted.n; w++) {
+				const char *what = b->untrusted.v[w];
+				struct opt_num v = streq_ptr(what, "others") ? b->others_pct : streq_ptr(what, "iowait") ? b->iowait_pct
+						   : streq_ptr(what, "steal")  ? b->steal_pct : b->sys_pct;
 				buf_printf(&reasons, "%s%s %.0f %%", reasons.len ? ", " : "",
 					   streq_ptr(what, "others") ? "other processes" : streq_ptr(what, "sys") ? "kernel time"
-					   : streq_ptr(what, "steal") ? "steal" : "I/O wait", v);
+					   : streq_ptr(what, "steal") ? "steal" : "I/O wait", num_or(v, 0));
 			}
-			const char *busiest = jpath_str(b, "busiest");
-			diag_evidence(d, "%s, %" PRId64 " cop%s: %s%s%s", jpath_str(t, "name"), copies, copies == 1 ? "y" : "ies",
+			const char *busiest = b->busiest;
+			diag_evidence(d, "%s, %" PRId64 " cop%s: %s%s%s", t->name, copies, copies == 1 ? "y" : "ies",
 				      reasons.s, busiest ? "; busiest: " : "", busiest ?: "");
 			buf_free(&reasons);
 		}
@@ -313,21 +292,19 @@ static void check_background(const struct diag_case *c, struct diagnosis *d)
 static void check_kernel_events(const struct diag_case *c, struct diagnosis *d)
 {
 	static const char *const severe[] = { "kernel-oom", "kernel-hung-task", "kernel-thermal-shutdown", "kernel-mce" };
-	size_t n = c->events ? json_object_array_length(c->events) : 0, count = 0;
+	size_t count = 0;
 	bool bad = false;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(c->events, i);
-		const char *kind = jpath_str(e, "kind");
+	diag_foreach_event(c, e) {
+		const char *kind = e->kind;
 		if (!kind || !startswith(kind, "kernel-"))
 			continue;
 		for (size_t k = 0; k < ARRAY_SIZE(severe); k++)
 			bad |= streq(kind, severe[k]);
 		if (count++ < 4)
-			diag_evidence(d, "%s", jpath_str(e, "message"));
+			diag_evidence(d, "%s", e->message);
 	}
-	bool read = false;
 	if (!count) {
-		if (c->events && jpath_bool(c->rec, "kernel_log.read", &read) && read)
+		if (c->sampled && is_true(c->r.kernel_log.read))
 			diag_set_normal(d, "the kernel logged no OOM kill, hung task, heat or voltage message during the run");
 		return;
 	}

@@ -95,7 +95,8 @@ static void check_cpus_counted(const struct diag_case *c, struct diagnosis *d)
 	const struct diag_header *h = &c->hdr;
 	if (!c->imported)
 		return; /* ubtune counts the CPUs itself */
-	if (c->copies_unknown && !h->cpus_uncounted && !c->cpus) {
+	/* only a log that has the line says that Run counted them */
+	if (!h->cpus_uncounted && !h->cpus_said) {
 		diag_set_unchecked(d, "CPU count: the log has no 'N CPUs in system' line");
 		return;
 	}

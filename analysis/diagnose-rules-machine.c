@@ -73,7 +73,7 @@ static bool emulation_possible(const struct diag_case *c)
 static void check_emulation(const struct diag_case *c, struct diagnosis *d)
 {
 	const struct diag_run *r = diag_single(c) ?: diag_multi(c);
-	json_object *f = diag_finding(c, "virt.emulated");
+	const struct env_finding *f = diag_finding(c, "virt.emulated");
 	unsigned par = diag_parallel(c, r);
 	double dhry = r->index[DT_DHRY] / par, kernel = diag_gm(r, DT_KERNEL) / par;
 	const struct diag_match *m = diag_match_of(c, r);
@@ -179,14 +179,13 @@ static void scaling_evidence(struct diagnosis *d, const struct diag_case *c, con
 
 static bool sampled_alarms(const struct diag_case *c)
 {
-	int64_t n = 0;
-	return c->events && jpath_int(c->rec, "sampler.sources.hwmon_alarms", &n) && n > 0;
+	return c->sampled && int_or(c->r.sampler.sources.hwmon_alarms, 0) > 0;
 }
 
 static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 {
-	json_object *now = diag_finding(c, "power.undervoltage"),
-		    *since = diag_finding(c, "power.undervoltage-since-boot");
+	const struct env_finding *now = diag_finding(c, "power.undervoltage"),
+				 *since = diag_finding(c, "power.undervoltage-since-boot");
 	size_t events = diag_events(c, "undervoltage", NULL);
 	struct scaling s = scaling_of(c);
 	bool board = diag_small_board(c), shape = s.poor || s.shell_flat;
@@ -195,11 +194,10 @@ static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 
 	/* watched: the sampler read a voltage alarm, or the kernel log after
 	 * the run has no undervoltage line */
-	int64_t logged = -1;
-	bool watched = sampled_alarms(c) || (jpath_int(c->after, "power.undervoltage_events", &logged) && logged == 0);
+	bool watched = sampled_alarms(c) || int_or(c->after.power.undervoltage_events, -1) == 0;
 	if (!now && !since && !events && watched) {
 		/* only worth saying where a supply can cap the clocks */
-		if (board || sampled_alarms(c) || jpath(c->before, "power.undervoltage_now"))
+		if (board || sampled_alarms(c) || c->before.power.undervoltage_now.known)
 			diag_set_normal(d, "no undervoltage during the run (%s)",
 					sampled_alarms(c) ? "voltage alarm sampled" : "none in the kernel log");
 		return;
@@ -241,7 +239,8 @@ static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 
 static void check_thermal(const struct diag_case *c, struct diagnosis *d)
 {
-	json_object *throttled = diag_finding(c, "power.throttled"), *near = diag_finding(c, "power.thermal-near-trip");
+	const struct env_finding *throttled = diag_finding(c, "power.throttled"),
+				 *near = diag_finding(c, "power.thermal-near-trip");
 	size_t events = diag_events(c, "thermal", NULL) + diag_events(c, "throttle", NULL);
 	struct scaling s = scaling_of(c);
 	enum diag_confidence conf = DC_NONE;
@@ -249,14 +248,13 @@ static void check_thermal(const struct diag_case *c, struct diagnosis *d)
 		conf = DC_HIGH;
 	else if (throttled || near)
 		conf = s.poor || s.worsening ? DC_MEDIUM : DC_LOW;
-	else if (s.worsening && !c->events)
+	else if (s.worsening && !c->sampled)
 		conf = DC_LOW;
 	if (conf == DC_NONE) {
-		int64_t mc;
-		if (c->events && jpath_int(c->rec, "sampler.max_temp_mc", &mc))
+		if (c->sampled && c->r.sampler.max_temp_mc.known)
 			diag_set_normal(d, "no thermal trip crossed and no throttling during the run (hottest %.1f °C)",
-					(double)mc / 1000);
-		else if (c->events)
+					(double)c->r.sampler.max_temp_mc.v / 1000);
+		else if (c->sampled)
 			diag_set_normal(d, "no thermal trip crossed and no throttling during the run");
 		else if (!c->probed)
 			diag_set_unchecked(d, "temperature and throttling during the run: %s", diag_env_missing(c));
@@ -373,7 +371,7 @@ static const struct {
 /* intel_pstate's and amd-pstate-epp's powersave is their dynamic governor. */
 static enum diag_confidence clock_cost(const struct diag_case *c, size_t i)
 {
-	const char *driver = diag_env_str(c, "cpu.freq.driver");
+	const char *driver = diag_env_str(c, cpu.freq.driver);
 	if (streq(clock_findings[i].id, "cpu.governor.powersave") &&
 	    (streq_ptr(driver, "intel_pstate") || streq_ptr(driver, "amd-pstate-epp")))
 		return DC_LOW;
@@ -383,14 +381,10 @@ static enum diag_confidence clock_cost(const struct diag_case *c, size_t i)
 /* Low-clock events while one copy ran: the clock stayed low under load. */
 static size_t single_copy_low_clock(const struct diag_case *c, struct diagnosis *d)
 {
-	size_t n = c->events ? json_object_array_length(c->events) : 0, count = 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(c->events, i);
-		int64_t copies;
-		if (streq_ptr(jpath_str(e, "kind"), "low-clock") && jpath_int(e, "copies", &copies) && copies == 1 &&
-		    count++ < 3)
-			diag_evidence(d, "during the run: %s", jpath_str(e, "message"));
-	}
+	size_t count = 0;
+	diag_foreach_event(c, e)
+		if (streq_ptr(e->kind, "low-clock") && int_or(e->copies, 0) == 1 && count++ < 3)
+			diag_evidence(d, "during the run: %s", e->message);
 	return count;
 }
 
@@ -401,11 +395,11 @@ static void check_governor(const struct diag_case *c, struct diagnosis *d)
 		return;
 	}
 	enum diag_confidence conf = DC_NONE;
-	json_object *first = NULL;
-	const char *gov = diag_env_str(c, "cpu.freq.governor");
+	const struct env_finding *first = NULL;
+	const char *gov = diag_env_str(c, cpu.freq.governor);
 	struct buf why = {0};
 	for (size_t i = 0; i < ARRAY_SIZE(clock_findings); i++) {
-		json_object *f = diag_finding(c, clock_findings[i].id);
+		const struct env_finding *f = diag_finding(c, clock_findings[i].id);
 		if (!f)
 			continue;
 		if (!first)
@@ -441,8 +435,8 @@ static void check_governor(const struct diag_case *c, struct diagnosis *d)
 		d->expect = xstrdup("a few per cent on short tests that start from an idle CPU (Pipe-based Context "
 				    "Switching, Execl, Shell Scripts); more when the clock stays low");
 	}
-	if (jpath_str(first, "fix"))
-		d->fix = xstrdup(jpath_str(first, "fix"));
+	if (first->fix)
+		d->fix = xstrdup(first->fix);
 }
 
 /* ---- compiler ---- */
@@ -456,14 +450,13 @@ static bool flags_weak(const char *cflags)
 
 static void check_build(const struct diag_case *c, struct diagnosis *d)
 {
-	const char *cflags = jpath_str(c->build, "cflags");
+	const char *cflags = c->r.build.cflags;
 	const struct diag_run *one = diag_single(c);
 	/* the CPU tests low against the references, and lower than the kernel
 	 * tests: a slower clock would lower both */
 	double cpu = one && diag_comparable(c, one) ? diag_vs_ref(c, one, DT_CPU) : NAN;
 	double rel = cpu / diag_vs_ref(c, one, DT_KERNEL);
-	bool prebuilt = false;
-	jpath_bool(c->rec, "engine.prebuilt", &prebuilt);
+	bool prebuilt = is_true(c->r.engine.prebuilt);
 	if (!cflags) {
 		if (cpu < BUILD_CPU_LOW_UNKNOWN_FLAGS && rel < BUILD_CPU_LOW_UNKNOWN_FLAGS) {
 			diag_fire(d, DC_LOW, DT_CPU,
@@ -476,7 +469,7 @@ static void check_build(const struct diag_case *c, struct diagnosis *d)
 		} else {
 			diag_set_unchecked(d, "compiler flags: %s",
 					   c->imported ? "an imported log does not record them"
-					   : c->build  ? "the build used the programs' default flags"
+					   : c->r.build.json ? "the build used the programs' default flags"
 					   : prebuilt  ? "prebuilt programs, their flags are not recorded"
 						       : "no build record");
 		}
@@ -491,8 +484,7 @@ static void check_build(const struct diag_case *c, struct diagnosis *d)
 		  "the programs were built without %s: Dhrystone and Whetstone measure the compiler as much as the CPU",
 		  strstr(cflags, "-O3") || strstr(cflags, "-Ofast") ? "tuning for this CPU (-march/-mcpu/-mtune)"
 								    : "-O3");
-	diag_evidence(d, "build: %s %s", jpath_str(c->build, "cc_version") ?: jpath_str(c->build, "cc") ?: "cc",
-		      cflags);
+	diag_evidence(d, "build: %s %s", c->r.build.cc_version ?: c->r.build.cc ?: "cc", cflags);
 	if (low)
 		diag_evidence(d, "1 copy: Dhrystone and Whetstone at %.0f %% of what the kernel tests predict from the "
 				 "published runs",
@@ -505,25 +497,20 @@ static void check_build(const struct diag_case *c, struct diagnosis *d)
 
 static void check_busy(const struct diag_case *c, struct diagnosis *d)
 {
-	size_t n = c->events ? json_object_array_length(c->events) : 0;
 	double longest = 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(c->events, i);
-		double dur;
-		if (streq_ptr(jpath_str(e, "kind"), "others") && jpath_double(e, "duration_s", &dur))
-			longest = fmax(longest, dur);
-	}
-	bool busy = false;
-	jpath_bool(c->rec, "preflight.busy", &busy);
-	json_object *noisy = diag_finding(c, "services.noisy") ?: diag_finding(c, "services.graphical-target"),
-		    *load = diag_finding(c, "load.busy");
+	diag_foreach_event(c, e)
+		if (streq_ptr(e->kind, "others") && e->duration_s.known)
+			longest = fmax(longest, e->duration_s.v);
+	bool busy = is_true(c->r.preflight.busy);
+	const struct env_finding *noisy = diag_finding(c, "services.noisy") ?: diag_finding(c, "services.graphical-target"),
+				 *load = diag_finding(c, "load.busy");
 	size_t events = diag_events(c, "others", NULL);
 	enum diag_confidence conf = events ? (longest >= BUSY_LONG_S ? DC_HIGH : DC_MEDIUM)
 				    : busy || load ? DC_MEDIUM
 				    : noisy	   ? DC_LOW
 						   : DC_NONE;
 	if (conf == DC_NONE) {
-		if (c->events)
+		if (c->sampled)
 			diag_set_normal(d, "no other process above 10 %% of a CPU during the run");
 		else if (!c->probed)
 			diag_set_unchecked(d, "other processes and services: %s", diag_env_missing(c));
@@ -536,15 +523,13 @@ static void check_busy(const struct diag_case *c, struct diagnosis *d)
 				   "desktop, timers)");
 	diag_evidence_events(d, c, "others", 4);
 	if (busy) {
-		double cpu;
-		jpath_double(c->rec, "preflight.cpu_pct", &cpu);
-		diag_evidence(d, "before the run: %.0f %% of all CPUs busy (preflight)", cpu);
+		diag_evidence(d, "before the run: %.0f %% of all CPUs busy (preflight)", num_or(c->r.preflight.cpu_pct, 0));
 	}
 	if (load)
 		diag_evidence_finding(d, load);
 	if (noisy)
 		diag_evidence_finding(d, noisy);
-	json_object *gui = diag_finding(c, "services.graphical-target");
+	const struct env_finding *gui = diag_finding(c, "services.graphical-target");
 	if (gui && gui != noisy)
 		diag_evidence_finding(d, gui);
 	d->expect = xstrdup("the tests that ran while others were busy come back to the level of the rest");
@@ -552,10 +537,10 @@ static void check_busy(const struct diag_case *c, struct diagnosis *d)
 
 static void check_swap(const struct diag_case *c, struct diagnosis *d)
 {
-	json_object *used = diag_finding(c, "memory.swap-in-use");
+	const struct env_finding *used = diag_finding(c, "memory.swap-in-use");
 	size_t events = diag_events(c, "swap", NULL);
 	if (!events && !used) {
-		if (c->events)
+		if (c->sampled)
 			diag_set_normal(d, "no swapping during the run");
 		else if (!c->probed)
 			diag_set_unchecked(d, "swapping: %s", diag_env_missing(c));

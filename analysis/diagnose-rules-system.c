@@ -75,9 +75,9 @@ static void ref_evidence(struct diagnosis *d, const struct diag_case *c, const s
 
 static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
 {
-	const char *dir = diag_env_str(c, "storage.workdir"), *fs = diag_env_str(c, "storage.mount.fstype"),
-		   *src = diag_env_str(c, "storage.mount.source"), *kind = diag_env_str(c, "storage.device.kind"),
-		   *dev = diag_env_str(c, "storage.device.name");
+	const char *dir = diag_env_str(c, storage.workdir), *fs = diag_env_str(c, storage.mount.fstype),
+		   *src = diag_env_str(c, storage.mount.source), *kind = diag_device_str(c, kind),
+		   *dev = diag_device_str(c, name);
 	if (dir || fs)
 		diag_evidence(d, "workdir %s: %s on %s%s%s%s", dir ?: "?", fs ?: "?", src ?: dev ?: "?",
 			      kind ? " (" : "", kind ?: "", kind ? ")" : "");
@@ -86,18 +86,18 @@ static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
 /* "SD card", "eMMC", "hdd", "ext4": what the workdir is on, in a word. */
 static const char *medium_name(const struct diag_case *c)
 {
-	const char *mmc = diag_env_str(c, "storage.device.mmc_type");
+	const char *mmc = diag_device_str(c, mmc_type);
 	if (streq_ptr(mmc, "sd"))
 		return "SD card";
 	if (streq_ptr(mmc, "emmc"))
 		return "eMMC";
-	return diag_env_str(c, "storage.device.kind") ?: diag_env_str(c, "storage.mount.fstype") ?: "a disk";
+	return diag_device_str(c, kind) ?: diag_env_str(c, storage.mount.fstype) ?: "a disk";
 }
 
 static void check_storage(const struct diag_case *c, struct diagnosis *d)
 {
 	const struct diag_run *one = diag_single(c), *r = compared_run(c);
-	int memory = diag_env_workdir_memory(c->before ?: c->after);
+	int memory = diag_env_workdir_memory(diag_env(c));
 	double q = one ? diag_gm(one, DT_FILECOPY) / diag_gm(one, DT_KERNEL) : NAN;
 	double rel = relative(c, r, DT_FILECOPY, DT_KERNEL | DT_CPU);
 	int shape = level_below(q, FILECOPY_LOW, FILECOPY_WEAK), ref = level_below(rel, REL_CLEAR, REL_MILD);
@@ -105,7 +105,7 @@ static void check_storage(const struct diag_case *c, struct diagnosis *d)
 
 	if (memory == 1) {
 		diag_set_normal(d, "workdir on %s: File Copy measures memory, not a disk",
-				diag_env_str(c, "storage.mount.fstype") ?: "memory");
+				diag_env_str(c, storage.mount.fstype) ?: "memory");
 		return;
 	}
 	if (level == 0) {
@@ -129,7 +129,7 @@ static void check_storage(const struct diag_case *c, struct diagnosis *d)
 		  "File Copy is low while the CPU and kernel tests are normal: the benchmark directory is on a "
 		  "disk or card, and File Copy measures that medium");
 	workdir_evidence(d, c);
-	json_object *f = diag_finding(c, "storage.slow-medium");
+	const struct env_finding *f = diag_finding(c, "storage.slow-medium");
 	if (f)
 		diag_evidence_finding(d, f);
 	if ((f = diag_finding(c, "storage.scheduler")))
@@ -216,7 +216,7 @@ static void check_overcommit(const struct diag_case *c, struct diagnosis *d)
 	if (c->virt == DV_EMULATED)
 		return;
 	const struct diag_run *many = diag_multi(c);
-	json_object *steal = diag_finding(c, "virt.steal");
+	const struct env_finding *steal = diag_finding(c, "virt.steal");
 	size_t events = diag_events(c, "steal", NULL);
 	double q = ctx_ratio(many), eff = diag_scaling(c, DT_DHRY);
 	bool shape = q < CTX_COLLAPSE_MULTI;
@@ -230,7 +230,7 @@ static void check_overcommit(const struct diag_case *c, struct diagnosis *d)
 	else if (steal)
 		conf = DC_LOW;
 	if (conf == DC_NONE) {
-		if (c->virt == DV_GUEST && c->events)
+		if (c->virt == DV_GUEST && c->sampled)
 			diag_set_normal(d, "no steal time during the run");
 		else if (q > 0)
 			diag_set_normal(d, "%u copies: Pipe-based Context Switching %.2f× Pipe Throughput", many->copies,
@@ -275,7 +275,7 @@ static void check_context(const struct diag_case *c, struct diagnosis *d)
 		return;
 	}
 	enum diag_confidence conf = lown || q1 < CTX_COLLAPSE_SINGLE ? DC_MEDIUM : DC_LOW;
-	json_object *gov = diag_finding(c, "cpu.governor");
+	const struct env_finding *gov = diag_finding(c, "cpu.governor");
 	if (low1 && gov)
 		conf = diag_raise(conf);
 	diag_fire(d, conf, DT(DT_CTX),
@@ -332,6 +332,58 @@ static void check_shell(const struct diag_case *c, struct diagnosis *d)
 	}
 }
 
+/* N copies of File Copy doing less than one copy: below this share of the 1-copy index. */
+#define FILECOPY_COPIES_FALL 0.9
+
+/* The File Copy test and the multi-copy run where the copies fall furthest below one copy. */
+static double filecopy_fall(const struct diag_case *c, const struct diag_run *one, const struct diag_run **worst,
+			    enum diag_test *test)
+{
+	double low = INFINITY;
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct diag_run *r = &c->runs[i];
+		for (int t = 0; r->copies > 1 && t < DIAG_NTESTS; t++) {
+			double ratio = r->index[t] / one->index[t];
+			if ((DT_FILECOPY & DT(t)) && ratio < low) {
+				low = ratio;
+				*worst = r;
+				*test = (enum diag_test)t;
+			}
+		}
+	}
+	return low;
+}
+
+/* UnixBench's File Copy copies all read and write files of one directory:
+ * past a few copies they wait for each other on the file system's locks,
+ * and more copies score less than one. */
+static void check_filecopy_copies(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_run *one = diag_single(c), *worst = NULL;
+	enum diag_test t = DT_FC1K;
+	if (!one || !(diag_gm(one, DT_FILECOPY) > 0))
+		return;
+	double low = filecopy_fall(c, one, &worst, &t);
+	if (!worst)
+		return;
+	if (!(low < FILECOPY_COPIES_FALL)) {
+		diag_set_normal(d, "File Copy at %u copies: %.2f× its 1-copy index or more", worst->copies, low);
+		return;
+	}
+	diag_fire(d, DC_LOW, DT_FILECOPY,
+		  "File Copy scores less at %u copies than at 1 copy: the copies work on files of one directory and "
+		  "wait for each other in the file system, so more copies give a lower index",
+		  worst->copies);
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct diag_run *r = &c->runs[i];
+		if (r->copies > 1 && r->index[t] / one->index[t] < FILECOPY_COPIES_FALL)
+			diag_evidence(d, "%s: %.1f with 1 copy, %.1f with %u copies (%.2f×)", ub_tests[t].label,
+				      one->index[t], r->index[t], r->copies, r->index[t] / one->index[t]);
+	}
+	d->expect = xstrdup("the multi-copy File Copy index measures the copies' contention, not the storage: "
+			    "judge the storage by the 1-copy run");
+}
+
 const struct diag_rule diag_rules_system[] = {
 	{
 		.id = "diag.storage-bound-workdir",
@@ -369,6 +421,15 @@ const struct diag_rule diag_rules_system[] = {
 		.experiment = "run Pipe-based Context Switching pinned to one CPU and unpinned, then `ubtune compare`",
 		.generic = true,
 		.check = check_context,
+	},
+	{
+		.id = "diag.filecopy-copies",
+		.title = "File Copy copies contend with each other",
+		.fix = "read File Copy from the 1-copy run; for the multi-copy one, give each copy its own files "
+		       "(a UnixBench whose fstime opens files per copy)",
+		.experiment = "run File Copy alone with 1, 2 and 4 copies (`ubtune bench --tests fstime --copies "
+			      "1,2,4`): the index falls as copies are added",
+		.check = check_filecopy_copies,
 	},
 	{
 		.id = "diag.shell-only",

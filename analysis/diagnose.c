@@ -87,21 +87,19 @@ void diag_set_unchecked(struct diagnosis *d, const char *fmt, ...)
 	REPLACE_TEXT(&d->unchecked, fmt);
 }
 
-void diag_evidence_finding(struct diagnosis *d, json_object *f)
+void diag_evidence_finding(struct diagnosis *d, const struct env_finding *f)
 {
-	const char *evidence = jpath_str(f, "evidence");
-	diag_evidence(d, "finding %s: %s", jpath_str(f, "id"), evidence ?: jpath_str(f, "message") ?: "");
+	diag_evidence(d, "finding %s: %s", f->id, f->evidence ?: f->message ?: "");
 }
 
 size_t diag_evidence_events(struct diagnosis *d, const struct diag_case *c, const char *kind, size_t max)
 {
-	size_t n = c->events ? json_object_array_length(c->events) : 0, count = 0;
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(c->events, i);
-		if (!streq_ptr(jpath_str(e, "kind"), kind))
+	size_t count = 0;
+	diag_foreach_event(c, e) {
+		if (!streq_ptr(e->kind, kind))
 			continue;
 		if (count++ < max)
-			diag_evidence(d, "during the run: %s", jpath_str(e, "message") ?: kind);
+			diag_evidence(d, "during the run: %s", e->message ?: kind);
 	}
 	if (count > max)
 		diag_evidence(d, "and %zu more %s events", count - max, kind);
@@ -409,13 +407,10 @@ static char *summary(const struct diag_case *c)
 		else if (ref > 0)
 			buf_printf(&b, ", published runs of this CPU %.2f×", ref);
 	}
-	bool quick = false, incomplete = false;
-	jpath_bool(c->rec, "quick", &quick);
-	jpath_bool(c->rec, "incomplete", &incomplete);
-	if (quick)
+	if (is_true(c->r.quick))
 		buf_puts(&b, "; a quick run: short passes, noisier than the published ones");
-	if (incomplete)
-		buf_printf(&b, "; stopped by %s before the end", jpath_str(c->rec, "interrupted_by") ?: "a signal");
+	if (is_true(c->r.incomplete))
+		buf_printf(&b, "; stopped by %s before the end", c->r.interrupted_by ?: "a signal");
 	return buf_steal(&b);
 }
 
@@ -454,12 +449,12 @@ json_object *diagnose(const struct diag_case *c)
 	json_object *report = json_object_new_object();
 	jset_str(report, "schema", DIAGNOSIS_SCHEMA);
 	json_object *res = jchild(report, "result");
-	jset_str(res, "run_id", jpath_str(c->rec, "run_id"));
-	jset_str(res, "host", jpath_str(c->rec, "host"));
-	jset_str(res, "started_at", jpath_str(c->rec, "started_at"));
+	jset_str(res, "run_id", c->r.run_id);
+	jset_str(res, "host", c->r.host);
+	jset_str(res, "started_at", c->r.started_at);
 	jset_bool(res, "imported", c->imported);
 	jset_bool(res, "environment", c->probed);
-	jset_bool(res, "sampled", c->events != NULL);
+	jset_bool(res, "sampled", c->sampled);
 	jset_str(res, "cpu", c->cpu_model);
 	jset(res, "cpus", c->cpus ? json_object_new_int((int)c->cpus) : NULL);
 	jset_str(res, "virt", c->virt == DV_UNKNOWN ? NULL : diag_virt_name(c->virt));

@@ -5,7 +5,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
+#include "lib/result-record.h"
 #include "lib/util.h"
 #include "unixbench/catalogue.h"
 
@@ -64,12 +66,12 @@ enum diag_virt { DV_UNKNOWN, DV_NONE, DV_GUEST, DV_EMULATED };
 const char *diag_virt_name(enum diag_virt v);
 
 /* A run of a result record (runs[]): copies and each test's index. */
-void diag_read_run(json_object *run, struct diag_run *r);
+void diag_read_run(const struct result_run *run, struct diag_run *r);
 /* What an environment record (env; rec: the result around it) says. */
-unsigned diag_env_cpus(json_object *rec, json_object *env); /* online CPUs, 0: unknown */
-enum diag_virt diag_env_virt(json_object *env, const char **hypervisor);
-int diag_env_workdir_memory(json_object *env); /* 1: tmpfs, 0: block storage, -1: unknown */
-bool diag_env_undervoltage(json_object *rec, json_object *env);
+unsigned diag_env_cpus(const struct result_record *rec, const struct env_record *env); /* online CPUs, 0: unknown */
+enum diag_virt diag_env_virt(const struct env_record *env, const char **hypervisor);
+int diag_env_workdir_memory(const struct env_record *env); /* 1: tmpfs, 0: block storage, -1: unknown */
+bool diag_env_undervoltage(const struct result_record *rec, const struct env_record *env);
 
 /* ---- reference runs ---- */
 
@@ -130,6 +132,7 @@ struct diag_header {
 	const char *kernel_version;  /* "#1 SMP PREEMPT_RT ..." */
 	bool debug_kernel, rt_kernel;
 	bool cpus_uncounted;         /* Run printed "0 CPUs in system" */
+	bool cpus_said;              /* Run printed "N CPUs in system" (N may be 0) */
 	const char *runlevel;        /* as the header prints it; NULL: not known */
 	bool graphical;              /* runlevel 5, or the probe's graphical target */
 	unsigned threads;            /* logical CPUs; 0: not known */
@@ -140,7 +143,8 @@ struct diag_header {
 };
 
 struct diag_case {
-	json_object *rec; /* the result record (borrowed) */
+	json_object *rec;        /* the result record (borrowed) */
+	struct result_record r;  /* rec decoded */
 	struct diag_run runs[DIAG_MAX_RUNS];
 	struct diag_match match[DIAG_MAX_RUNS];
 	size_t nruns;
@@ -149,10 +153,9 @@ struct diag_case {
 	const char *cpu_model, *arch, *hypervisor;
 	unsigned cpus;
 	enum diag_virt virt;
-	json_object *before, *after; /* environment records */
-	bool probed;                 /* one of them is a whole probe record (with findings) */
-	json_object *events;         /* the sampler's; NULL when the run was not sampled */
-	json_object *build;          /* the compile record */
+	struct env_record before, after; /* environment records; .json NULL when the result has none */
+	bool probed;                     /* one of them is a whole probe record (with findings) */
+	bool sampled;                    /* the sampler ran: its events (r.events) mean something */
 	bool imported;
 	bool copies_unknown;         /* no run said its copies: runs[].copies are 0 */
 	const struct diag_refs *refs;
@@ -160,16 +163,22 @@ struct diag_case {
 	struct diag_header hdr;
 };
 
+/* The environment before the run, else after (an all-unknown record when neither). */
+#define diag_env(c) ((c)->before.json ? &(c)->before : &(c)->after)
+
 /* Fills c->hdr from the environment record and the runs (diag_case_init does). */
 void diag_case_header(struct diag_case *c);
 
 /*
- * Reads what the rules need from a result record (schema ubtune.result/1;
- * imported logs too) and finds the closest reference runs (refs may be
- * NULL). -EINVAL with *error set when the record has no scored test.
+ * Reads what the rules need from a result record (schema ubtune.result/1,
+ * as result_check() accepts it; imported logs too) and finds the closest
+ * reference runs (refs may be NULL). rec must outlive the case. -EINVAL
+ * with *error set when the record has no scored test or a key of the wrong
+ * type (named by its path); diag_case_free() the case otherwise.
  */
 int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs *refs, const char *exclude_group,
 		   char **error);
+void diag_case_free(struct diag_case *c);
 
 /* The 1-copy run, and the widest run with more copies; NULL when absent. */
 const struct diag_run *diag_single(const struct diag_case *c);
@@ -202,11 +211,19 @@ const char *diag_hypervisor_name(const struct diag_case *c);
 const char *diag_env_missing(const struct diag_case *c);
 /* A finding of the environment record with this id, or an id under it
  * ("cpu.governor" finds "cpu.governor.powersave"); before, else after. */
-json_object *diag_finding(const struct diag_case *c, const char *id);
+const struct env_finding *diag_finding(const struct diag_case *c, const char *id);
 /* Sampler events of a kind (NULL: any); *first gets the first one. */
-size_t diag_events(const struct diag_case *c, const char *kind, json_object **first);
-/* A string fact of the environment before the run (else after). */
-const char *diag_env_str(const struct diag_case *c, const char *path);
+size_t diag_events(const struct diag_case *c, const char *kind, const struct result_event **first);
+/* The events of a sampled run (none when it was not sampled). */
+#define diag_foreach_event(c, e)                                                                                       \
+	for (const struct result_event *e = (c)->r.events.v; (c)->sampled && e < (c)->r.events.v + (c)->r.events.n; e++)
+/* A string fact (member m of struct env_record) of the environment before the run, else after. */
+#define diag_env_str(c, m) ((c)->before.m ?: (c)->after.m)
+/* A string fact (member m of struct env_device) of the workdir's device, before the run, else after. */
+#define diag_device_str(c, m)                                                                                          \
+	((c)->before.storage.device && (c)->before.storage.device->m ? (c)->before.storage.device->m                  \
+	 : (c)->after.storage.device				     ? (c)->after.storage.device->m                   \
+									     : NULL)
 
 /* ---- rules ---- */
 
@@ -264,7 +281,7 @@ static inline enum diag_confidence diag_raise(enum diag_confidence c)
 	return c >= DC_HIGH ? DC_HIGH : (enum diag_confidence)(c + 1);
 }
 /* An environment finding ("finding power.undervoltage: <its evidence>"). */
-void diag_evidence_finding(struct diagnosis *d, json_object *finding);
+void diag_evidence_finding(struct diagnosis *d, const struct env_finding *finding);
 /* The sampler's events of a kind, at most max of them, as evidence; the count. */
 size_t diag_evidence_events(struct diagnosis *d, const struct diag_case *c, const char *kind, size_t max);
 /* Records that the fix should bring test t of run r to about `expected`

@@ -207,7 +207,9 @@ static json_object *diagnosis_of(struct fleet *f, size_t i)
 	_cleanup_free_ char *error = NULL, *group = xasprintf("fleet %s", f->labels[i]);
 	if (diag_case_init(&c, f->in[i].rec, f->refs, group, &error) < 0)
 		return NULL;
-	return f->diagnosis[i] = diagnose(&c);
+	f->diagnosis[i] = diagnose(&c);
+	diag_case_free(&c);
+	return f->diagnosis[i];
 }
 
 /* The causes diagnose gives for test id (NULL: the index score). */

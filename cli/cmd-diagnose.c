@@ -106,8 +106,10 @@ static int report(const struct loaded_list *list, struct diag_refs *refs, bool j
 			diagnose_set_render(out, stdout);
 		code = command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
 	}
-	for (size_t i = 0; i < list->n; i++)
+	for (size_t i = 0; i < list->n; i++) {
+		diag_case_free(&cases[i]);
 		free(labels[i]);
+	}
 	return code;
 }
 

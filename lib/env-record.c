@@ -208,10 +208,15 @@ static const struct schema finding_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD
 static const struct schema unavailable_schema = SCHEMA(T, S(area), S(reason));
 #undef T
 
+#define T struct env_unixbench_cpu
+static const struct schema unixbench_cpu_schema = SCHEMA(T, S(model), S(flags), N(bogomips));
+#undef T
+
 #define T struct env_unixbench
 static const struct schema unixbench_schema = SCHEMA(T, FIELD_SELF(T, json), S(version), S(system), S(os), S(machine),
 						     S(platform), S(language), S(charmap), S(collate), S(uptime),
-						     S(runlevel), S(tmpdir), S(resultdir), I(cpus_in_system));
+						     S(runlevel), S(tmpdir), S(resultdir), I(cpus_in_system),
+						     L(cpus, unixbench_cpu_schema));
 #undef T
 
 #define T struct env_record

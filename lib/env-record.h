@@ -250,12 +250,19 @@ struct env_unavailable {
 	const char *area, *reason;
 };
 
+/* A CPU line of a UnixBench report's header. */
+struct env_unixbench_cpu {
+	const char *model, *flags; /* flags: "Hyper-Threading, x86-64, MMX, ..." */
+	struct opt_num bogomips;
+};
+
 /* What a UnixBench report's header said (records made by `ubtune import`). */
 struct env_unixbench {
 	json_object *json;
 	const char *version, *system, *os, *machine, *platform, *language, *charmap, *collate;
 	const char *uptime, *runlevel, *tmpdir, *resultdir;
 	struct opt_int cpus_in_system;
+	ARRAY_OF(struct env_unixbench_cpu) cpus;
 };
 
 struct env_record {

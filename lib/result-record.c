@@ -18,15 +18,31 @@ static const struct schema dispersion_schema = SCHEMA(T, FIELD_SELF(T, json), I(
 						      N(cv_pct), N(min), N(max));
 #undef T
 
+#define T struct result_clock
+static const struct schema clock_schema = SCHEMA(T, S(model), S(error), I(cpu), I(measured_khz), I(cur_khz));
+#undef T
+
+#define T typeof(((struct result_test *)0)->clock)
+static const struct schema test_clock_schema = SCHEMA(T, L(before, clock_schema), L(after, clock_schema));
+#undef T
+
+#define T struct result_background
+static const struct schema background_schema = SCHEMA(T, FIELD_SELF(T, json), I(samples), N(sys_pct), N(iowait_pct),
+						      N(steal_pct), N(others_pct), N(others_max_pct), S(busiest),
+						      FIELD_STR_ARRAY(T, untrusted, OPTIONAL));
+#undef T
+
 #define T struct result_test
 static const struct schema test_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, id, REQUIRED), S(name), S(unit),
 						S(error), N(timebase), N(baseline), N(result), N(time_s), N(index),
 						I(passes_planned), I(samples), B(complete), L(passes, pass_schema),
-						O(dispersion, dispersion_schema), FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
+						O(dispersion, dispersion_schema), FIELD_NUM_ARRAY(T, ci95, OPTIONAL),
+						O(clock, test_clock_schema), O(background, background_schema));
 #undef T
 
 #define T struct result_index
-static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), N(score), B(partial), I(tests_indexed),
+static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial),
+						 I(tests_indexed),
 						 I(tests_total), FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
 #undef T
 
@@ -42,12 +58,36 @@ static const struct schema event_schema = SCHEMA(T, S(kind), S(time), S(test), S
 						 N(duration_s), I(copies));
 #undef T
 
+#define T struct result_sample
+static const struct schema sample_schema = SCHEMA(T, N(t), S(test), I(copies), FIELD_NUM_ARRAY(T, mhz, OPTIONAL));
+#undef T
+
+#define T typeof(((struct result_record *)0)->preflight)
+static const struct schema preflight_schema = SCHEMA(T, FIELD_SELF(T, json), N(seconds), N(runnable), N(cpu_pct),
+						     B(busy));
+#undef T
+
+#define T typeof(((struct result_record *)0)->sampler.sources)
+static const struct schema sources_schema = SCHEMA(T, I(cpus), I(cpufreq), I(thermal_zones), I(hwmon_alarms));
+#undef T
+
+#define T typeof(((struct result_record *)0)->sampler)
+static const struct schema sampler_schema = SCHEMA(T, FIELD_SELF(T, json), N(interval_s), N(cpu_s), N(wall_s),
+						   N(cost_pct), N(max_others_pct), I(count), I(max_temp_mc),
+						   I(min_mhz), I(max_mhz), O(sources, sources_schema));
+#undef T
+
+#define T typeof(((struct result_record *)0)->kernel_log)
+static const struct schema kernel_log_schema = SCHEMA(T, S(source), S(marker), S(error), B(read));
+#undef T
+
 #define T typeof(((struct result_record *)0)->suite)
 static const struct schema suite_schema = SCHEMA(T, FIELD_STR(T, name, REQUIRED), S(version), S(compatible_with));
 #undef T
 
 #define T typeof(((struct result_record *)0)->engine)
-static const struct schema engine_schema = SCHEMA(T, FIELD_SELF(T, json), S(kind), S(path), S(description), S(note));
+static const struct schema engine_schema = SCHEMA(T, FIELD_SELF(T, json), S(kind), S(path), S(description), S(note),
+						  B(prebuilt));
 #undef T
 
 #define T typeof(((struct result_record *)0)->build)
@@ -72,8 +112,10 @@ const struct schema result_record_schema =
 	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by),
 	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
 	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
-	       O(import, import_schema), I(online_cpus), FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema),
-	       O(environment, environment_schema), L(events, event_schema));
+	       O(import, import_schema), O(preflight, preflight_schema), I(online_cpus),
+	       FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema), O(environment, environment_schema),
+	       L(events, event_schema), O(sampler, sampler_schema), L(samples, sample_schema),
+	       O(kernel_log, kernel_log_schema));
 #undef T
 
 int result_decode(json_object *rec, struct result_record *r, char **error)

@@ -26,6 +26,21 @@ struct result_dispersion {
 	struct opt_num mean, median, stddev, cv_pct, min, max;
 };
 
+/* A kind of core's clock as measured around a test (lib/hw.h). */
+struct result_clock {
+	const char *model, *error;
+	struct opt_int cpu, measured_khz, cur_khz;
+};
+
+/* What else the machine did while a test ran, over the sampler's readings. */
+struct result_background {
+	json_object *json; /* NULL: no readings during the test */
+	struct opt_int samples;
+	struct opt_num sys_pct, iowait_pct, steal_pct, others_pct, others_max_pct;
+	const char *busiest;
+	ARRAY_OF(const char *) untrusted; /* "others", "iowait", "steal", "sys" */
+};
+
 struct result_test {
 	json_object *json;
 	const char *id, *name, *unit, *error;
@@ -35,10 +50,15 @@ struct result_test {
 	ARRAY_OF(struct result_pass) passes;
 	struct result_dispersion dispersion;
 	ARRAY_OF(struct opt_num) ci95;
+	struct {
+		ARRAY_OF(struct result_clock) before, after;
+	} clock;
+	struct result_background background;
 };
 
 struct result_index {
 	json_object *json;
+	const char *score_source; /* imported: "report" (as printed) or "computed" */
 	struct opt_num score;
 	struct opt_bool partial;
 	struct opt_int tests_indexed, tests_total;
@@ -59,6 +79,14 @@ struct result_event {
 	struct opt_int copies;
 };
 
+/* One of the sampler's readings. */
+struct result_sample {
+	struct opt_num t;
+	const char *test;
+	struct opt_int copies;
+	ARRAY_OF(struct opt_num) mhz; /* per CPU */
+};
+
 struct result_record {
 	json_object *json;
 	const char *schema, *run_id, *host, *started_at, *ended_at, *interrupted_by;
@@ -68,6 +96,7 @@ struct result_record {
 	struct {
 		json_object *json;
 		const char *kind, *path, *description, *note;
+		struct opt_bool prebuilt;
 	} engine;
 	struct {
 		json_object *json; /* NULL: how the programs were built is not known */
@@ -82,12 +111,30 @@ struct result_record {
 		json_object *json;
 		struct opt_bool dated_by_import, header;
 	} import;
+	struct {
+		json_object *json; /* NULL: no look at the machine before the run */
+		struct opt_num seconds, runnable, cpu_pct;
+		struct opt_bool busy;
+	} preflight;
 	struct opt_int online_cpus;
 	ARRAY_OF(struct result_run) runs;
 	struct {
 		json_object *before, *after; /* probe records: env_decode() */
 	} environment;
 	ARRAY_OF(struct result_event) events;
+	struct {
+		json_object *json; /* NULL: the run was not sampled */
+		struct opt_num interval_s, cpu_s, wall_s, cost_pct, max_others_pct;
+		struct opt_int count, max_temp_mc, min_mhz, max_mhz;
+		struct {
+			struct opt_int cpus, cpufreq, thermal_zones, hwmon_alarms;
+		} sources;
+	} sampler;
+	ARRAY_OF(struct result_sample) samples;
+	struct {
+		const char *source, *marker, *error;
+		struct opt_bool read;
+	} kernel_log;
 };
 
 extern const struct schema result_record_schema;

@@ -30,10 +30,13 @@ static inline struct diag_refs *published_refs(void)
 	return &refs;
 }
 
+/* The keys every result record has (result_check()), and no run yet. */
+#define RESULT_HEAD "\"schema\": \"ubtune.result/1\", \"run_id\": \"0123456789abcdef0123456789abcdef\", " \
+		    "\"started_at\": \"2026-01-01T12:00:00\", \"suite\": {\"name\": \"unixbench\"}"
+
 static inline json_object *result_new(void)
 {
-	json_object *rec = json_object_new_object();
-	jset_str(rec, "schema", "ubtune.result/1");
+	json_object *rec = json_lit("{" RESULT_HEAD "}");
 	jset(rec, "runs", json_object_new_array());
 	return rec;
 }
@@ -139,7 +142,9 @@ static inline json_object *report_of(json_object *rec, const char *exclude_group
 	_cleanup_free_ char *error = NULL;
 	if (diag_case_init(&c, rec, published_refs(), exclude_group, &error) < 0)
 		fail_msg("%s", error);
-	return diagnose(&c);
+	json_object *report = diagnose(&c);
+	diag_case_free(&c);
+	return report;
 }
 
 static inline const char *cause_id(json_object *report, size_t i)
@@ -173,6 +178,7 @@ static inline void rule_on(const char *id, json_object *rec, struct diagnosis *d
 	if (diag_case_init(&c, rec, published_refs(), NULL, &error) < 0)
 		fail_msg("%s", error);
 	diag_rule_run(r, &c, d);
+	diag_case_free(&c);
 }
 
 /* Runs a rule; checks the confidence, and that a text holds `says`

@@ -26,6 +26,11 @@ static void index_tests(void **state)
 	assert_true(n > UB_NINDEX);
 	assert_string_equal(ub_test_by_name("C Compiler Throughput (clang-16)")->id, "C");
 	assert_null(ub_test_by_name("C Compiler Throughput (gcc"));
+	/* UnixBench 4.1 writes no spaces around "--" */
+	assert_string_equal(ub_test_by_name("Recursion Test--Tower of Hanoi")->id, "hanoi");
+	assert_string_equal(ub_test_by_name("Recursion Test --Tower of Hanoi")->id, "hanoi");
+	assert_null(ub_test_by_name("Recursion Test-Tower of Hanoi"));
+	assert_null(ub_test_by_name("Recursion Test--Tower of Hanoi 2"));
 	assert_null(ub_index_test("index"));
 	_cleanup_free_ char *ids = ub_index_ids(",");
 	assert_string_equal(ids, "dhry2reg,whetstone-double,execl,fstime,fsbuffer,fsdisk,pipe,context1,spawn,"

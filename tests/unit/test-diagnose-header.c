@@ -107,6 +107,10 @@ static void cpus_not_counted(void **state)
 	expect_rule("diag.cpus-not-counted", given, DC_NONE, "the copies were given: 8 copies");
 	_cleanup_json_ json_object *counted = imported("{\"unixbench\": {\"cpus_in_system\": 4}}", healthy1, 4, healthy4);
 	expect_rule("diag.cpus-not-counted", counted, DC_NONE, "Run counted the CPUs");
+	/* a log without the line: nothing is said of Run's count */
+	_cleanup_json_ json_object *silent = imported("{}", healthy1, 4, healthy4);
+	jset_int(silent, "online_cpus", 4);
+	expect_rule("diag.cpus-not-counted", silent, DC_NONE, "no 'N CPUs in system' line");
 }
 
 static void runlevel(void **state)

@@ -58,7 +58,7 @@ static void emulation(void **state)
 	/* the probe's finding alone is enough */
 	_cleanup_json_ json_object *found = shaped(healthy1, NULL, 4,
 						   "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"qemu-tcg\"}, "
-						   "\"findings\": [{\"id\": \"virt.emulated\", \"evidence\": \"cpuid = TCGTCGTCGTCG\"}]}");
+						   "\"findings\": [{\"id\": \"virt.emulated\", \"severity\": \"warn\", \"evidence\": \"cpuid = TCGTCGTCGTCG\"}]}");
 	expect_rule("diag.software-emulation", found, DC_HIGH, NULL);
 	evidence_has("diag.software-emulation", found, "TCGTCGTCGTCG");
 	/* KVM and bare metal cannot be emulation, however slow */
@@ -104,7 +104,7 @@ static void storage(void **state)
 	_cleanup_json_ json_object *on_disk = shaped(disk, NULL, 4,
 						     "{\"storage\": {\"workdir\": \"/home/pi/ub\", \"mount\": {\"fstype\": "
 						     "\"ext4\", \"source\": \"/dev/mmcblk0p2\"}, \"device\": {\"kind\": \"mmc\"}}, "
-						     "\"findings\": [{\"id\": \"storage.slow-medium\", \"evidence\": "
+						     "\"findings\": [{\"id\": \"storage.slow-medium\", \"severity\": \"warn\", \"evidence\": "
 						     "\"/sys/block/mmcblk0/device/type = SD\"}]}");
 	expect_rule("diag.storage-bound-workdir", on_disk, DC_HIGH, NULL);
 	evidence_has("diag.storage-bound-workdir", on_disk, "workdir /home/pi/ub: ext4 on /dev/mmcblk0p2 (mmc)");
@@ -148,7 +148,7 @@ static void undervoltage(void **state)
 	expect_rule("diag.undervoltage", alarm, DC_HIGH, "sagged during the run");
 	evidence_has("diag.undervoltage", alarm, "during the run: undervoltage alarm raised at 12:03:14");
 	/* the kernel logged it since boot: high with the shape, low without */
-	const char *since = "{\"findings\": [{\"id\": \"power.undervoltage-since-boot\", \"evidence\": \"kernel log: 3 × "
+	const char *since = "{\"findings\": [{\"id\": \"power.undervoltage-since-boot\", \"severity\": \"warn\", \"evidence\": \"kernel log: 3 × "
 			    "Undervoltage detected!\"}]}";
 	_cleanup_json_ json_object *logged = shaped(pi1, pi4, 4, PI_BOARD);
 	result_env(logged, since);
@@ -185,7 +185,7 @@ static void thermal(void **state)
 	_cleanup_json_ json_object *cool = shaped(healthy1, healthy4, 4, NULL);
 	result_merge(cool, "{\"sampler\": {\"max_temp_mc\": 61800}, \"events\": []}");
 	expect_rule("diag.thermal-throttling", cool, DC_NONE, "hottest 61.8 °C");
-	_cleanup_json_ json_object *counters = shaped(pi1, pi4, 4, "{\"findings\": [{\"id\": \"power.throttled\"}]}");
+	_cleanup_json_ json_object *counters = shaped(pi1, pi4, 4, "{\"findings\": [{\"id\": \"power.throttled\", \"severity\": \"warn\"}]}");
 	expect_rule("diag.thermal-throttling", counters, DC_MEDIUM, NULL);
 }
 
@@ -230,7 +230,7 @@ static void copies(void **state)
 static void governor(void **state)
 {
 	const char *powersave = "{\"cpu\": {\"freq\": {\"driver\": \"cpufreq-dt\", \"governor\": \"powersave\"}}, "
-				"\"findings\": [{\"id\": \"cpu.governor.powersave\", \"evidence\": "
+				"\"findings\": [{\"id\": \"cpu.governor.powersave\", \"severity\": \"warn\", \"evidence\": "
 				"\"/sys/devices/system/cpu/cpufreq/policy0/scaling_governor = powersave\", "
 				"\"fix\": \"ubtune apply generic.profile\"}]}";
 	_cleanup_json_ json_object *ps = shaped(healthy1, healthy4, 4, powersave);
@@ -247,7 +247,7 @@ static void governor(void **state)
 	expect_rule("diag.governor", pstate, DC_LOW, NULL);
 	_cleanup_json_ json_object *od = shaped(healthy1, healthy4, 4,
 						"{\"cpu\": {\"freq\": {\"governor\": \"ondemand\"}}, \"findings\": "
-						"[{\"id\": \"cpu.governor.ondemand\"}]}");
+						"[{\"id\": \"cpu.governor.ondemand\", \"severity\": \"warn\"}]}");
 	expect_rule("diag.governor", od, DC_LOW, "ondemand");
 	_cleanup_json_ json_object *perf = shaped(healthy1, healthy4, 4,
 						  "{\"cpu\": {\"freq\": {\"governor\": \"performance\"}}}");
@@ -289,6 +289,7 @@ static void build_flags(void **state)
 	assert_int_equal(d.confidence, DC_MEDIUM);
 	assert_non_null(strstr(d.reason, "-march/-mcpu/-mtune"));
 	diagnosis_clear(&d);
+	diag_case_free(&c);
 
 	_cleanup_json_ json_object *good = shaped(healthy1, healthy4, 4, NULL);
 	result_merge(good, "{\"build\": {\"cflags\": \"-O3 -ffast-math -march=native -mtune=native\"}}");
@@ -314,7 +315,7 @@ static void busy(void **state)
 	expect_rule("diag.busy-machine", pre, DC_MEDIUM, "when the run started");
 	evidence_has("diag.busy-machine", pre, "35 % of all CPUs busy");
 	_cleanup_json_ json_object *noisy = shaped(healthy1, healthy4, 4,
-						   "{\"findings\": [{\"id\": \"services.noisy\", \"evidence\": \"irqbalance.service "
+						   "{\"findings\": [{\"id\": \"services.noisy\", \"severity\": \"warn\", \"evidence\": \"irqbalance.service "
 						   "active\"}]}");
 	expect_rule("diag.busy-machine", noisy, DC_LOW, NULL);
 	_cleanup_json_ json_object *quiet = shaped(healthy1, healthy4, 4, NULL);
@@ -328,7 +329,7 @@ static void swapping(void **state)
 	result_merge(swap, "{\"sampler\": {}, \"events\": [{\"kind\": \"swap\", \"message\": \"swapping started at "
 			   "12:03:14 during Shell Scripts (8 concurrent), 4 copies: 1200 pages in, 3400 out over 12 s\"}]}");
 	expect_rule("diag.swapping", swap, DC_HIGH, "swapped during the run");
-	_cleanup_json_ json_object *used = shaped(healthy1, healthy4, 4, "{\"findings\": [{\"id\": \"memory.swap-in-use\"}]}");
+	_cleanup_json_ json_object *used = shaped(healthy1, healthy4, 4, "{\"findings\": [{\"id\": \"memory.swap-in-use\", \"severity\": \"warn\"}]}");
 	expect_rule("diag.swapping", used, DC_LOW, NULL);
 	_cleanup_json_ json_object *none = shaped(healthy1, healthy4, 4, NULL);
 	result_merge(none, "{\"sampler\": {}, \"events\": []}");
@@ -367,7 +368,7 @@ static void overcommit(void **state)
 	evidence_has("diag.vcpu-overcommit", steal, "steal time 23 %");
 	_cleanup_json_ json_object *since = shaped(healthy1, healthy4, 4,
 						   "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"kvm\"}, \"findings\": "
-						   "[{\"id\": \"virt.steal\", \"evidence\": \"/proc/stat steal = 8.0 %\"}]}");
+						   "[{\"id\": \"virt.steal\", \"severity\": \"warn\", \"evidence\": \"/proc/stat steal = 8.0 %\"}]}");
 	expect_rule("diag.vcpu-overcommit", since, DC_LOW, NULL);
 	_cleanup_json_ json_object *bare = shaped(healthy1, collapsed, 4, BARE_TMPFS);
 	expect_rule("diag.vcpu-overcommit", bare, DC_NONE, "bare metal");
@@ -376,13 +377,31 @@ static void overcommit(void **state)
 	expect_rule("diag.vcpu-overcommit", quiet, DC_NONE, "no steal time");
 }
 
+/* More copies of File Copy doing less than one: the copies contend. */
+static void filecopy_copies(void **state)
+{
+	/* the 4-copy File Copy tests at 0.4 of the 1-copy ones, as fstime on 32 CPUs */
+	double four[DIAG_NTESTS];
+	for (int t = 0; t < DIAG_NTESTS; t++)
+		four[t] = (DT_FILECOPY & DT(t)) ? healthy1[t] * 0.4 : healthy4[t];
+	_cleanup_json_ json_object *fall = shaped(healthy1, four, 4, NULL);
+	expect_rule("diag.filecopy-copies", fall, DC_LOW, "less at 4 copies than at 1 copy");
+	evidence_has("diag.filecopy-copies", fall, "with 1 copy, ");
+	/* copies that add up: normal */
+	_cleanup_json_ json_object *good = shaped(healthy1, healthy4, 4, NULL);
+	expect_rule("diag.filecopy-copies", good, DC_NONE, "File Copy at 4 copies: 1.83× its 1-copy index");
+	/* one copy only: nothing to say */
+	_cleanup_json_ json_object *single = shaped(healthy1, NULL, 4, NULL);
+	expect_rule("diag.filecopy-copies", single, DC_NONE, NULL);
+}
+
 static void context_switch(void **state)
 {
 	double slow[DIAG_NTESTS];
 	scaled(slow, healthy1, DT(DT_CTX), 0.6);
 	_cleanup_json_ json_object *alone = shaped(slow, NULL, 4, NULL);
 	expect_rule("diag.context-switch", alone, DC_LOW, "crosses CPUs");
-	_cleanup_json_ json_object *gov = shaped(slow, NULL, 4, "{\"findings\": [{\"id\": \"cpu.governor.ondemand\"}]}");
+	_cleanup_json_ json_object *gov = shaped(slow, NULL, 4, "{\"findings\": [{\"id\": \"cpu.governor.ondemand\", \"severity\": \"warn\"}]}");
 	expect_rule("diag.context-switch", gov, DC_MEDIUM, NULL);
 	/* far below every published run (a KVM guest's wake-ups on a shared host: 0.068×) */
 	double collapsed1[DIAG_NTESTS];
@@ -507,6 +526,12 @@ static void reference_file(void **state)
 	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"runs\": [{\"id\": \"x-c1\", \"copies\": -4, "
 			     "\"env\": {}, \"tests\": {}}]}",
 			     "positive whole numbers");
+	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"runs\": [{\"id\": \"x-c1\", \"copies\": \"four\", "
+			     "\"env\": {}, \"tests\": {}}]}",
+			     "runs[0].copies is a string, expected a number");
+	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"runs\": [{\"id\": \"x-c1\", \"copies\": 1, "
+			     "\"env\": {\"cores\": \"8\"}, \"tests\": {}}]}",
+			     "run x-c1: env.cores is a string, expected a number");
 	expect_bad_reference("{\"schema\": \"ubtune.reference/1\", \"baselines\": {}, \"runs\": [{\"id\": \"x-c1\", "
 			     "\"copies\": 1, \"env\": {}, \"tests\": {\"Pipe Throughput\": {\"result\": 5}}}]}",
 			     "neither an index nor a result and a baseline");
@@ -553,24 +578,38 @@ static void history_as_reference(void **state)
 	assert_float_equal(diag_vs_ref(&c, &c.runs[0], DT_FILECOPY), 0.5, 1e-9);
 	_cleanup_json_ json_object *report = diagnose(&c);
 	assert_jstr(report, "references.0.runs.0.id", "result 3-c1");
+	diag_case_free(&c);
 	diag_refs_free(&refs);
+}
+
+/* A record diagnose refuses, and the message that says why. */
+static void expect_refused(const char *text, const char *message)
+{
+	_cleanup_json_ json_object *rec = json_lit(text);
+	struct diag_case c;
+	_cleanup_free_ char *error = NULL;
+	assert_int_equal(diag_case_init(&c, rec, NULL, NULL, &error), -EINVAL);
+	if (!strstr(error, message))
+		fail_msg("\"%s\" does not say \"%s\"", error, message);
 }
 
 static void bad_results(void **state)
 {
 	struct diag_case c;
 	char *error = NULL;
-	_cleanup_json_ json_object *empty = result_new();
-	assert_int_equal(diag_case_init(&c, empty, NULL, NULL, &error), -EINVAL);
-	assert_non_null(strstr(error, "no scored test"));
-	free(error);
-	_cleanup_json_ json_object *junk = json_lit("{\"runs\": [{\"copies\": \"four\", \"tests\": [{\"id\": 7}]},"
-						    " {\"copies\": 1, \"tests\": [{\"id\": \"bogus\", \"index\": 1},"
-						    " {\"name\": \"Pipe Throughput\", \"result\": -1, \"baseline\": 1}]}]}");
-	assert_int_equal(diag_case_init(&c, junk, NULL, NULL, &error), -EINVAL);
-	free(error);
+	expect_refused("{" RESULT_HEAD ", \"runs\": []}", "no scored test");
+	/* keys of the wrong type are named */
+	expect_refused("{" RESULT_HEAD ", \"runs\": [{\"copies\": \"four\", \"tests\": [{\"id\": 7}]}]}",
+		       "runs[0].copies is a string, expected a number");
+	expect_refused("{" RESULT_HEAD ", \"runs\": [{\"copies\": 4, \"tests\": [{\"id\": \"7\"}]}, {\"copies\": 1, "
+		       "\"tests\": [{\"id\": \"bogus\", \"index\": 1}, {\"id\": \"pipe\", \"name\": \"Pipe Throughput\", "
+		       "\"result\": -1, \"baseline\": 1}]}]}",
+		       "no scored test");
+	expect_refused("{" RESULT_HEAD ", \"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"index\": 1000}]}], "
+		       "\"environment\": {\"before\": {\"cpu\": {\"model\": 42}}}}",
+		       "environment.before.cpu.model is a number, expected a string");
 	/* an imported table that did not say how many copies ran: only its header is judged */
-	_cleanup_json_ json_object *uncounted = json_lit("{\"imported\": true, \"runs\": [{\"copies\": null, \"score\": 1000,"
+	_cleanup_json_ json_object *uncounted = json_lit("{" RESULT_HEAD ", \"imported\": true, \"runs\": [{\"copies\": null, \"score\": 1000,"
 							 " \"tests\": [{\"id\": \"pipe\", \"index\": 1000}]}]}");
 	assert_int_equal(diag_case_init(&c, uncounted, NULL, NULL, &error), 0);
 	assert_true(c.copies_unknown);
@@ -583,19 +622,22 @@ static void bad_results(void **state)
 		assert_non_null(diag_rule_lookup(jpath_str(json_object_array_get_idx(jpath(unjudged, "not_checked"), i), "id")));
 	assert_int_equal(jpath_len(unjudged, "causes"), 0);
 	assert_jstr(unjudged, "not_checked.3.text", "CPU count: the log has no 'N CPUs in system' line");
+	diag_case_free(&c);
 	/* a result and a baseline without an index */
-	_cleanup_json_ json_object *raw = json_lit("{\"runs\": [{\"copies\": 1, \"tests\": [{\"name\": \"Pipe Throughput\","
+	_cleanup_json_ json_object *raw = json_lit("{" RESULT_HEAD ", \"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"x\", \"name\": \"Pipe Throughput\","
 						   " \"result\": 1244000, \"baseline\": 12440}]}]}");
 	assert_int_equal(diag_case_init(&c, raw, NULL, NULL, &error), 0);
 	assert_float_equal(c.runs[0].index[DT_PIPE], 1000, 1e-9);
 	_cleanup_json_ json_object *report = diagnose(&c);
 	assert_jstr(report, "summary", "Score 1000.0 (1 copy, partial)");
+	diag_case_free(&c);
 	/* how the run was made is said once, in the summary */
 	jset_bool(raw, "quick", true);
 	jset_bool(raw, "incomplete", true);
 	jset_str(raw, "interrupted_by", "SIGINT");
 	assert_int_equal(diag_case_init(&c, raw, NULL, NULL, &error), 0);
 	_cleanup_json_ json_object *quick = diagnose(&c);
+	diag_case_free(&c);
 	assert_jstr(quick, "summary", "Score 1000.0 (1 copy, partial); a quick run: short passes, noisier than the "
 				      "published ones; stopped by SIGINT before the end");
 }
@@ -618,6 +660,7 @@ static void diagnose_mutant(struct mutation *m)
 		return;
 	}
 	_cleanup_json_ json_object *report = diagnose(&c);
+	diag_case_free(&c);
 	assert_true(json_object_is_type(jpath(report, "causes"), json_type_array));
 	assert_non_null(jpath_str(report, "summary"));
 }
@@ -699,7 +742,7 @@ int main(void)
 		cmocka_unit_test(thermal),	  cmocka_unit_test(scaling),	  cmocka_unit_test(copies),
 		cmocka_unit_test(governor),	  cmocka_unit_test(build_flags),  cmocka_unit_test(busy),
 		cmocka_unit_test(swapping),	  cmocka_unit_test(vmm),	  cmocka_unit_test(overcommit),
-		cmocka_unit_test(context_switch), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
+		cmocka_unit_test(context_switch), cmocka_unit_test(filecopy_copies), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
 		cmocka_unit_test(reference_file), cmocka_unit_test(history_as_reference), cmocka_unit_test(bad_results),
 		cmocka_unit_test(hostile_records), cmocka_unit_test(same_tests_as_bench),
 	};

@@ -94,7 +94,10 @@ static void imported_header(void **state)
 	_cleanup_json_ json_object *rec =
 		json_lit("{\"schema\": \"ubtune.probe/1\", \"source\": \"unixbench-header\", "
 			 "\"host\": {\"hostname\": \"pi\", \"load_avg\": [0.5, 0.25, 0.1]}, "
-			 "\"unixbench\": {\"version\": \"5.1.3\", \"cpus_in_system\": 4, \"cpus\": []}, "
+			 "\"unixbench\": {\"version\": \"5.1.3\", \"cpus_in_system\": 4, \"cpus\": [{\"model\": "
+			 "\"Intel(R) Core(TM) i5-7200U CPU @ 2.50GHz\", \"bogomips\": 5426.0, \"flags\": "
+			 "\"Hyper-Threading, x86-64, MMX\"}, {\"model\": \"ARMv8 Processor rev 0 (v8l)\", "
+			 "\"bogomips\": null, \"flags\": null}]}, "
 			 "\"findings\": []}");
 	struct env_record env;
 	_cleanup_free_ char *error = NULL;
@@ -104,6 +107,13 @@ static void imported_header(void **state)
 	assert_true(env.host.load_avg.v[1].v == 0.25);
 	assert_string_equal(env.unixbench.version, "5.1.3");
 	assert_int_equal(int_or(env.unixbench.cpus_in_system, 0), 4);
+	/* its CPU lines: model, BogoMIPS and flags as printed */
+	assert_int_equal(env.unixbench.cpus.n, 2);
+	assert_string_equal(env.unixbench.cpus.v[0].model, "Intel(R) Core(TM) i5-7200U CPU @ 2.50GHz");
+	assert_true(env.unixbench.cpus.v[0].bogomips.v == 5426.0);
+	assert_non_null(strstr(env.unixbench.cpus.v[0].flags, "Hyper-Threading"));
+	assert_false(env.unixbench.cpus.v[1].bogomips.known);
+	assert_null(env.unixbench.cpus.v[1].flags);
 	assert_non_null(env.findings.json);
 	assert_int_equal(env.findings.n, 0);
 	/* what the header does not give stays unknown */

@@ -96,6 +96,74 @@ static void check(void **state)
 	assert_int_equal(result_check(ok, &error), 0);
 }
 
+/* What the sampler, the clock and the kernel log add to a record. */
+static void sampled_parts(void **state)
+{
+	_cleanup_json_ json_object *rec = json_lit(
+		HEAD "\"engine\": {\"kind\": \"programs\", \"prebuilt\": true}, "
+		"\"preflight\": {\"seconds\": 1.04, \"runnable\": 3.6, \"cpu_pct\": 99.0, \"busy\": true}, "
+		"\"runs\": [{\"copies\": 4, \"index\": {\"score\": 812.5, \"score_source\": \"report\"}, "
+		"\"tests\": [{\"id\": \"dhry2reg\", \"clock\": {\"before\": [], \"after\": [{\"model\": "
+		"\"Cortex-A76\", \"cpu\": 4, \"measured_khz\": 1800000, \"cur_khz\": null}, {\"model\": "
+		"\"Cortex-A55\", \"cpu\": 0, \"measured_khz\": null, \"error\": \"busy\"}]}, "
+		"\"background\": {\"samples\": 10, \"sys_pct\": 12.5, \"others_pct\": 30, \"busiest\": \"make\", "
+		"\"untrusted\": [\"others\", \"sys\"]}}, {\"id\": \"pipe\"}]}], "
+		"\"sampler\": {\"count\": 19, \"sources\": {\"hwmon_alarms\": 2}, \"max_temp_mc\": 71000}, "
+		"\"samples\": [{\"t\": 1.0, \"test\": \"dhry2reg\", \"copies\": 4, \"mhz\": [1800, null]}, "
+		"{\"t\": 2.0, \"test\": null}], "
+		"\"kernel_log\": {\"source\": \"/dev/kmsg\", \"marker\": null, \"read\": true, \"error\": null}}");
+	struct result_record r;
+	_cleanup_free_ char *error = NULL;
+	if (result_decode(rec, &r, &error) < 0)
+		fail_msg("%s", error);
+	assert_true(is_true(r.engine.prebuilt));
+	assert_true(is_true(r.preflight.busy));
+	assert_true(r.preflight.cpu_pct.v == 99.0);
+	assert_string_equal(r.runs.v[0].index.score_source, "report");
+	const struct result_test *dhry = &r.runs.v[0].tests.v[0], *pipe = &r.runs.v[0].tests.v[1];
+	assert_non_null(dhry->clock.before.json);
+	assert_int_equal(dhry->clock.before.n, 0);
+	assert_int_equal(dhry->clock.after.n, 2);
+	assert_string_equal(dhry->clock.after.v[0].model, "Cortex-A76");
+	assert_int_equal(int_or(dhry->clock.after.v[0].measured_khz, 0), 1800000);
+	assert_false(dhry->clock.after.v[0].cur_khz.known);
+	assert_false(dhry->clock.after.v[1].measured_khz.known);
+	assert_string_equal(dhry->clock.after.v[1].error, "busy");
+	assert_non_null(dhry->background.json);
+	assert_int_equal(int_or(dhry->background.samples, 0), 10);
+	assert_true(num_or(dhry->background.sys_pct, 0) == 12.5);
+	assert_false(dhry->background.iowait_pct.known);
+	assert_string_equal(dhry->background.busiest, "make");
+	assert_int_equal(dhry->background.untrusted.n, 2);
+	assert_string_equal(dhry->background.untrusted.v[1], "sys");
+	/* a test without them: not measured, not "0 tests" */
+	assert_null(pipe->clock.after.json);
+	assert_null(pipe->background.json);
+	assert_non_null(r.sampler.json);
+	assert_int_equal(int_or(r.sampler.sources.hwmon_alarms, 0), 2);
+	assert_int_equal(int_or(r.sampler.max_temp_mc, 0), 71000);
+	assert_int_equal(r.samples.n, 2);
+	assert_string_equal(r.samples.v[0].test, "dhry2reg");
+	assert_int_equal(r.samples.v[0].mhz.n, 2);
+	assert_true(r.samples.v[0].mhz.v[0].v == 1800);
+	assert_false(r.samples.v[0].mhz.v[1].known);
+	assert_null(r.samples.v[1].test);
+	assert_null(r.samples.v[1].mhz.json);
+	assert_true(is_true(r.kernel_log.read));
+	assert_string_equal(r.kernel_log.source, "/dev/kmsg");
+	assert_null(r.kernel_log.error);
+	result_record_free(&r);
+
+	/* a record without a sampler says so */
+	_cleanup_json_ json_object *bare = json_lit(HEAD "\"runs\": []}");
+	assert_int_equal(result_decode(bare, &r, &error), 0);
+	assert_null(r.sampler.json);
+	assert_null(r.preflight.json);
+	assert_null(r.samples.json);
+	assert_false(r.kernel_log.read.known);
+	result_record_free(&r);
+}
+
 /* The listing summary: suite, copies, scores (null when unknown) and flags. */
 static void summary(void **state)
 {
@@ -115,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(stored_records),
 		cmocka_unit_test(check),
+		cmocka_unit_test(sampled_parts),
 		cmocka_unit_test(summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
