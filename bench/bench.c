@@ -315,15 +315,12 @@ static bool needs_input(const struct bench_opts *o)
 	return false;
 }
 
-/* The processes one copy of a test can have at once (UB_PROCS_PER_COPY
- * for Shell Scripts (8 concurrent)); Process Creation and Context
- * Switching a parent and a child. */
+/* The processes one copy of the tests asked for can have at once. */
 static unsigned procs_per_copy(const struct bench_opts *o)
 {
 	unsigned most = 1;
 	for (unsigned i = 0; i < o->ntests; i++) {
-		const char *id = ub_tests[o->tests[i]].id;
-		unsigned n = streq(id, "shell8") ? UB_PROCS_PER_COPY : streq(id, "shell1") ? 5 : streq(id, "spawn") || streq(id, "context1") ? 2 : 1;
+		unsigned n = ub_tests[o->tests[i]].procs;
 		most = n > most ? n : most;
 	}
 	return most;

@@ -102,10 +102,10 @@ static void *measure(void *arg)
 	return NULL;
 }
 
-int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *pol, struct hw_clock *out, char **why)
+int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *pol, struct hw_clock *out, char **error)
 {
 	*out = (struct hw_clock){0};
-	*why = NULL;
+	*error = NULL;
 	size_t setsize = CPU_ALLOC_SIZE(cpu + 1);
 	cpu_set_t *set = CPU_ALLOC(cpu + 1);
 	if (!set)
@@ -117,7 +117,7 @@ int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *po
 	cpu_set_t *allowed = CPU_ALLOC(CPUSET_MAX);
 	int r = 0;
 	if (allowed && sched_getaffinity(0, allowed_size, allowed) == 0 && !CPU_ISSET_S(cpu, allowed_size, allowed)) {
-		*why = xasprintf("CPU %u is not among the CPUs this process may run on (taskset, cpuset cgroup)", cpu);
+		*error = xasprintf("CPU %u is not among the CPUs this process may run on (taskset, cpuset cgroup)", cpu);
 		r = -EPERM;
 	}
 	if (allowed)
@@ -138,12 +138,12 @@ int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *po
 	pthread_attr_destroy(&attr);
 	CPU_FREE(set);
 	if (r < 0) {
-		*why = xasprintf("cannot run a thread on CPU %u: %s", cpu, strerror(-r));
+		*error = xasprintf("cannot run a thread on CPU %u: %s", cpu, strerror(-r));
 		return r;
 	}
 	pthread_join(t, NULL);
 	if (!out->khz) {
-		*why = xasprintf("the timings on CPU %u made no sense (the clock went backwards?)", cpu);
+		*error = xasprintf("the timings on CPU %u made no sense (the clock went backwards?)", cpu);
 		return -ERANGE;
 	}
 	return 0;

@@ -230,8 +230,8 @@ struct hw_clock {
 #define HW_CLOCK_ROUNDS 5
 
 /* Measures on CPU cpu (a thread pinned there) and reads pol's cur clock
- * (pol may be NULL). On failure *why says why (not allowed on that CPU). */
-int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *pol, struct hw_clock *out, char **why);
+ * (pol may be NULL). On failure *error says why (not allowed on that CPU). */
+int hw_clock_measure(struct rootfs *rf, unsigned cpu, const struct hw_policy *pol, struct hw_clock *out, char **error);
 
 /* The estimate from a round: 64 × n additions more in the long chain took
  * long_s - short_s longer. 0 when the times make no sense. */

@@ -34,8 +34,9 @@ static void set_khz(json_object *o, const char *key, bool have, uint64_t khz)
 }
 
 /* What the probe that gathered a dump measured (GATHER_META clock-cpuN),
- * or why it could not (-ESRCH, clock-why-cpuN); -ENOENT without either. */
-static int recorded_clock(struct probe_ctx *ctx, unsigned cpu, struct hw_clock *c, char **why)
+ * or why it could not (-ESRCH, clock-why-cpuN, in *error); -ENOENT without
+ * either. */
+static int recorded_clock(struct probe_ctx *ctx, unsigned cpu, struct hw_clock *c, char **error)
 {
 	_cleanup_free_ char *key = xasprintf("clock-cpu%u", cpu), *wkey = xasprintf("clock-why-cpu%u", cpu);
 	_cleanup_free_ char *khz = probe_gather_meta(ctx, key);
@@ -44,10 +45,10 @@ static int recorded_clock(struct probe_ctx *ctx, unsigned cpu, struct hw_clock *
 		c->khz = v;
 		return 0;
 	}
-	*why = probe_gather_meta(ctx, wkey);
-	if (*why)
+	*error = probe_gather_meta(ctx, wkey);
+	if (*error)
 		return -ESRCH;
-	*why = xstrdup("measured only on the running machine, not in a dump");
+	*error = xstrdup("measured only on the running machine, not in a dump");
 	return -ENOENT;
 }
 

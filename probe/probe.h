@@ -94,10 +94,6 @@ void render_line(FILE *out, const char *label, const char *fmt, ...) _printf_(3,
 /* Area collectors and renderers, one source file each. */
 int host_collect(struct probe_ctx *ctx);
 void host_render(json_object *rec, FILE *out);
-/* The processes one copy of a UnixBench test can have at once: Shell
- * Scripts (8 concurrent) runs multi.sh, 8 tst.sh and up to 3 pipeline
- * stages each. */
-#define UB_PROCS_PER_COPY 33
 
 /* host.limits (ulimit -u, pids.max, pid_max, threads-max) and host.audit
  * (seccomp, audit rules); probe/limits.c. */

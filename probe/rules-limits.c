@@ -4,13 +4,14 @@
 
 #include "findings.h"
 #include "probe.h"
+#include "unixbench/catalogue.h"
 
-/* The processes a full run needs at once: one Shell Scripts (8
- * concurrent) copy per online CPU. */
+/* The processes a full run needs at once: one copy of the test with the
+ * most processes (Shell Scripts (8 concurrent)) per online CPU. */
 static int64_t procs_needed(json_object *rec)
 {
 	int64_t threads;
-	return jpath_int(rec, "cpu.threads", &threads) && threads > 0 ? threads * UB_PROCS_PER_COPY : -1;
+	return jpath_int(rec, "cpu.threads", &threads) && threads > 0 ? threads * ub_most_procs()->procs : -1;
 }
 
 static bool process_limit(const struct env_record *env, struct finding *f)
@@ -33,8 +34,9 @@ static bool process_limit(const struct env_record *env, struct finding *f)
 	}
 	if (!b.len)
 		return false;
-	buf_printf(&b, "; %" PRId64 " CPUs x %d processes per Shell Scripts (8 concurrent) copy = %" PRId64, needed / UB_PROCS_PER_COPY,
-		   UB_PROCS_PER_COPY, needed);
+	const struct ub_test_info *most = ub_most_procs();
+	buf_printf(&b, "; %" PRId64 " CPUs x %u processes per %s copy = %" PRId64, needed / most->procs, most->procs,
+		   most->name, needed);
 	f->evidence = buf_steal(&b);
 	return true;
 }

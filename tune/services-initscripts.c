@@ -26,16 +26,16 @@ static struct scripts *scripts_of(struct svc *s)
 	return s->data;
 }
 
-static int is_open(struct svc *s, char **why)
+static int is_open(struct svc *s, char **error)
 {
 	if (svc_pid1_is_systemd(s->rf)) {
-		*why = xstrdup("PID 1 is systemd: its services are units, not " INITD " scripts");
+		*error = xstrdup("PID 1 is systemd: its services are units, not " INITD " scripts");
 		return -EOPNOTSUPP;
 	}
 	struct scripts *d = xcalloc(1, sizeof(*d));
 	int r = initscripts_list(s->rf, &d->v, &d->n);
 	if (r < 0) {
-		*why = xasprintf("%s: %s", INITD, strerror(-r));
+		*error = xasprintf("%s: %s", INITD, strerror(-r));
 		free(d);
 		return r;
 	}

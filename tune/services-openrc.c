@@ -21,16 +21,16 @@ static int rc(struct svc *s, const char *const *args, bool capture, char **out)
 	return r;
 }
 
-static int rc_open(struct svc *s, char **why)
+static int rc_open(struct svc *s, char **error)
 {
 	static const char *const places[] = { "/sbin/rc-service", "/usr/sbin/rc-service", "/bin/rc-service",
 					      "/usr/bin/rc-service" };
 	if (svc_pid1_is_systemd(s->rf)) {
-		*why = xstrdup("PID 1 is systemd");
+		*error = xstrdup("PID 1 is systemd");
 		return -EOPNOTSUPP;
 	}
 	if (rootfs_exists(s->rf, OPENRC_RUN) < 0) {
-		*why = xstrdup("no " OPENRC_RUN ": OpenRC does not run this machine");
+		*error = xstrdup("no " OPENRC_RUN ": OpenRC does not run this machine");
 		return -ENOENT;
 	}
 	if (!rootfs_is_live(s->rf))
@@ -40,7 +40,7 @@ static int rc_open(struct svc *s, char **why)
 			s->data = xstrdup(places[i]);
 			return 0;
 		}
-	*why = xstrdup("no rc-service in /sbin, /usr/sbin, /bin or /usr/bin");
+	*error = xstrdup("no rc-service in /sbin, /usr/sbin, /bin or /usr/bin");
 	return -ENOENT;
 }
 

@@ -18,23 +18,23 @@ static bool bus_is_private(void)
 	return !strstr(addr, "/run/dbus/system_bus_socket");
 }
 
-static int sd_open(struct svc *s, char **why)
+static int sd_open(struct svc *s, char **error)
 {
 	if (!rootfs_is_live(s->rf) && !bus_is_private()) {
-		*why = xstrdup("no bus named by DBUS_SYSTEM_BUS_ADDRESS");
+		*error = xstrdup("no bus named by DBUS_SYSTEM_BUS_ADDRESS");
 		return -EOPNOTSUPP;
 	}
 	struct units *u = NULL;
 	int r = units_open(&u);
 	if (r < 0) {
-		*why = xasprintf("no system bus (%s)", r == -EOPNOTSUPP ? "built without libsystemd" : strerror(-r));
+		*error = xasprintf("no system bus (%s)", r == -EOPNOTSUPP ? "built without libsystemd" : strerror(-r));
 		return r;
 	}
 	/* a bus without systemd on it answers only now */
 	_cleanup_free_ char *target = NULL;
 	r = units_default_target(u, &target);
 	if (r < 0) {
-		*why = xasprintf("systemd does not answer on the system bus (%s)",
+		*error = xasprintf("systemd does not answer on the system bus (%s)",
 				 units_last_error(u) ? units_last_error(u) : strerror(-r));
 		units_close(u);
 		return r;

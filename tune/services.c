@@ -14,7 +14,7 @@ static const struct svc_backend *const backends[] = {
 	NULL,
 };
 
-int svc_open(struct rootfs *rf, struct svc **out, char **why)
+int svc_open(struct rootfs *rf, struct svc **out, char **error)
 {
 	_cleanup_free_ char *reasons = NULL;
 	for (size_t i = 0; backends[i]; i++) {
@@ -35,10 +35,10 @@ int svc_open(struct rootfs *rf, struct svc **out, char **why)
 		free(s);
 	}
 	if (!rootfs_is_live(rf))
-		*why = xasprintf("with --root, services are handled only on a bus named by DBUS_SYSTEM_BUS_ADDRESS "
+		*error = xasprintf("with --root, services are handled only on a bus named by DBUS_SYSTEM_BUS_ADDRESS "
 				 "or by the root's own init scripts, never this machine's (%s)", reasons);
 	else
-		*why = TAKE_PTR(reasons);
+		*error = TAKE_PTR(reasons);
 	return -EOPNOTSUPP;
 }
 

@@ -14,8 +14,8 @@ struct svc;
 
 struct svc_backend {
 	const char *name;
-	/* 0, or -errno with *why saying why this backend cannot be used */
-	int (*open)(struct svc *s, char **why);
+	/* 0, or -errno with *error saying why this backend cannot be used */
+	int (*open)(struct svc *s, char **error);
 	void (*close)(struct svc *s);
 	/* What the service manager said about the last failure, or NULL. */
 	const char *(*last_error)(struct svc *s);
@@ -54,10 +54,10 @@ struct svc {
  * a bus named by DBUS_SYSTEM_BUS_ADDRESS or the root's own scripts
  * (DIR/etc/init.d, DIR/sbin/rc-service) are used, never this machine's
  * service manager, and the scripts are only read, never run: a dump's
- * programs are anyone's code. On failure *why says why services cannot be
+ * programs are anyone's code. On failure *error says why services cannot be
  * handled.
  */
-int svc_open(struct rootfs *rf, struct svc **out, char **why);
+int svc_open(struct rootfs *rf, struct svc **out, char **error);
 void svc_close(struct svc *s);
 
 /* Backends, tried in this order. */

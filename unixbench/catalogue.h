@@ -48,6 +48,7 @@ struct ub_test_info {
 	unsigned quick_duration_s;
 	unsigned extra_s;    /* wall time beyond the duration (calibration, priming) */
 	bool needs_input;    /* reads sort.src from the working directory */
+	unsigned procs;      /* processes one copy can have at once */
 };
 
 /* The whole table, ending with an entry whose id is NULL:
@@ -59,6 +60,9 @@ extern const struct ub_test_info ub_tests[];
 const struct ub_test_info *ub_test_in_report_order(size_t i);
 /* By report name (the C compiler test: "C Compiler Throughput (gcc)" too). */
 const struct ub_test_info *ub_test_by_name(const char *name);
+/* The index test one copy of which can have the most processes at once
+ * (Shell Scripts (8 concurrent)): what a full run needs per copy. */
+const struct ub_test_info *ub_most_procs(void);
 /* An index test by id, NULL when id is none of the 12. */
 const struct ub_test_info *ub_index_test(const char *id);
 /* The ids of the index tests joined by sep: "dhry2reg, whetstone-double, ...". */

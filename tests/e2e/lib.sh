@@ -51,3 +51,37 @@ result_record() {
     "result": 30000000.0, "index": 2570.7, "time_s": 10.0, "samples": 7}]}]}
 EOR
 }
+# session FILE ARGS...: appends `ubtune ARGS`, its exit status, stdout and
+# stderr to FILE (the golden tests' record of a command)
+session() {
+	local file=$1 rc
+	shift
+	"$UBTUNE" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	{
+		echo "\$ ubtune $*"
+		echo "exit $rc"
+		echo "--- stdout"
+		cat "$T/out"
+		echo "--- stderr"
+		cat "$T/err"
+	} >>"$file"
+}
+# check_goldens GOT GOLDEN FILE...: each FILE (under GOT) is byte for byte
+# its golden under GOLDEN; UPDATE_GOLDEN=1 writes the goldens instead.
+check_goldens() {
+	local gotdir=$1 golden=$2 f name want
+	shift 2
+	for f in "$@"; do
+		name=${f#"$gotdir/"}
+		want="$golden/$name"
+		if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
+			mkdir -p "$(dirname "$want")"
+			cp "$f" "$want"
+		elif [ ! -f "$want" ]; then
+			fail "${name%.txt} has no golden output: UPDATE_GOLDEN=1 writes $want (then review it)"
+		else
+			diff -u "$want" "$f" >"$T/diff" || fail "${name%.txt} differs from $want: $(head -40 "$T/diff")"
+		fi
+	done
+}

@@ -20,23 +20,6 @@ done < <(find unixbench-logs results -type f ! -name README.md ! -name '*.py' | 
 cases[unixbench-logs/mangled/index-column.txt.copies-1]="--copies 1 unixbench-logs/mangled/index-column.txt"
 cases[unixbench-logs/mangled/index-only.txt.copies-1]="--copies 1 unixbench-logs/mangled/index-only.txt"
 
-# session FILE ARGS...: appends the command, its exit status, stdout and
-# stderr to FILE
-session() {
-	local file=$1 rc
-	shift
-	"$UBTUNE" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	{
-		echo "\$ ubtune $*"
-		echo "exit $rc"
-		echo "--- stdout"
-		cat "$T/out"
-		echo "--- stderr"
-		cat "$T/err"
-	} >>"$file"
-}
-
 start=$EPOCHSECONDS
 n=0
 got=()
@@ -57,18 +40,7 @@ for name in "${!cases[@]}"; do
 done
 $PY "$SRCDIR/tests/e2e/normalize-now.py" "$start" "$EPOCHSECONDS" "${got[@]}" || fail "cannot normalise the outputs"
 
-for f in "${got[@]}"; do
-	name=${f#"$T/got/"}
-	want="$GOLDEN/$name"
-	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
-		mkdir -p "$(dirname "$want")"
-		cp "$f" "$want"
-	elif [ ! -f "$want" ]; then
-		fail "${name%.txt} has no golden output: UPDATE_GOLDEN=1 writes $want (then review it)"
-	else
-		diff -u "$want" "$f" >"$T/diff" || fail "${name%.txt} differs from $want: $(head -40 "$T/diff")"
-	fi
-done
+check_goldens "$T/got" "$GOLDEN" "${got[@]}"
 
 # a golden whose input is gone is left over
 while IFS= read -r g; do

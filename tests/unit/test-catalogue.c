@@ -18,8 +18,10 @@ static void index_tests(void **state)
 			assert_string_equal(t->category, "system");
 			assert_true(t->baseline > 0);
 			assert_ptr_equal(ub_index_test(t->id), t);
+			assert_true(t->procs >= 1);
 		} else {
 			assert_null(ub_index_test(t->id));
+			assert_int_equal(t->procs, 0);
 		}
 		assert_ptr_equal(ub_test_by_name(t->name), t);
 	}
@@ -32,6 +34,14 @@ static void index_tests(void **state)
 	assert_null(ub_test_by_name("Recursion Test-Tower of Hanoi"));
 	assert_null(ub_test_by_name("Recursion Test--Tower of Hanoi 2"));
 	assert_null(ub_index_test("index"));
+	/* multi.sh, 8 tst.sh and up to 3 pipeline stages each: what a run
+	 * needs per copy, read by bench and by the probe's limits rule */
+	assert_string_equal(ub_most_procs()->id, "shell8");
+	assert_int_equal(ub_most_procs()->procs, 33);
+	assert_int_equal(ub_index_test("shell1")->procs, 5);
+	assert_int_equal(ub_index_test("spawn")->procs, 2);
+	assert_int_equal(ub_index_test("context1")->procs, 2);
+	assert_int_equal(ub_index_test("dhry2reg")->procs, 1);
 	_cleanup_free_ char *ids = ub_index_ids(",");
 	assert_string_equal(ids, "dhry2reg,whetstone-double,execl,fstime,fsbuffer,fsdisk,pipe,context1,spawn,"
 				 "syscall,shell1,shell8");

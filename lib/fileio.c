@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "alloc.h"
+#include "buf.h"
+#include "str.h"
+
+int dir_list_sorted(DIR *d, struct strv *out)
+{
+	struct dirent *de;
+	errno = 0;
+	while ((de = readdir(d))) {
+		if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+			continue;
+		strv_push(out, de->d_name);
+	}
+	if (errno)
+		return -errno;
+	strv_sort(out);
+	return 0;
+}
+
+int read_fd(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b = {0};
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int r = -errno;
+			buf_free(&b);
+			return r;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > max) {
+			buf_free(&b);
+			return -EFBIG;
+		}
+		buf_add(&b, chunk, (size_t)n);
+	}
+	if (len)
+		*len = b.len;
+	*out = buf_steal(&b);
+	return 0;
+}
+
+int write_full(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		s += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *text, mode_t mode)
+{
+	_cleanup_free_ char *tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	int r = write_full(fd, text, strlen(text));
+	if (r == 0 && (fchmod(fd, mode) < 0 || fsync(fd) < 0))
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		unlink(tmp);
+		return r;
+	}
+	const char *slash = strrchr(path, '/');
+	_cleanup_free_ char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	_cleanup_close_ int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return dfd >= 0 && fsync(dfd) < 0 ? -errno : 0;
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return -EINVAL;
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+		return -EFBIG;
+	return read_fd(fd, max, out, len);
+}
+
+static int remove_at(int dfd, const char *name, int depth)
+{
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return unlinkat(dfd, name, 0) < 0 ? -errno : 0;
+	if (depth > 256)
+		return -ELOOP;
+
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	struct strv names = {0};
+	int r = dir_list_sorted(d, &names);
+	for (size_t i = 0; r >= 0 && i < names.n; i++)
+		r = remove_at(dirfd(d), names.v[i], depth + 1);
+	strv_free(&names);
+	closedir(d);
+	if (r < 0)
+		return r;
+	return unlinkat(dfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
+}
+
+int remove_tree(const char *dir)
+{
+	return remove_at(AT_FDCWD, dir, 0);
+}
+
+int remove_tree_at(int dfd, const char *name)
+{
+	return remove_at(dfd, name, 0);
+}
