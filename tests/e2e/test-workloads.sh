@@ -134,8 +134,9 @@ cmp -s "$T/a.src" "$T/b.src" || fail "shell-input is not deterministic"
 mkdir "$T/testdir"
 cp "$T/a.src" "$T/testdir/sort.src"
 cd "$T/testdir" || fail "no testdir"
-expect_result 60 lpm looper 0.5 "$SCRIPTS/multi.sh" 1
-expect_result 60 lpm looper 0.5 "$SCRIPTS/multi.sh" 3
+# long enough for one run of three concurrent scripts on a loaded machine
+expect_result 60 lpm looper 1.5 "$SCRIPTS/multi.sh" 1
+expect_result 60 lpm looper 1.5 "$SCRIPTS/multi.sh" 3
 [ "$(ls -A)" = sort.src ] || fail "the scripts left files: $(ls -A)"
 echo "the end" >>sort.src
 expect_exit 1 "$W" looper 0.3 "$SCRIPTS/multi.sh" 2
