@@ -8,7 +8,6 @@ elif [ -n "${UNIXBENCH_DIR:-}" ] && [ -x "$UNIXBENCH_DIR/pgms/dhry2reg" ]; then
 else
 	skip "no workloads: build build/ubtune-workloads, or set UNIXBENCH_DIR to a built UnixBench tree"
 fi
-export UBTUNE_STATE_DIR="$T/state" UBTUNE_CACHE_DIR="$T/cache"
 
 # Every live descendant of PID as "pid pgid starttime", one per line.
 descendants() {

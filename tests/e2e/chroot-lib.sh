@@ -53,6 +53,8 @@ chroot_prepare() {
 in_chroot() {
 	local r=$1
 	shift
+	# inside the root, ubtune keeps its state where that machine would
+	local -x UBTUNE_STATE_DIR= UBTUNE_CACHE_DIR=
 	if [ -n "$LDSO" ]; then
 		chroot "$r" "/.host$(readlink -f "$LDSO")" --library-path "/.host/usr/lib/$(gcc -dumpmachine):/.host/usr/lib" \
 			/.host/ubtune "$@"

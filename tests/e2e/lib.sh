@@ -4,6 +4,9 @@ set -u
 : "${UBTUNE:?run through make check}" "${SRCDIR:?run through make check}"
 T=$(mktemp -d /tmp/ubtune-e2e.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# the results store and the cache of a test are its own, never this
+# machine's (/var/lib/ubtune as root) nor another test's running beside it
+export UBTUNE_STATE_DIR="$T/state" UBTUNE_CACHE_DIR="$T/cache"
 # a bench run's kernel-log marker goes to a stand-in, never to this machine's log
 : >"$T/kmsg"
 export UBTUNE_KMSG_DEV="$T/kmsg"

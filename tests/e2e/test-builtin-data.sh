@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 
 RESULT="$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
-export UBTUNE_STATE_DIR="$T/state" UBTUNE_CACHE_DIR="$T/cache"
 unset UBTUNE_DATADIR
 mkdir -p "$T/board"
 cp "$UBTUNE" "$T/board/ubtune"

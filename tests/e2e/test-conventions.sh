@@ -5,7 +5,6 @@
 # the width.
 . "$(dirname "$0")/lib.sh"
 
-export UBTUNE_STATE_DIR="$T/state"
 LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
 RESULTS="$SRCDIR/tests/fixtures/results"
 

@@ -7,7 +7,6 @@
 RESULT="$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
 GOLDEN="$SRCDIR/tests/golden"
 # a private results store: the goldens must not see the user's history
-export UBTUNE_STATE_DIR="$T/state"
 
 "$UBTUNE" diagnose "$RESULT" >"$T/text" 2>"$T/err" || fail "diagnose failed: $(cat "$T/err")"
 "$UBTUNE" diagnose --json "$RESULT" >"$T/json" 2>"$T/err" || fail "diagnose --json failed: $(cat "$T/err")"

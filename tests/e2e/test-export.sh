@@ -4,7 +4,6 @@
 # format parsers; written to a file by rename; the samples line by line.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fleet-results.sh"
-export UBTUNE_STATE_DIR="$T/state"
 $PY -c 'import prometheus_client' 2>/dev/null || skip "python3-prometheus-client is not installed"
 
 fleet_result a1 "$(printf '%032x' 1)" 0.3 sd

@@ -74,7 +74,6 @@ echo "apply: $tried I/O errors tried ($(tr '\n' ' ' <"$T/apply.calls")), 0 chang
 result_record "$T/a.json" 0123456789abcdef0123456789abcdef 1.5
 result_record "$T/b.json" fedcba9876543210fedcba9876543210 2.5
 result_record "$T/c.json" 00112233445566778899aabbccddeeff 3.5
-export UBTUNE_STATE_DIR="$T/state"
 "$UBTUNE" import "$T/a.json" "$T/b.json" >/dev/null 2>&1 || fail "the first imports failed"
 cp -a "$T/state" "$T/state.before"
 # history holds a and b, and c only when it was stored (whole)

@@ -4,7 +4,6 @@
 # outlier with that fact as its reason, --json, --html, the default choice
 # of results (the latest of each host) and bad input.
 . "$(dirname "$0")/lib.sh"
-export UBTUNE_STATE_DIR="$T/state"
 
 . "$(dirname "$0")/fleet-results.sh"
 i=0

@@ -6,7 +6,6 @@
 # runs the manifest marks healthy it finds nothing above low.
 . "$(dirname "$0")/lib.sh"
 
-export UBTUNE_STATE_DIR="$T/state"
 CORPUS="$SRCDIR/tests/fixtures/unixbench-published"
 "$PY" "$SRCDIR/tests/e2e/check-corpus.py" --healthy "$UBTUNE" "$CORPUS" >"$T/corpus" 2>&1 || fail "$(cat "$T/corpus")"
 tail -1 "$T/corpus" | grep -Eq '^[0-9]+ files, ([6-9][0-9]|[1-9][0-9]{2,}) runs checked, 0 problems$' ||

@@ -5,7 +5,6 @@
 # and stored results used by compare and report.
 . "$(dirname "$0")/lib.sh"
 
-export UBTUNE_STATE_DIR="$T/state"
 cd "$SRCDIR/tests/fixtures/unixbench-logs" || fail "no UnixBench fixtures"
 
 expect_exit 0 "$UBTUNE" import v6-full/vm-2026-11-29-01

@@ -3,7 +3,6 @@
 # recorded, never shown as zero or as a clean bill; what it recorded is shown.
 . "$(dirname "$0")/lib.sh"
 
-export UBTUNE_STATE_DIR="$T/state"
 LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
 
 # index tables alone: no time, samples, language, CPUs or environment

@@ -5,7 +5,6 @@
 # by compare; a steady result is said to be steady.
 . "$(dirname "$0")/lib.sh"
 
-export UBTUNE_STATE_DIR="$T/state"
 RESULTS="$SRCDIR/tests/fixtures/results"
 
 # the fixtures made steady, bimodal and noisy from one result record

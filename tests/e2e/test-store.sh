@@ -4,7 +4,6 @@
 # export and references behave the same. Needs no workloads: the results
 # are records imported from files.
 . "$(dirname "$0")/lib.sh"
-export UBTUNE_STATE_DIR="$T/state"
 
 result_record "$T/a.json" 0123456789abcdef0123456789abcdef 1.5
 result_record "$T/b.json" fedcba9876543210fedcba9876543210 2.5

@@ -2,6 +2,8 @@
 # apply on this machine without root: the plan is shown, nothing is changed,
 # and the error lists what would need root. Reads the machine, never writes.
 . "$(dirname "$0")/lib.sh"
+# the unprivileged user's own state directory, under HOME=$T
+unset UBTUNE_STATE_DIR UBTUNE_CACHE_DIR
 
 aslr=$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null) || skip "no /proc/sys/kernel/randomize_va_space"
 want=$([ "$aslr" = 2 ] && echo 1 || echo 2)

@@ -9,7 +9,6 @@
 [ -e "$UNIXBENCH_DIR/Run" ] || [ -e "$UNIXBENCH_DIR/UnixBench/Run" ] ||
 	skip "UNIXBENCH_DIR=$UNIXBENCH_DIR holds no Run script (nor UnixBench/Run)"
 command -v make >/dev/null && command -v cc >/dev/null || skip "make and a C compiler are needed to build the tree"
-export UBTUNE_STATE_DIR="$T/state" UBTUNE_CACHE_DIR="$T/cache"
 mkdir -p "$T/state" "$T/run"
 cd "$T/run" || fail "no run directory"
 

@@ -3,7 +3,6 @@
 # every other place (a board's ubtune pointed at another build, tests run
 # through an emulator).
 . "$(dirname "$0")/lib.sh"
-export UBTUNE_STATE_DIR="$T/state" UBTUNE_CACHE_DIR="$T/cache"
 mkdir -p "$T/empty" "$T/fake" "$T/run"
 
 UBTUNE_LIBEXECDIR=$T/empty expect_exit 1 "$UBTUNE" bench --quick --tests dhry2reg --no-store
