@@ -148,7 +148,7 @@ void fleet_render(json_object *fleet, FILE *out)
 {
 	json_object *sections = jpath(fleet, "sections");
 	fprintf(out, "Fleet of %zu result%s. A host is an outlier in a test %g robust standard deviations\n"
-		     "(%g x MAD) and %g %% or more from the fleet's median.\n",
+		     "(%g x MAD of the logarithms) and %g %% or more from the fleet's median.\n",
 		jarr_len(jpath(fleet, "results")), jarr_len(jpath(fleet, "results")) == 1 ? "" : "s", FLEET_K,
 		FLEET_MAD_SCALE, FLEET_MIN_PCT);
 	for (size_t s = 0; s < jarr_len(sections); s++) {

@@ -41,14 +41,25 @@ void fleet_stats(const double *v, size_t n, struct fleet_stats *st)
 	st->median = doubles_median_sorted(s, k);
 	st->min = s[0];
 	st->max = s[k - 1];
+	_cleanup_free_ double *dev = xcalloc(k, sizeof(*dev));
 	for (size_t i = 0; i < k; i++)
-		s[i] = fabs(s[i] - st->median);
-	doubles_sort(s, k);
-	st->mad = doubles_median_sorted(s, k);
-	st->sigma = FLEET_MAD_SCALE * st->mad;
-	double reach = fmax(FLEET_K * st->sigma, fabs(st->median) * FLEET_MIN_PCT / 100);
-	st->low = st->median - reach;
-	st->high = st->median + reach;
+		dev[i] = fabs(s[i] - st->median);
+	doubles_sort(dev, k);
+	st->mad = doubles_median_sorted(dev, k);
+	if (st->median <= 0)
+		return;
+	/* the spread of the ratios to the median: a score or a rate varies by
+	 * a factor, and a host twice as fast is as far off as one half as fast */
+	double centre = log(st->median);
+	for (size_t i = 0; i < k; i++)
+		dev[i] = s[i] > 0 ? fabs(log(s[i]) - centre) : INFINITY;
+	doubles_sort(dev, k);
+	st->sigma = FLEET_MAD_SCALE * doubles_median_sorted(dev, k);
+	if (!isfinite(st->sigma))
+		return;
+	double reach = fmax(FLEET_K * st->sigma, log1p(FLEET_MIN_PCT / 100));
+	st->low = st->median * exp(-reach);
+	st->high = st->median * exp(reach);
 	st->judged = k >= FLEET_MIN_HOSTS;
 }
 
@@ -282,8 +293,9 @@ static json_object *outlier_json(struct fleet *f, const struct row *r, const str
 	jset_double(o, "value", r->v[k]);
 	jset_str(o, "direction", dir < 0 ? "low" : "high");
 	jset_round(o, "pct", pct, 1);
-	jset(o, "robust_z", st->sigma > 0 ? json_object_new_double(round((r->v[k] - st->median) / st->sigma * 100) / 100)
-					   : NULL);
+	jset(o, "robust_z", st->sigma > 0 && r->v[k] > 0
+				    ? json_object_new_double(round(log(r->v[k] / st->median) / st->sigma * 100) / 100)
+				    : NULL);
 	jset_int(o, "peers", (int64_t)npeers);
 	jset_round(o, "peers_median", peers_median, 2);
 	json_object *diffs = fleet_differences(f->in[i].rec, peers, npeers, t);
@@ -313,7 +325,7 @@ static json_object *stats_json(const struct fleet_stats *s)
 	json_object *nums[] = {
 		isfinite(s->median) ? json_object_new_double(s->median) : NULL,
 		isfinite(s->mad) ? json_object_new_double(s->mad) : NULL,
-		isfinite(s->sigma) && s->median > 0 ? json_object_new_double(round(s->sigma / s->median * 1000) / 10) : NULL,
+		isfinite(s->sigma) ? json_object_new_double(round(s->sigma * 1000) / 10) : NULL,
 		isfinite(s->low) ? json_object_new_double(s->low) : NULL,
 		isfinite(s->high) ? json_object_new_double(s->high) : NULL,
 		isfinite(s->min) ? json_object_new_double(s->min) : NULL,
@@ -479,7 +491,7 @@ static json_object *results_json(const struct fleet *f)
 static json_object *rule_json(void)
 {
 	json_object *o = json_object_new_object();
-	jset_str(o, "method", "median and MAD");
+	jset_str(o, "method", "median and MAD of the logarithms");
 	jset_double(o, "k", FLEET_K);
 	jset_double(o, "mad_scale", FLEET_MAD_SCALE);
 	jset_double(o, "min_pct", FLEET_MIN_PCT);

@@ -20,11 +20,15 @@
 
 /*
  * The rule: a host is an outlier in a test when its value lies more than
- * FLEET_K robust standard deviations (FLEET_MAD_SCALE × the median absolute
- * deviation, which equals the standard deviation for normal data) from the
- * fleet's median, and at least FLEET_MIN_PCT % from it (runs of one machine
- * vary by a few per cent from run to run: a tight fleet is not a reason to
- * call that noise an outlier). It needs FLEET_MIN_HOSTS hosts with a value.
+ * FLEET_K robust standard deviations from the fleet's median, on the scale
+ * of ratios (the logarithms of the values: a host twice as fast is as far
+ * off as one half as fast, and a fleet that varies by a factor is not
+ * judged by its fastest hosts' absolute spread). The robust standard
+ * deviation is FLEET_MAD_SCALE × the median absolute deviation, which
+ * equals the standard deviation for normal data. It must also be at least
+ * FLEET_MIN_PCT % from the median (runs of one machine vary by a few per
+ * cent from run to run: a tight fleet is not a reason to call that noise
+ * an outlier). It needs FLEET_MIN_HOSTS hosts with a value.
  */
 #define FLEET_K 3.0
 #define FLEET_MAD_SCALE 1.4826
@@ -33,9 +37,9 @@
 
 struct fleet_stats {
 	size_t n;                 /* values (NAN ones left out) */
-	double median, mad;
-	double sigma;             /* FLEET_MAD_SCALE × mad */
-	double low, high;         /* the normal range */
+	double median, mad;       /* of the values */
+	double sigma;             /* FLEET_MAD_SCALE × the MAD of the logarithms */
+	double low, high;         /* the normal range: median × exp(∓reach) */
 	double min, max;
 	bool judged;              /* enough values to call outliers */
 };

@@ -124,8 +124,9 @@ const struct command cmd_fleet = {
 	.notes = "Per copy count: a table of hosts x tests (the index, or the result where a host has\n"
 		 "no index), the fleet's median and spread per test, and the hosts outside the normal\n"
 		 "range: more than 3 robust standard deviations (1.4826 x the median absolute\n"
-		 "deviation) and at least 5 % from the median. For each of them, the recorded facts\n"
-		 "in which it differs from the other hosts, ranked (governor, kernel, mitigations,\n"
-		 "workdir medium, memory, steal time, throttling events, services, build, firmware,\n"
-		 "...), and the causes diagnose finds when it compares the host with the others.",
+		 "deviation, of the logarithms: scores vary by a factor) and at least 5 % from the\n"
+		 "median. For each of them, the recorded facts in which it differs from the other\n"
+		 "hosts, ranked (governor, kernel, mitigations, workdir medium, memory, steal time,\n"
+		 "throttling events, services, build, firmware, ...), and the causes diagnose finds\n"
+		 "when it compares the host with the others.",
 };

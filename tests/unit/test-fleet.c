@@ -31,9 +31,12 @@ static void rule_one_slow_host(void **state)
 	assert_true(s.judged);
 	assert_float_equal(s.median, 99.75, 1e-9);
 	assert_float_equal(s.mad, 0.75, 1e-9);
-	assert_float_equal(s.sigma, 0.75 * 1.4826, 1e-9);
-	/* 3 sigma is 3.3: the 5 % floor decides the range */
-	assert_float_equal(s.low, 99.75 * 0.95, 1e-9);
+	/* on the scale of ratios: the median of |log(v / 99.75)| is that of
+	 * 100.5 and 99 (0.75 off, a ratio of 1.0075) */
+	assert_float_equal(s.sigma, 1.4826 * (log(100.5 / 99.75) + log(99.75 / 99)) / 2, 1e-9);
+	/* 3 sigma is 3.3 %: the 5 % floor decides the range */
+	assert_float_equal(s.low, 99.75 / 1.05, 1e-9);
+	assert_float_equal(s.high, 99.75 * 1.05, 1e-9);
 	int dir[N(v)];
 	assert_int_equal(outliers_of(v, N(v), dir), 1);
 	assert_int_equal(dir[4], -1);
@@ -72,6 +75,16 @@ static void rule_floor_and_limits(void **state)
 
 	const double wide[] = { 50, 100, 150, 200, 250 };
 	assert_int_equal(outliers_of(wide, N(wide), dir), 0);
+
+	/* a fleet that varies by a factor (a loaded machine) still shows the
+	 * host a hundred times slower, which the spread of the values hides */
+	const double factor[] = { 1.4, 84.6, 192.2, 284.0 };
+	assert_int_equal(outliers_of(factor, N(factor), dir), 1);
+	assert_int_equal(dir[0], -1);
+	/* a host that scored nothing is below any range */
+	const double zero[] = { 100, 102, 0, 98 };
+	assert_int_equal(outliers_of(zero, N(zero), dir), 1);
+	assert_int_equal(dir[2], -1);
 
 	const double two[] = { 100, 10 };
 	struct fleet_stats s;
