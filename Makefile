@@ -158,10 +158,15 @@ DEPS_FUZZ := clang libclang-rt-14-dev
 deps:
 	@tools/install-deps $(DEPS_BUILD) $(DEPS_TEST) $(DEPS_CROSS) $(DEPS_VM) $(DEPS_DEB)
 
+# Builds made on the way (check's, the minimal, sanitizer, static and arm64
+# ones) use every CPU unless make was given -j itself.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
+
 # run needs only what builds ubtune
 run:
 	@tools/install-deps $(DEPS_BUILD)
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	$(B)/ubtune probe
 
 # check also runs check-arm64 and check-vm where their tools are installed
@@ -171,7 +176,7 @@ CHECK_ARM64 = $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aar
 CHECK_VM = $(if $(and $(CHECK_ARM64),$(call have,qemu-system-aarch64),$(call have,qemu-system-x86_64)),check-vm)
 CHECK_MORE = check-static $(CHECK_ARM64) $(CHECK_VM)
 check: deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(SUBMAKE) all $(UNIT_BIN)
 	@$(MAKE) --no-print-directory check-layers check-unit check-e2e check-minimal check-san $(CHECK_MORE)
 
 # No #include runs from a lower layer to a higher one, no two units include
@@ -203,7 +208,7 @@ MIN_B := $(B)-min
 MIN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(MIN_B)/%)
 .PHONY: check-minimal
 check-minimal: $(FIXTURE_STAMP)
-	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_UNIT_BIN)
+	@$(SUBMAKE) MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_UNIT_BIN)
 	@echo "minimal build ($(MIN_B)/ubtune):"
 	@tools/run-tests unit $(MIN_UNIT_BIN)
 	@UBTUNE=$(CURDIR)/$(MIN_B)/ubtune tools/run-tests e2e tests/e2e/test-*.sh
@@ -220,7 +225,7 @@ unit-tests: $(UNIT_BIN)
 # The static minimal arm64 build, run under qemu-user: unit tests, and every
 # fixture root recorded as the native build records it (tools/check-arm64).
 ARM64_B := $(B)/arm64
-ARM64_MAKE = $(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B)
+ARM64_MAKE = $(SUBMAKE) CROSS_COMPILE=aarch64-linux-gnu- MINIMAL=1 STATIC=1 B=$(ARM64_B)
 # check-arm64 and check-vm both need it: one build, never two at once under -j.
 .PHONY: arm64-build static-build
 arm64-build:
@@ -232,7 +237,7 @@ check-arm64: $(B)/ubtune $(FIXTURE_STAMP) arm64-build
 # ubtune in real guests (tools/check-vm); kernels are cached in $(B)/vm/cache.
 STATIC_B := $(B)/static
 static-build:
-	+@$(MAKE) --no-print-directory STATIC=1 B=$(STATIC_B) all
+	+@$(SUBMAKE) STATIC=1 B=$(STATIC_B) all
 check-vm: static-build arm64-build
 	@tools/check-vm $(B)/vm $(STATIC_B) $(ARM64_B)
 
@@ -267,8 +272,8 @@ bench-clock: $(B)/bench-clock
 # are kept in $(B)/bench-store/ for the next run.
 .PHONY: bench-store
 bench-store:
-	@$(MAKE) --no-print-directory all $(B)/bench-store-fill
-	@$(MAKE) --no-print-directory MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
+	@$(SUBMAKE) all $(B)/bench-store-fill
+	@$(SUBMAKE) MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
 
 # The Debian package, built by dpkg-buildpackage from debian/ in a copy of
@@ -411,7 +416,7 @@ fuzz_corpus = tests/fuzz/$(2) $(call FUZZ_SEEDS_$(2),$(1))
 san_corpus = tests/fuzz/$(2) $(or $(FUZZ_CHECK_SEEDS_$(2)),$(call FUZZ_SEEDS_$(2),$(1)))
 .PHONY: check-san fuzz fuzz-build
 check-san: $(FIXTURE_STAMP)
-	@$(MAKE) --no-print-directory B=$(SAN_B) CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
+	@$(SUBMAKE) B=$(SAN_B) CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
 		all $(SAN_UNIT_BIN) $(FUZZ_NAMES:%=$(SAN_B)/replay-%) $(SAN_B)/seeds/proc
 	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
 	@echo "sanitizer build ($(SAN_B)/ubtune):"
@@ -446,7 +451,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -O1 -g $(SAN_FLAGS)
 fuzz-build:
 	@tools/install-deps $(DEPS_FUZZ)
-	@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
+	@$(SUBMAKE) B=$(FUZZ_B) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
 		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc
 fuzz_run = mkdir -p $(FUZZ_B)/corpus/$(1) && echo "fuzz-$(1): $(FUZZ_SECONDS) s (log: $(FUZZ_B)/log-$(1))" && \
 	{ ASAN_OPTIONS=detect_leaks=1 $(FUZZ_B)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
