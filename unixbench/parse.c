@@ -2057,6 +2057,7 @@ const char *ub_mangling_name(unsigned bit)
 	case UB_MANGLE_CONTROL: return "control characters or bad UTF-8";
 	case UB_MANGLE_MAIL: return "quoted-printable or format=flowed mail";
 	case UB_MANGLE_LISTED: return "line numbers or list bullets";
+	case UB_MANGLE_CASE: return "words in other letter case";
 	default: return NULL;
 	}
 }

@@ -635,6 +635,49 @@ static void mail_and_old_layouts(void **state)
 	ub_doc_free(&d);
 }
 
+/* A site that rewrites "Benchmark" as "BenchMark" wherever it appears: Run's
+ * lines are read again, prose and headings keep their letters. */
+static void letter_case(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"### My BENCHMARK notes\n"
+		"   BYTE UNIX BenchMarks (Version 5.1.3)\n"
+		"   System: catcat: GNU/Linux\n"
+		"------------------------------------------------------------------------\n"
+		"BenchMark Run: Fri Jan 12 2024 03:51:44 - 04:19:44\n"
+		"0 CPUs in system; running 1 parallel copy of tests\n"
+		"Pipe Throughput                             1641870.5 lps   (10.0 s, 7 samples)\n"
+		"System BenchMarks Index Values               BASELINE       RESULT    INDEX\n"
+		"Pipe Throughput                               12440.0    1641870.5   1319.8\n"
+		"                                                                   ========\n"
+		"System BenchMarks Index Score                                        1319.8\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(text, &d), 0);
+	assert_int_equal(d.manglings, UB_MANGLE_CASE);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	assert_string_equal(d.results[0].h.version, "5.1.3");
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_string_equal(b->label, "My BENCHMARK notes");
+	assert_string_equal(b->date, "2024-01-12");
+	assert_true(b->cpus_said);
+	assert_int_equal(b->cpus, 0);
+	assert_int_equal(b->ntests, 1);
+	assert_near(find_test(b, "pipe")->index, 1319.8);
+	assert_true(b->has_score);
+	assert_near(b->score, 1319.8);
+	ub_doc_free(&d);
+
+	/* the word in another case where no line of Run's comes of it stays */
+	assert_int_equal(parse_text("UnixBench BenchMark Results:\n"
+				    "Pipe Throughput                             1641870.5 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_int_equal(d.manglings, 0);
+	ub_doc_free(&d);
+}
+
 /* A paste site's rendering: every line numbered ("  12. ") or bulleted
  * ("- "); UnixBench 4.1-wht's header ends with "End Benchmark Run:" and the
  * uptime then, whose three load averages are no table row. */
@@ -931,6 +974,7 @@ int main(void)
 		cmocka_unit_test(pasted_layouts),
 		cmocka_unit_test(mail_and_old_layouts),
 		cmocka_unit_test(listed_pastes),
+		cmocka_unit_test(letter_case),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
