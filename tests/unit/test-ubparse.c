@@ -555,16 +555,33 @@ static void pasted_layouts(void **state)
 	assert_int_equal(d.nproblems, 0);
 	ub_doc_free(&d);
 
-	/* GitHub's table without borders, thousands separators, a ratio column, copies in the titles */
+	/* GitHub's table without borders, thousands separators, a ratio column, copies in the
+	 * titles: columns that differ only in their copies are one run at two copy counts */
 	assert_int_equal(parse_text("<html><body>\n  | 1P | 160P | 160P/1P\n-- | -- | -- | --\n"
-				    "File Copy   1024 bufsize 2000 maxblocks | 4,151 | 2,477 | 59.68%\n</body></html>\n",
+				    "File Copy   1024 bufsize 2000 maxblocks | 4,151 | 2,477 | 59.68%\n"
+				    "File Copy 256   bufsize 500 maxblocks | 2,816 | 1,554 | 55.16%\n</body></html>\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_string_equal(d.results[0].blocks[0].label, "1P");
+	assert_string_equal(d.results[0].blocks[1].label, "160P");
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_int_equal(d.results[0].blocks[1].copies, 160);
+	assert_near(find_test(&d.results[0].blocks[0], "fstime")->index, 4151);
+	assert_near(find_test(&d.results[0].blocks[1], "fstime")->index, 2477);
+	assert_near(find_test(&d.results[0].blocks[1], "fsbuffer")->index, 1554);
+	ub_doc_free(&d);
+
+	/* two columns at the same copies are two conditions: a result each */
+	assert_int_equal(parse_text("| Test | 8 copies before | 8 copies after |\n|--|--|--|\n"
+				    "| Pipe Throughput | 1149.6 | 1230.4 |\n",
 				    &d),
 			 0);
 	assert_int_equal(d.nresults, 2);
-	assert_int_equal(d.results[0].blocks[0].copies, 1);
-	assert_int_equal(d.results[1].blocks[0].copies, 160);
-	assert_near(find_test(&d.results[0].blocks[0], "fstime")->index, 4151);
-	assert_near(find_test(&d.results[1].blocks[0], "fstime")->index, 2477);
+	assert_int_equal(d.results[0].blocks[0].copies, 8);
+	assert_int_equal(d.results[1].blocks[0].copies, 8);
+	assert_near(find_test(&d.results[1].blocks[0], "pipe")->index, 1230.4);
 	ub_doc_free(&d);
 
 	assert_int_equal(parse_text("`Benchmark Run: 8 CPUs; 8 parallel processes`\n\n"
