@@ -206,15 +206,16 @@ static void recase(char *s, unsigned *manglings)
 {
 	static const char word[] = "benchmark";
 	const size_t n = sizeof(word) - 1;
+	const char *other = NULL;
+	for (const char *p = s; !other && (p = strcasestr(p, word)); p += n)
+		if (strncmp(p, "Benchmark", n) != 0)
+			other = p;
+	if (!other) /* nearly every line: nothing to copy */
+		return;
 	_cleanup_free_ char *copy = xstrdup(s);
-	bool changed = false;
-	for (char *p = copy; (p = strcasestr(p, word)); p += n) {
-		if (strncmp(p, "Benchmark", n) != 0) {
-			memcpy(p, "Benchmark", n);
-			changed = true;
-		}
-	}
-	if (changed && benchmark_phrases(copy) > benchmark_phrases(s)) {
+	for (char *p = copy + (other - s); (p = strcasestr(p, word)); p += n)
+		memcpy(p, "Benchmark", n);
+	if (benchmark_phrases(copy) > benchmark_phrases(s)) {
 		strcpy(s, copy);
 		*manglings |= UB_MANGLE_CASE;
 	}
