@@ -52,6 +52,7 @@ struct parser {
 	/* a Markdown table: the .html's columns, or one column per run */
 	enum { PIPE_NONE, PIPE_HTML, PIPE_RUNS } pipe;
 	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
+	size_t pipe_blocks[UB_PIPE_RUNS_MAX];          /* and its block in that result */
 	bool pipe_skip[UB_PIPE_RUNS_MAX];            /* a ratio column ("160P/1P") */
 	char *pipe_titles[UB_PIPE_RUNS_MAX];
 	bool pipe_open; /* the runs of the columns exist */
@@ -1703,8 +1704,39 @@ static bool pipe_header(struct parser *p, char **cells, int n)
 	return true;
 }
 
+/* The copies a run column's title gives ("160P", "8 copies"), 0: none. */
+static unsigned title_copies(const char *t)
+{
+	unsigned c;
+	const char *q = t;
+	if (take_uint(&q, UB_COPIES_MAX, &c) && streq(q, "P") && c)
+		return c;
+	return heading_copies(t);
+}
+
+/* Whether every run column is titled by its copies, each by other copies
+ * ("| 1P | 160P |"): one run at several copy counts, not several runs. */
+static bool pipe_one_set(struct parser *p)
+{
+	size_t n = 0;
+	unsigned seen[UB_PIPE_RUNS_MAX];
+	for (size_t i = 0; i < p->npipe; i++) {
+		if (p->pipe_skip[i])
+			continue;
+		unsigned c = title_copies(p->pipe_titles[i]);
+		for (size_t k = 0; k < n; k++)
+			if (seen[k] == c)
+				return false;
+		if (!c)
+			return false;
+		seen[n++] = c;
+	}
+	return n > 1;
+}
+
 /* The runs of a table with one column per run: a result each, titled by
- * the column; copies from the title ("160P", "8 copies") or the text. */
+ * the column; copies from the title ("160P", "8 copies") or the text.
+ * Columns that differ only in their copies are the blocks of one result. */
 static bool pipe_open_runs(struct parser *p, int cells)
 {
 	/* "  | 1P | 160P" above "File Copy ... | 4,151 | 2,477": no title over the tests */
@@ -1712,25 +1744,25 @@ static bool pipe_open_runs(struct parser *p, int cells)
 		free(p->pipe_titles[0]);
 		memmove(p->pipe_titles, p->pipe_titles + 1, --p->npipe * sizeof(*p->pipe_titles));
 	}
-	for (size_t i = 0; i < p->npipe; i++) {
+	for (size_t i = 0; i < p->npipe; i++)
 		p->pipe_skip[i] = strchr(p->pipe_titles[i], '/') != NULL;
+	bool one = pipe_one_set(p);
+	if (one && !result_new(p))
+		return false;
+	for (size_t i = 0; i < p->npipe; i++) {
 		if (p->pipe_skip[i])
 			continue;
-		struct ub_result *r = result_new(p);
-		if (!r)
+		if (!one && !result_new(p))
 			return false;
 		p->pipe_results[i] = p->doc->nresults - 1;
 		struct ub_block *b = block_new(p, PH_INDEX);
 		if (!b)
 			return false;
+		p->pipe_blocks[i] = p->doc->results[p->pipe_results[i]].nblocks - 1;
 		free(b->label);
 		b->label = xstrdup(p->pipe_titles[i]);
-		const char *t = p->pipe_titles[i];
-		unsigned c;
-		const char *q = t;
-		if (take_uint(&q, UB_COPIES_MAX, &c) && streq(q, "P") && c)
-			b->copies = c, b->copies_from_text = true;
-		else if ((c = heading_copies(t)))
+		unsigned c = title_copies(p->pipe_titles[i]);
+		if (c)
 			b->copies = c, b->copies_from_text = true;
 		b->columns[0] = COL_INDEX;
 		b->ncolumns = 1;
@@ -1755,7 +1787,7 @@ static void pipe_run_row(struct parser *p, char **cells, int n)
 		if (p->pipe_skip[i] || !cell_number(cells[i + 1], &v))
 			continue;
 		struct ub_result *r = &p->doc->results[p->pipe_results[i]];
-		struct ub_block *b = &r->blocks[r->nblocks - 1];
+		struct ub_block *b = &r->blocks[p->pipe_blocks[i]];
 		if (score) {
 			b->score = v;
 			b->has_score = true;
@@ -2057,6 +2089,7 @@ const char *ub_mangling_name(unsigned bit)
 	case UB_MANGLE_CONTROL: return "control characters or bad UTF-8";
 	case UB_MANGLE_MAIL: return "quoted-printable or format=flowed mail";
 	case UB_MANGLE_LISTED: return "line numbers or list bullets";
+	case UB_MANGLE_CASE: return "words in other letter case";
 	default: return NULL;
 	}
 }

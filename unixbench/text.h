@@ -26,6 +26,7 @@ enum {
 	UB_MANGLE_CONTROL = 1 << 6,     /* tabs, control characters, bad UTF-8 */
 	UB_MANGLE_MAIL = 1 << 7,        /* a mail's quoted-printable or format=flowed */
 	UB_MANGLE_LISTED = 1 << 8,      /* every line numbered ("12. ") or bulleted ("- ") */
+	UB_MANGLE_CASE = 1 << 9,        /* a word of Run's lines in other letter case ("BenchMark Run:") */
 };
 
 struct ub_line {

@@ -3,7 +3,8 @@
 # mangled forms of tests/fixtures/unixbench-logs) with `ubtune import --json --no-store` and
 # checks each run against its manifest.json: the number of runs, their labels, copies,
 # printed scores (system, 2D, 3D) and every test's printed result, unit and index. Every file
-# of the directory must be listed unless the manifest says "only_listed".
+# of the directory must be listed unless the manifest says "only_listed". It counts the sources (a
+# repository, or a web site; a GitHub or GitLab address is its repository) and the format classes.
 # With --healthy, it also runs `ubtune diagnose --json` on every file and checks that no result
 # whose runs the manifest marks "healthy" gets a finding above low confidence.
 # Usage: check-corpus.py [--healthy] UBTUNE CORPUS_DIR [FILE...]
@@ -63,6 +64,17 @@ def check_run(where, want, got, errors):
                 err("%s: %s %r, expected %s" % (t["name"], field, g.get(field), t[field]))
         if "unit" in t and g.get("unit") != t["unit"]:
             err("%s: unit %r, expected %r" % (t["name"], g.get("unit"), t["unit"]))
+
+
+def source_of(origin):
+    """The repository or web site a file comes from: a GitHub or GitLab address counts as its repository."""
+    if "repo" in origin:
+        return origin["repo"]
+    parts = origin["url"].split("/")
+    host = parts[2][4:] if parts[2].startswith("www.") else parts[2]
+    if host in ("github.com", "gitlab.com"):
+        return "/".join(parts[3:5])
+    return host
 
 
 def check_healthy(ubtune, path, name, want, records, errors, counts):
@@ -132,6 +144,9 @@ def main():
         print(e)
     if healthy:
         print("%d healthy results diagnosed, %d that diagnose cannot judge" % (counts["healthy"], counts["refused"]))
+    if not only and all("origin" in e for e in manifest["files"]):
+        print("%d sources, %d format classes" % (len({source_of(e["origin"]) for e in manifest["files"]}),
+                                                 len({e["format"] for e in manifest["files"]})))
     print("%d files, %d runs checked, %d problems" % (files, runs, len(errors)))
     return 1 if errors else 0
 

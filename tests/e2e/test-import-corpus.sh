@@ -12,6 +12,8 @@ tail -1 "$T/corpus" | grep -Eq '^[0-9]+ files, ([6-9][0-9]|[1-9][0-9]{2,}) runs 
 	fail "the corpus is short of 60 runs: $(tail -1 "$T/corpus")"
 grep -Eq '^([3-9][0-9]|[1-9][0-9]{2,}) healthy results diagnosed' "$T/corpus" ||
 	fail "too few healthy results diagnosed: $(cat "$T/corpus")"
+grep -Eq '^(2[5-9]|[3-9][0-9]|[1-9][0-9]{2,}) sources, ' "$T/corpus" ||
+	fail "the corpus comes from fewer than 25 sources: $(cat "$T/corpus")"
 # the healthy check notices a finding above low: the header of this run shows a load of 1.44
 mkdir "$T/h" && cp "$CORPUS/vpsbenches-DO.1GB.SF.log" "$T/h/"
 "$PY" -c 'import json, sys

@@ -5,6 +5,7 @@
  * record that matches the write-up; healthy runs raise nothing above low.
  * The case's own published runs are never among its references.
  */
+#include "bench/ubimport.h"
 #include "diagtest.h"
 
 /* ---- environment records as the probe and the sampler write them ---- */
@@ -176,6 +177,40 @@ static void healthy_runs_raise_nothing(void **state)
 	}
 }
 
+/*
+ * Published sources that name their cause, imported as a person would
+ * import them (tests/fixtures/unixbench-published): byte-unixbench issue 87
+ * (fstime at 1 to 32 copies, all copies on dummy0 and dummy1) and pull
+ * request 85 (File Copy at 1 and 160 copies, one read and one write file
+ * for all copies): the copies' contention comes first.
+ */
+static void sources_naming_their_cause(void **state)
+{
+	static const struct {
+		const char *file, *cause, *says;
+	} cases[] = {
+		{ "kdlucas-issue87.txt", "diag.filecopy-copies", "less at 16 copies than at 1 copy" },
+		{ "kdlucas-pr85.txt", "diag.filecopy-copies", "less at 160 copies than at 1 copy" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *path = xasprintf("%s/tests/fixtures/unixbench-published/%s", SRCDIR, cases[i].file);
+		_cleanup_free_ char *error = NULL;
+		json_object *records = NULL;
+		struct ub_import_opts o = { .source = path };
+		if (ub_import_file(path, &o, &records, NULL, &error) < 0)
+			fail_msg("%s: %s", cases[i].file, error);
+		_cleanup_json_ json_object *all = records;
+		assert_int_equal(json_object_array_length(all), 1);
+		_cleanup_json_ json_object *report = report_of(json_object_array_get_idx(all, 0), NULL);
+		_cleanup_free_ char *text = causes_text(report);
+		if (!streq_ptr(cause_id(report, 0), cases[i].cause) || !streq(cause_confidence(report, 0), "medium"))
+			fail_msg("%s: %s", cases[i].file, text);
+		const char *reason = jpath_str(json_object_array_get_idx(jpath(report, "causes"), 0), "reason");
+		if (!reason || !strstr(reason, cases[i].says))
+			fail_msg("%s: %s", cases[i].file, reason ?: "no reason");
+	}
+}
+
 /* The environment can clear a suspect: the same disk-shaped scores from a
  * tmpfs workdir are not blamed on storage. */
 static void environment_overrules_shape(void **state)
@@ -275,6 +310,7 @@ int main(void)
 		cmocka_unit_test(known_causes_from_scores),
 		cmocka_unit_test(known_causes_with_environment),
 		cmocka_unit_test(healthy_runs_raise_nothing),
+		cmocka_unit_test(sources_naming_their_cause),
 		cmocka_unit_test(environment_overrules_shape),
 		cmocka_unit_test(fixture_roots_as_environment),
 		cmocka_unit_test(imported_log_says_what_it_could_not_check),

@@ -555,16 +555,33 @@ static void pasted_layouts(void **state)
 	assert_int_equal(d.nproblems, 0);
 	ub_doc_free(&d);
 
-	/* GitHub's table without borders, thousands separators, a ratio column, copies in the titles */
+	/* GitHub's table without borders, thousands separators, a ratio column, copies in the
+	 * titles: columns that differ only in their copies are one run at two copy counts */
 	assert_int_equal(parse_text("<html><body>\n  | 1P | 160P | 160P/1P\n-- | -- | -- | --\n"
-				    "File Copy   1024 bufsize 2000 maxblocks | 4,151 | 2,477 | 59.68%\n</body></html>\n",
+				    "File Copy   1024 bufsize 2000 maxblocks | 4,151 | 2,477 | 59.68%\n"
+				    "File Copy 256   bufsize 500 maxblocks | 2,816 | 1,554 | 55.16%\n</body></html>\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_string_equal(d.results[0].blocks[0].label, "1P");
+	assert_string_equal(d.results[0].blocks[1].label, "160P");
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_int_equal(d.results[0].blocks[1].copies, 160);
+	assert_near(find_test(&d.results[0].blocks[0], "fstime")->index, 4151);
+	assert_near(find_test(&d.results[0].blocks[1], "fstime")->index, 2477);
+	assert_near(find_test(&d.results[0].blocks[1], "fsbuffer")->index, 1554);
+	ub_doc_free(&d);
+
+	/* two columns at the same copies are two conditions: a result each */
+	assert_int_equal(parse_text("| Test | 8 copies before | 8 copies after |\n|--|--|--|\n"
+				    "| Pipe Throughput | 1149.6 | 1230.4 |\n",
 				    &d),
 			 0);
 	assert_int_equal(d.nresults, 2);
-	assert_int_equal(d.results[0].blocks[0].copies, 1);
-	assert_int_equal(d.results[1].blocks[0].copies, 160);
-	assert_near(find_test(&d.results[0].blocks[0], "fstime")->index, 4151);
-	assert_near(find_test(&d.results[1].blocks[0], "fstime")->index, 2477);
+	assert_int_equal(d.results[0].blocks[0].copies, 8);
+	assert_int_equal(d.results[1].blocks[0].copies, 8);
+	assert_near(find_test(&d.results[1].blocks[0], "pipe")->index, 1230.4);
 	ub_doc_free(&d);
 
 	assert_int_equal(parse_text("`Benchmark Run: 8 CPUs; 8 parallel processes`\n\n"
@@ -633,6 +650,178 @@ static void mail_and_old_layouts(void **state)
 	assert_false(find_test(b, "context1")->has_index);
 	assert_int_equal(d.nproblems, 0);
 	ub_doc_free(&d);
+}
+
+/* A site that rewrites "Benchmark" as "BenchMark" wherever it appears: Run's
+ * lines are read again, prose and headings keep their letters. */
+static void letter_case(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"### My BENCHMARK notes\n"
+		"   BYTE UNIX BenchMarks (Version 5.1.3)\n"
+		"   System: catcat: GNU/Linux\n"
+		"------------------------------------------------------------------------\n"
+		"BenchMark Run: Fri Jan 12 2024 03:51:44 - 04:19:44\n"
+		"0 CPUs in system; running 1 parallel copy of tests\n"
+		"Pipe Throughput                             1641870.5 lps   (10.0 s, 7 samples)\n"
+		"System BenchMarks Index Values               BASELINE       RESULT    INDEX\n"
+		"Pipe Throughput                               12440.0    1641870.5   1319.8\n"
+		"                                                                   ========\n"
+		"System BenchMarks Index Score                                        1319.8\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(text, &d), 0);
+	assert_int_equal(d.manglings, UB_MANGLE_CASE);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	assert_string_equal(d.results[0].h.version, "5.1.3");
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_string_equal(b->label, "My BENCHMARK notes");
+	assert_string_equal(b->date, "2024-01-12");
+	assert_true(b->cpus_said);
+	assert_int_equal(b->cpus, 0);
+	assert_int_equal(b->ntests, 1);
+	assert_near(find_test(b, "pipe")->index, 1319.8);
+	assert_true(b->has_score);
+	assert_near(b->score, 1319.8);
+	ub_doc_free(&d);
+
+	/* the word in another case where no line of Run's comes of it stays */
+	assert_int_equal(parse_text("UnixBench BenchMark Results:\n"
+				    "Pipe Throughput                             1641870.5 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_int_equal(d.manglings, 0);
+	ub_doc_free(&d);
+}
+
+/* UnixBench 4.1-wht's report set as a Markdown code block: every line
+ * indented by four spaces, File Read 4096 in the index, a test that could
+ * not run (Process Creation 1.0, index 0.0) and the FINAL SCORE. */
+static void v4_indented(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"下面是 UNIX Benchmarks 的测评结果:\n"
+		"\n"
+		"    BYTE UNIX Benchmarks (Version 4.1-wht.2)\n"
+		"    System -- Linux vps 2.6.27 #1 SMP Mon Jun 13 17:16:12 UTC 2011 x86_64 GNU/Linux\n"
+		"    /dev/simfs            62914560    812072  62102488   2% /\n"
+		"    \n"
+		"    Start Benchmark Run: Sat Jul 16 10:21:35 UTC 2011\n"
+		"     10:21:35 up 17:30,  1 user,  load average: 0.00, 0.03, 0.01\n"
+		"    \n"
+		"    End Benchmark Run: Sat Jul 16 10:34:26 UTC 2011\n"
+		"     10:34:26 up 17:43,  1 user,  load average: 13.25, 5.34, 2.38\n"
+		"    \n"
+		"                         INDEX VALUES\n"
+		"    TEST                                        BASELINE     RESULT      INDEX\n"
+		"    \n"
+		"    Dhrystone 2 using register variables        376783.7 21991555.2      583.7\n"
+		"    File Read 4096 bufsize 8000 maxblocks        15382.0  1844144.0     1198.9\n"
+		"    Process Creation                               569.3        1.0        0.0\n"
+		"                                                                     =========\n"
+		"         FINAL SCORE                                                     222.8\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(text, &d), 0);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	assert_string_equal(d.results[0].h.version, "4.1-wht.2");
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_string_equal(b->date, "2011-07-16");
+	assert_string_equal(b->start, "10:21:35");
+	assert_int_equal(b->ntests, 3);
+	assert_near(find_test(b, "dhry2reg")->index, 583.7);
+	assert_near(find_test(b, "fsdisk-r")->result, 1844144.0);
+	assert_near(find_test(b, "spawn")->result, 1.0);
+	assert_true(find_test(b, "spawn")->has_index);
+	assert_near(find_test(b, "spawn")->index, 0.0);
+	assert_near(b->score, 222.8);
+	ub_doc_free(&d);
+}
+
+/* The Benchmark Run date as other locales print "%a %b %d %Y": the month's
+ * name in Spanish, German, French, Italian, Portuguese and Swedish, and the
+ * zh_CN and ja_JP "11月" (ja_JP pads a one-digit month with a space). */
+static void localized_dates(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *run, *date;
+	} cases[] = {
+		{ "mi\xc3\xa9 abr 26 2017 08:19:56 - 08:48:07", "2017-04-26" },
+		{ "Di Dez 05 2023 10:00:00 - 10:28:00", "2023-12-05" },
+		{ "Mi M\xc3\xa4r 13 2024 10:00:00 - 10:28:00", "2024-03-13" },
+		{ "jeu. f\xc3\xa9vr. 09 2023 10:00:00 - 10:28:00", "2023-02-09" },
+		{ "ven. ao\xc3\xbbt 04 2023 10:00:00 - 10:28:00", "2023-08-04" },
+		{ "gio ott 12 2023 10:00:00 - 10:28:00", "2023-10-12" },
+		{ "qui out 12 2023 10:00:00 - 10:28:00", "2023-10-12" },
+		{ "l\xc3\xb6r mar 28 2015 05:03:04 - 05:31:19", "2015-03-28" },
+		{ "\xe6\x97\xa5 11\xe6\x9c\x88 29 2026 22:36:13 - 22:44:56", "2026-11-29" },
+		{ "\xe7\x81\xab  8\xe6\x9c\x88 13 2013 16:06:47 - 16:34:54", "2013-08-13" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *text = xasprintf("Benchmark Run: %s\n"
+						      "1 CPU in system; running 1 parallel copy of tests\n"
+						      "Pipe Throughput 2084722.8 lps (10.0 s, 7 samples)\n",
+						      cases[i].run);
+		struct ub_doc d;
+		assert_int_equal(parse_text(text, &d), 0);
+		assert_int_equal(d.nproblems, 0);
+		assert_non_null(d.results[0].blocks[0].date);
+		assert_string_equal(d.results[0].blocks[0].date, cases[i].date);
+		ub_doc_free(&d);
+	}
+	/* a month no locale of these names is no date, never a guessed one */
+	struct ub_doc d;
+	assert_int_equal(parse_text("Benchmark Run: Sun Xyz 29 2026 22:36:13 - 22:44:56\n"
+				    "1 CPU in system; running 1 parallel copy of tests\n"
+				    "Pipe Throughput 2084722.8 lps (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_null(d.results[0].blocks[0].date);
+	ub_doc_free(&d);
+}
+
+/* The header's load average as the record holds it: a locale with decimal
+ * commas ("0,08, 0,03, 0,07") reads as with points; one that cannot be
+ * told apart ("1,2,3") is no load average. */
+static void decimal_comma_load(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *uptime;
+		double load[3];
+		bool known;
+	} cases[] = {
+		{ "05:03:04 up 16:24,  2 users,  load average: 0,08, 0,03, 0,07; runlevel 2", { 0.08, 0.03, 0.07 }, true },
+		{ "08:19:55 up 12 min, 1 user, load average: 1,03, 1,74, 1,31; runlevel 2017-04-26", { 1.03, 1.74, 1.31 },
+		  true },
+		{ "10:21:35 up 17:30,  1 user,  load average: 13.25, 5.34, 2.38; runlevel 3", { 13.25, 5.34, 2.38 }, true },
+		{ "10:21:35 up 17:30,  1 user,  load average: 1,2,3; runlevel 3", { 0 }, false },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_free_ char *text = xasprintf("BYTE UNIX Benchmarks (Version 5.1.3)\n"
+						      "System: pc: GNU/Linux\n"
+						      "%s\n"
+						      "Benchmark Run: Sat Mar 28 2015 05:03:04 - 05:31:19\n"
+						      "1 CPU in system; running 1 parallel copy of tests\n"
+						      "Pipe Throughput 2084722.8 lps (10.0 s, 7 samples)\n",
+						      cases[i].uptime);
+		struct ub_doc d;
+		assert_int_equal(parse_text(text, &d), 0);
+		struct ub_import_opts o = { .source = "pasted" };
+		_cleanup_json_ json_object *recs = ub_import_records(&d, &o);
+		json_object *load = jpath(json_object_array_get_idx(recs, 0), "environment.before.host.load_avg");
+		if (!cases[i].known) {
+			assert_null(load);
+		} else {
+			assert_int_equal(json_object_array_length(load), 3);
+			for (size_t k = 0; k < 3; k++)
+				assert_near(json_object_get_double(json_object_array_get_idx(load, k)), cases[i].load[k]);
+		}
+		ub_doc_free(&d);
+	}
 }
 
 /* A paste site's rendering: every line numbered ("  12. ") or bulleted
@@ -931,6 +1120,10 @@ int main(void)
 		cmocka_unit_test(pasted_layouts),
 		cmocka_unit_test(mail_and_old_layouts),
 		cmocka_unit_test(listed_pastes),
+		cmocka_unit_test(letter_case),
+		cmocka_unit_test(v4_indented),
+		cmocka_unit_test(localized_dates),
+		cmocka_unit_test(decimal_comma_load),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(not_unixbench),
