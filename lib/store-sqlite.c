@@ -3,6 +3,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "lib/paths.h"
 #include "lib/util.h"
@@ -54,12 +55,19 @@ static int sql_errno(int rc)
 	}
 }
 
+const char store_kind[] = "an SQLite database";
+
 int store_open(const char *dir, struct store **out)
 {
 	int r = mkdir_p(dir, 1);
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *path = store_path(dir);
+	/* SQLite would wait for ever on a FIFO, which it opens for writing
+	 * and then reads */
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
 	sqlite3 *db = NULL;
 	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc == SQLITE_OK) {
