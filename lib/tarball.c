@@ -150,7 +150,7 @@ static int copy_data(struct unpack *u)
 	while ((r = archive_read_data_block(u->in, &buf, &size, &offset)) == ARCHIVE_OK) {
 		u->bytes += size;
 		if (u->bytes > TARBALL_MAX_BYTES)
-			return unpack_fail(u, xstrdup("more than 1 GiB of content"));
+			return unpack_fail(u, xasprintf("more than %llu MiB of content", TARBALL_MAX_BYTES >> 20));
 		if (archive_write_data_block(u->disk, buf, size, offset) < ARCHIVE_WARN)
 			return unpack_fail(u, archive_msg(u->disk));
 	}
@@ -171,6 +171,9 @@ static int unpack_entry(struct unpack *u, struct archive_entry *e)
 		return unpack_fail(u, xasprintf("unsafe hard link target '%s'", link));
 	if (!link && type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
 		return 0;
+	if (type == AE_IFREG && archive_entry_size(e) > TARBALL_MAX_FILE_BYTES)
+		return unpack_fail(u, xasprintf("entry '%s' holds %lld MiB, more than a file of a dump (%lld MiB)", name,
+						(long long)(archive_entry_size(e) >> 20), TARBALL_MAX_FILE_BYTES >> 20));
 
 	_cleanup_free_ char *path = xasprintf("%s/%s", u->dir, name);
 	_cleanup_free_ char *target = link ? xasprintf("%s/%s", u->dir, link) : NULL;
