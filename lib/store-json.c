@@ -218,7 +218,9 @@ static char *index_line(struct store *s, const char *name, json_object *summary)
 static void index_append(struct store *s, const char *text, size_t len)
 {
 	_cleanup_close_ int fd = openat(s->dfd, INDEX_FILE, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
+	struct stat st;
+	/* a FIFO or device in its place is no index */
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return;
 	char last = '\n';
 	off_t end = lseek(fd, 0, SEEK_END);
@@ -382,7 +384,7 @@ static int read_entry(struct store *s, const struct entry *e, json_object **out)
 {
 	_cleanup_close_ int fd = open_regular_at(s->dfd, e->name, O_NOFOLLOW, NULL);
 	if (fd < 0)
-		return fd;
+		return fd == -EINVAL ? -EBADMSG : fd; /* a FIFO in its place: damaged */
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int r = read_fd(fd, RESULT_FILE_MAX, &text, &len);

@@ -110,6 +110,8 @@ int store_lookup(struct store *s, const char *ref, int64_t *id, json_object **re
 		*error = xasprintf("'%s' is not a result id (a number, 'last' or 'last~N')", ref);
 	else if (r == -ENOENT)
 		*error = xasprintf("there is no result '%s' (see ubtune history)", ref);
+	else if (r == -EBADMSG)
+		*error = xasprintf("result '%s' of the store is damaged: its record cannot be read", ref);
 	else if (r < 0)
 		*error = xasprintf("cannot read result '%s': %s", ref, strerror(-r));
 	return r;
