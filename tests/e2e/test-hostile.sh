@@ -11,8 +11,8 @@ IN=$T/in
 mkdir -p "$IN" "$T/tmp" "$T/outside"
 export TMPDIR=$T/tmp
 LOG=$SRCDIR/tests/fixtures/unixbench-logs/v6-full/vm-2026-11-29-01
-STATE=$T/state
-UBTUNE_STATE_DIR=$STATE "$UBTUNE" import "$LOG" >/dev/null 2>&1 || fail "cannot store a result to start with"
+ST=$T/state
+UBTUNE_STATE_DIR=$ST "$UBTUNE" import "$LOG" >/dev/null 2>&1 || fail "cannot store a result to start with"
 root=false
 [ "$(id -u)" = 0 ] && root=true
 
@@ -22,7 +22,7 @@ root=false
 # it left in the temporary directory (where an archive is unpacked). One
 # find, and bash's own tests below: the machine may be loaded.
 changed() {
-	find "$STATE" "$IN" "$T/outside" "$T/tmp" \( -path "$T/tmp/*" -o ! -path "$T/tmp" \
+	find "$ST" "$IN" "$T/outside" "$T/tmp" \( -path "$T/tmp/*" -o ! -path "$T/tmp" \
 		\( -newer "$T/stamp" -o -cnewer "$T/stamp" \) \) -print 2>/dev/null
 }
 
@@ -36,7 +36,7 @@ row() {
 	shift 2
 	tried=$((tried + 1))
 	echo >"$T/stamp"
-	(cd "$IN" && UBTUNE_STATE_DIR=$STATE exec timeout -k 5 30 "$UBTUNE" "$@" >"$T/out" 2>"$T/err" </dev/null)
+	(cd "$IN" && UBTUNE_STATE_DIR=$ST exec timeout -k 5 30 "$UBTUNE" "$@" >"$T/out" 2>"$T/err" </dev/null)
 	rc=$?
 	mapfile -t err <"$T/err"
 	[ $rc -ne 124 ] && [ $rc -ne 137 ] || fail "ubtune $*: hung (killed after 30 s)"
@@ -210,6 +210,21 @@ row 0 '' probe --json --root loop-dump
 row1 1 '^ubtune: root fifo: Not a directory$' probe --root fifo
 row1 1 '^ubtune: root /dev/null: Not a directory$' probe --root /dev/null
 
+# a tuned dump whose governor file is a FIFO, planned from a record (no probe)
+. "$SRCDIR/tests/e2e/tune-fixture.sh"
+R=$IN/tune-root
+make_tune_root "$R"
+make_tune_record "$IN/rec.json"
+make_tune_profile "$IN/every.profile"
+gov=/sys/devices/system/cpu/cpufreq/policy0/scaling_governor
+rm "$R$gov" && mkfifo "$R$gov"
+for dry in --dry-run ''; do
+	row1 1 '^ubtune: every cannot be applied on this machine: .*nothing was changed$' \
+		apply $dry --root tune-root --record rec.json ./every.profile
+	grep -q "governor: $gov is a FIFO, not a regular file$" "$T/out" ||
+		fail "apply $dry: the FIFO is not named: $(grep -A2 'Cannot apply' "$T/out")"
+done
+
 # ---- archives (--root FILE.tar.gz) --------------------------------------------
 $PY - "$IN" "$T/outside" <<'PYEOF'
 import io, sys, tarfile, zlib
@@ -278,16 +293,16 @@ if built_with archive; then
 fi
 
 # ---- a state directory that is not one ---------------------------------------
-good=$STATE
-STATE=$IN/state-file && echo x >"$STATE"
-row1 1 "^ubtune: cannot open the results store in $STATE: $STATE is a regular file, not a directory\$" history
-row1 1 "^ubtune: cannot read $STATE/applied.json: $STATE is a regular file, not a directory\$" status
-STATE=$IN/state-file/sub
-row1 1 "^ubtune: cannot open the results store in $STATE: $IN/state-file is a regular file, not a directory\$" \
+good=$ST
+ST=$IN/state-file && echo x >"$ST"
+row1 1 "^ubtune: cannot open the results store in $ST: $ST is a regular file, not a directory\$" history
+row1 1 "^ubtune: cannot read $ST/applied.json: $ST is a regular file, not a directory\$" status
+ST=$IN/state-file/sub
+row1 1 "^ubtune: cannot open the results store in $ST: $IN/state-file is a regular file, not a directory\$" \
 	import "$LOG"
-STATE=$IN/state-store && mkdir -p "$STATE"
+ST=$IN/state-store && mkdir -p "$ST"
 if built_with sqlite; then
-	store=$STATE/results.db
+	store=$ST/results.db
 	head -c 4096 "$IN/binary" >"$store"
 	row1 1 "^ubtune: the results store $store is not an SQLite database \\(move it aside" history
 	rm "$store" && mkfifo "$store"
@@ -295,7 +310,7 @@ if built_with sqlite; then
 	rm "$store" && mkdir "$store"
 	row1 1 "^ubtune: the results store $store is a directory, not an SQLite database\$" import "$LOG"
 else
-	store=$STATE/results
+	store=$ST/results
 	echo x >"$store"
 	row1 1 "^ubtune: the results store $store is a regular file, not a directory of result files\$" history
 	rm "$store" && mkfifo "$store"
@@ -305,7 +320,7 @@ else
 	row 0 '' history
 	row1 1 "^ubtune: result '1' of the store is damaged: its record cannot be read$" show 1
 fi
-STATE=$good
+ST=$good
 
 echo "$tried bad inputs tried: no crash, no hang, nothing written"
 pass
