@@ -329,11 +329,12 @@ int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
 	size_t len = 0;
 	*error = NULL;
 	/* the shipped file may be the copy a static build carries */
-	int r = data_read(path, REFERENCE_FILE_MAX, &text, &len);
+	int r = data_read(path, REFERENCE_FILE_MAX, &text, &len, error);
 	if (r == 0)
 		r = jload_text(text, len, &doc);
 	if (r < 0) {
-		*error = xasprintf("cannot read %s: %s", path, r == -EBADMSG ? "not JSON" : strerror(-r));
+		if (!*error)
+			*error = xasprintf("cannot read %s: %s", path, r == -EBADMSG ? "not JSON" : strerror(-r));
 		return r;
 	}
 	r = diag_refs_parse(doc, refs, &why);

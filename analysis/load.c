@@ -28,7 +28,7 @@ void loaded_list_free(struct loaded_list *l)
 
 bool load_looks_like_json(const char *path)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	_cleanup_close_ int fd = open_regular_at(AT_FDCWD, path, 0, NULL);
 	char b[256];
 	ssize_t n = fd >= 0 ? read(fd, b, sizeof(b)) : -1;
 	for (ssize_t i = 0; i < n; i++)

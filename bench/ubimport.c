@@ -632,27 +632,27 @@ char *ub_import_repairs(const struct ub_doc *doc)
 
 /* ---- files ---- */
 
-static int read_input(const char *path, char **data, size_t *len)
+/* A regular file, or standard input ("-"), which may be a pipe. */
+static int read_input(const char *path, char **data, size_t *len, char **error)
 {
 	if (streq(path, "-"))
 		return read_fd(STDIN_FILENO, UB_INPUT_MAX, data, len);
-	return read_file(path, UB_INPUT_MAX, data, len);
+	return read_regular(path, UB_INPUT_MAX, data, len, error);
 }
 
 static int parse_file(const char *path, struct ub_doc *doc, char **error)
 {
 	_cleanup_free_ char *data = NULL;
 	size_t len = 0;
-	int r = read_input(path, &data, &len);
+	int r = read_input(path, &data, &len, error);
 	const char *name = streq(path, "-") ? "standard input" : path;
-	if (r == -EFBIG)
-		*error = xasprintf("%s: larger than %u MiB; not UnixBench output", name, UB_INPUT_MAX >> 20);
-	else if (r == -EISDIR)
+	if (r == -EISDIR) {
+		free(*error);
 		*error = xasprintf("%s is a directory: give one of its files (the report, .log or .html)", name);
-	else if (r == -EINVAL)
-		*error = xasprintf("%s: not a regular file", name);
-	else if (r < 0)
-		*error = xasprintf("cannot read %s: %s", name, strerror(-r));
+	} else if (r < 0 && !*error) { /* else "PATH is a FIFO, not a regular file" */
+		*error = r == -EFBIG ? xasprintf("%s: larger than %u MiB; not UnixBench output", name, UB_INPUT_MAX >> 20)
+				     : xasprintf("cannot read %s: %s", name, strerror(-r));
+	}
 	if (r < 0)
 		return r;
 	r = ub_parse(data, len, doc);

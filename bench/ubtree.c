@@ -42,7 +42,7 @@ static bool has_file(const char *dir, const char *name)
 static char *read_small(const char *dir, const char *name)
 {
 	_cleanup_free_ char *p = xasprintf("%s/%s", dir, name);
-	_cleanup_close_ int fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	_cleanup_close_ int fd = open_regular_at(AT_FDCWD, p, O_NOFOLLOW, NULL);
 	char *text = NULL;
 	if (fd < 0 || read_fd(fd, SCRIPT_MAX, &text, NULL) < 0)
 		return NULL;
@@ -195,12 +195,12 @@ static bool skipped(const char *rel, const char *name, const unsigned char *head
 static int walk_file(struct walk *w, const char *rel, const char *name, const struct stat *st)
 {
 	_cleanup_free_ char *src = xasprintf("%s/%s", w->from, rel);
-	_cleanup_close_ int fd = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	_cleanup_free_ char *data = NULL;
+	_cleanup_free_ char *data = NULL, *kind = NULL;
+	_cleanup_close_ int fd = open_regular_at(AT_FDCWD, src, O_NOFOLLOW, &kind);
 	size_t len = 0;
-	int r = fd < 0 ? -errno : read_fd(fd, TREE_BYTES_MAX, &data, &len);
+	int r = fd < 0 ? fd : read_fd(fd, TREE_BYTES_MAX, &data, &len);
 	if (r < 0) {
-		w->error = xasprintf("cannot read %s: %s", src, strerror(-r));
+		w->error = kind ? TAKE_PTR(kind) : xasprintf("cannot read %s: %s", src, strerror(-r));
 		return r;
 	}
 	if (skipped(rel, name, (const unsigned char *)data, len))

@@ -8,6 +8,7 @@
 #include "cli/tune-env.h"
 #include "lib/term.h"
 #include "profiles.h"
+#include "result-args.h"
 
 struct args {
 	bool dry_run, check, persistent, list;
@@ -97,8 +98,14 @@ static int check(const char *name, const char *path)
 static int probe(const struct args *o, const char *workdir, json_object **rec)
 {
 	if (o->record) {
-		int r = jload_file(o->record, JSON_FILE_MAX, rec);
-		if (r < 0)
+		_cleanup_free_ char *text = NULL, *error = NULL;
+		size_t len = 0;
+		int r = read_regular(o->record, JSON_FILE_MAX, &text, &len, &error);
+		if (r == 0)
+			r = jload_text(text, len, rec);
+		if (r < 0 && error)
+			log_error("--record %s", error);
+		else if (r < 0)
 			log_error("--record %s: %s", o->record, r == -EBADMSG ? "not JSON" : strerror(-r));
 		return r;
 	}
@@ -167,8 +174,12 @@ static int apply(const char *name, const char *path, const struct args *o)
 	int code = EXIT_FAIL;
 	_cleanup_json_ json_object *rec = NULL;
 	_cleanup_profile_ struct profile *p = NULL;
-	if (probe(o, o->workdir, &rec) < 0)
+	int r = probe(o, o->workdir, &rec);
+	if (r < 0) {
+		/* a --record that is not a record is a bad input file */
+		code = o->record ? result_load_exit(r) : EXIT_FAIL;
 		goto out;
+	}
 	if (load(name, path, rec, &p) < 0) {
 		code = EXIT_USAGE;
 		goto out;

@@ -6,6 +6,7 @@
 #include "bench/stability.h"
 #include "unixbench/catalogue.h"
 #include "command.h"
+#include "lib/output-file.h"
 #include "result-args.h"
 
 struct args {
@@ -31,15 +32,22 @@ static const struct cmd_option options[] = {
 	OPT_END,
 };
 
+struct chart {
+	json_object *cmp;
+	bool relative;
+};
+
+static void render_chart(FILE *out, const void *data)
+{
+	const struct chart *c = data;
+	chart_compare(c->cmp, c->relative, CHART_FILE, out);
+}
+
 static int write_chart(json_object *cmp, const struct args *a)
 {
-	_cleanup_fclose_ FILE *f = fopen(a->chart, "we");
-	if (!f)
-		return log_error_errno(-errno, "Failed to create %s: %m", a->chart);
-	chart_compare(cmp, a->relative, CHART_FILE, f);
-	if (fflush(f) != 0 || ferror(f))
-		return log_error_errno(-EIO, "Failed to write %s: %m", a->chart);
-	return 0;
+	_cleanup_free_ char *error = NULL;
+	int r = output_file_render(a->chart, render_chart, &(struct chart){ cmp, a->relative }, &error);
+	return r < 0 ? command_output_failed(r, error) : EXIT_OK;
 }
 
 /* Each result's stability verdict, labelled as the table labels them. */
@@ -56,9 +64,7 @@ static int compare_and_print(const struct loaded_inputs *li, const struct args *
 {
 	struct compare_opts o = { .copies = a->copies };
 	_cleanup_json_ json_object *cmp = compare_build(li->in, li->n, &o);
-	int code = EXIT_OK;
-	if (a->chart && write_chart(cmp, a) < 0)
-		code = EXIT_FAIL;
+	int code = a->chart ? write_chart(cmp, a) : EXIT_OK;
 	compare_render(cmp, a->format, stdout);
 	if (a->format == COMPARE_TEXT)
 		print_verdicts(li);

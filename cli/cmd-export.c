@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
-
 #include <inttypes.h>
 
 #include "analysis/export.h"
 #include "analysis/fleet.h"
 #include "command.h"
+#include "lib/output-file.h"
 #include "lib/store.h"
 #include "result-args.h"
 
@@ -25,26 +24,21 @@ static const struct cmd_option options[] = {
 		  "openmetrics and samples take any number of IDs; without one, the latest result of each host" },
 	{ .name = "output", .short_name = 'o', .type = OPT_STRING, .arg = "FILE", OPT_AT(output),
 	  .complete = COMPLETE_FILE,
-	  .help = "write to FILE (default, and \"-\": standard output); metrics are written to a temporary "
-		  "file renamed to FILE" },
+	  .help = "write to FILE (default, and \"-\": standard output), through a temporary file renamed to "
+		  "FILE: a reader of FILE never sees half of it" },
 	OPT_END,
 };
 
-static int write_json(const char *path, json_object *rec)
+/* text to path, or to standard output without one */
+static int write_out(const char *path, const char *text, size_t len, const char *what)
 {
-	int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644) : dup(STDOUT_FILENO);
-	if (fd < 0)
-		return -errno;
-	FILE *f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		return -errno;
+	if (!path) {
+		fwrite(text, 1, len, stdout);
+		return command_flush(what) < 0 ? EXIT_FAIL : EXIT_OK;
 	}
-	bool ok = fprintf(f, "%s\n", jdump(rec, true)) >= 0;
-	ok = fflush(f) == 0 && ok;
-	int e = errno;
-	ok = fclose(f) == 0 && ok;
-	return ok ? 0 : -(e ? e : EIO);
+	_cleanup_free_ char *error = NULL;
+	int r = output_file_write(path, text, len, &error);
+	return r < 0 ? command_output_failed(r, error) : EXIT_OK;
 }
 
 /* The records the IDs name; without any, the latest of each host. */
@@ -87,14 +81,9 @@ static int write_metrics(struct store *s, const char *format, const char *output
 	for (size_t i = 0; i < n; i++)
 		json_object_put(recs[i]);
 	free(recs);
-	int r = 0;
-	if (code == EXIT_OK && output)
-		r = write_file_atomic(output, b.s ? b.s : "", 0644);
-	else if (code == EXIT_OK && b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
-		r = -EIO;
+	if (code == EXIT_OK)
+		code = write_out(output, b.s ? b.s : "", b.len, "the metrics");
 	buf_free(&b);
-	if (r < 0)
-		return log_error_errno(r, "Failed to write %s: %m", output ? output : "the metrics"), EXIT_FAIL;
 	return code;
 }
 
@@ -113,10 +102,8 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	int code = command_result_arg(ctx, &rec);
 	if (code != EXIT_OK)
 		return code;
-	int r = write_json(output, rec);
-	if (r < 0)
-		return log_error_errno(r, "Failed to write %s: %m", output ? output : "the result"), EXIT_FAIL;
-	return EXIT_OK;
+	_cleanup_free_ char *text = xasprintf("%s\n", jdump(rec, true));
+	return write_out(output, text, strlen(text), "the result");
 }
 
 const struct command cmd_export = {

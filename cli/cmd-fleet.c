@@ -5,6 +5,7 @@
 #include "analysis/fleet.h"
 #include "analysis/load.h"
 #include "command.h"
+#include "lib/output-file.h"
 #include "lib/paths.h"
 #include "lib/store.h"
 #include "result-args.h"
@@ -64,16 +65,19 @@ static void load_references(struct diag_refs *refs)
 	}
 }
 
+static void render_html(FILE *out, const void *fleet)
+{
+	fleet_html((json_object *)fleet, out);
+}
+
 static int write_html(const char *path, json_object *fleet)
 {
-	_cleanup_fclose_ FILE *f = fopen(path, "we");
-	if (!f)
-		return log_error_errno(-errno, "Failed to create %s: %m", path);
-	fleet_html(fleet, f);
-	if (fflush(f) != 0 || ferror(f))
-		return log_error_errno(-EIO, "Failed to write %s: %m", path);
+	_cleanup_free_ char *error = NULL;
+	int r = output_file_render(path, render_html, fleet, &error);
+	if (r < 0)
+		return command_output_failed(r, error);
 	log_info("fleet page written to %s", path);
-	return 0;
+	return EXIT_OK;
 }
 
 static int run(struct cmd_ctx *ctx, void *opts)
@@ -97,8 +101,8 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	struct diag_refs refs = {0};
 	load_references(&refs);
 	_cleanup_json_ json_object *fleet = fleet_build(in, list.n, &refs);
-	if (html && write_html(html, fleet) < 0)
-		code = EXIT_FAIL;
+	if (html)
+		code = write_html(html, fleet);
 	if (json)
 		printf("%s\n", jdump(fleet, true));
 	else if (!html)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 #include <time.h>
 
 #include "command.h"
+#include "lib/output-file.h"
 #include "lib/tarball.h"
 #include "probe/gather.h"
 #include "probe/probe.h"
@@ -46,36 +46,35 @@ static void format_size(uint64_t bytes, char *s, size_t n)
 }
 
 /* Writes the archive to `output` ("-": stdout; NULL: a new file with the
- * default name, never overwriting one). */
+ * default name, never overwriting one). A failed write leaves the file
+ * named as it was. */
 static int write_archive(const char *output, json_object *rec, const struct gather *g, time_t now)
 {
 	_cleanup_free_ char *name = NULL, *error = NULL;
 	bool to_stdout = streq_ptr(output, "-");
-	int fd = STDOUT_FILENO;
+	struct output_file out = { .fd = STDOUT_FILENO };
 	uint64_t written = 0;
 
 	if (to_stdout) {
-		if (isatty(fd)) {
+		if (isatty(out.fd)) {
 			log_error("refusing to write an archive to a terminal: use -o FILE or redirect the output");
 			return EXIT_USAGE;
 		}
 	} else {
 		name = output ? xstrdup(output) : default_name(rec, now);
-		fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC | (output ? O_TRUNC : O_EXCL), 0644);
-		if (fd < 0)
-			return log_error_errno(-errno, "Failed to create %s: %m", name), EXIT_FAIL;
+		int r = output_file_open(&out, name, output ? 0 : OUTPUT_NEW, &error);
+		if (r < 0)
+			return command_output_failed(r, error);
 	}
-	int r = tarball_write(fd, g->items, g->n, now, &written, &error);
-	if (!to_stdout && close(fd) < 0 && r == 0) {
-		r = -errno;
-		error = xstrdup(strerror(errno));
-	}
+	int r = tarball_write(out.fd, g->items, g->n, now, &written, &error);
 	if (r < 0) {
 		log_error("Failed to write %s: %s", name ? name : "the archive to stdout", error);
-		if (name)
-			unlink(name);
+		if (!to_stdout)
+			output_file_abort(&out);
 		return EXIT_FAIL;
 	}
+	if (!to_stdout && (r = output_file_finish(&out, &error)) < 0)
+		return command_output_failed(r, error);
 
 	char content[32], packed[32];
 	format_size(g->bytes, content, sizeof(content));

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <fcntl.h>
 
 #include "analysis/report-html.h"
 #include "command.h"
+#include "lib/output-file.h"
 #include "lib/term.h"
 #include "result-args.h"
 
@@ -30,22 +30,29 @@ static char *default_output(const struct cmd_ctx *ctx)
 	return plain ? xasprintf("report-%s.html", arg) : xstrdup("report.html");
 }
 
+struct page {
+	const struct compare_input *in;
+	size_t n;
+};
+
+static void render_page(FILE *out, const void *data)
+{
+	const struct page *p = data;
+	report_html(p->in, p->n, out);
+}
+
 static int write_report(const char *path, const struct compare_input *in, size_t n)
 {
-	FILE *f = stdout;
-	_cleanup_fclose_ FILE *file = NULL;
-	if (path && !streq(path, "-")) {
-		file = fopen(path, "we");
-		if (!file)
-			return log_error_errno(-errno, "Failed to create %s: %m", path);
-		f = file;
+	if (!path || streq(path, "-")) {
+		report_html(in, n, stdout);
+		return command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
 	}
-	report_html(in, n, f);
-	if (fflush(f) != 0 || ferror(f))
-		return log_error_errno(-EIO, "Failed to write %s: %m", path && !streq(path, "-") ? path : "the report");
-	if (file)
-		log_info("report written to %s", path);
-	return 0;
+	_cleanup_free_ char *error = NULL;
+	int r = output_file_render(path, render_page, &(struct page){ in, n }, &error);
+	if (r < 0)
+		return command_output_failed(r, error);
+	log_info("report written to %s", path);
+	return EXIT_OK;
 }
 
 static int run(struct cmd_ctx *ctx, void *opts)
@@ -56,8 +63,8 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	_cleanup_free_ char *html = NULL;
 	if (code == EXIT_OK)
 		html = a->html ? xstrdup(a->html) : default_output(ctx);
-	if (code == EXIT_OK && write_report(html, li.in, li.n) < 0)
-		code = EXIT_FAIL;
+	if (code == EXIT_OK)
+		code = write_report(html, li.in, li.n);
 	loaded_inputs_free(&li);
 	return code;
 }

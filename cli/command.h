@@ -72,6 +72,9 @@ int command_usage_error(const struct command *c, const char *fmt, ...) __attribu
  * long report is written out before the flush); else says that `what`
  * could not be written and returns -errno. */
 int command_flush(const char *what);
+/* Says why an output file (lib/output-file.h) failed; the exit status: 2
+ * for a path that cannot be an output (a directory, a socket), else 1. */
+int command_output_failed(int r, const char *error);
 /* "'prbe' is not a command (did you mean 'probe'?)": returns EXIT_USAGE. */
 int command_unknown(const char *name);
 /* Prints text as --help does: paragraphs reflowed to width. */

@@ -10,9 +10,11 @@ int command_result_arg(struct cmd_ctx *ctx, json_object **rec)
 {
 	_cleanup_free_ char *error = NULL;
 	int64_t id;
-	if (store_lookup(ctx->store, ctx->args[0], &id, rec, &error) < 0) {
+	int r = store_lookup(ctx->store, ctx->args[0], &id, rec, &error);
+	if (r < 0) {
 		log_error("%s", error);
-		return EXIT_FAIL;
+		/* "1;DROP TABLE" is a bad command line; an id with no result is not */
+		return r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return EXIT_OK;
 }

@@ -146,6 +146,12 @@ int command_flush(const char *what)
 	return log_error_errno(errno ? -errno : -EIO, "Failed to write %s: %m", what);
 }
 
+int command_output_failed(int r, const char *error)
+{
+	log_error("%s", error);
+	return r == -EISDIR || r == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+}
+
 /* What a static build carries, so that one copied file is enough. */
 static void print_carried(void)
 {

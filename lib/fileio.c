@@ -90,21 +90,74 @@ int write_file_atomic(const char *path, const char *text, mode_t mode)
 	return dfd >= 0 && fsync(dfd) < 0 ? -errno : 0;
 }
 
-int read_file(const char *path, size_t max, char **out, size_t *len)
+const char *file_kind(mode_t mode)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFLNK:
+		return "a symbolic link";
+	default:
+		return "a file of unknown type";
+	}
+}
+
+static int refuse(const char *path, mode_t mode, char **error)
+{
+	if (error)
+		*error = xasprintf("%s is %s, not a regular file", path, file_kind(mode));
+	return S_ISDIR(mode) ? -EISDIR : -EINVAL;
+}
+
+int open_regular_at(int dfd, const char *path, int flags, char **error)
+{
+	struct stat st;
+	/* Opening a FIFO waits for a writer, and opening a device may act
+	 * (a watchdog starts): look before opening. */
+	if (fstatat(dfd, path, &st, flags & O_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) == 0 && !S_ISREG(st.st_mode))
+		return refuse(path, st.st_mode, error);
+	/* it may be replaced in between: never block, and look again */
+	int fd = openat(dfd, path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
+	int r = fstat(fd, &st) < 0 ? -errno : 0;
+	if (r == 0 && !S_ISREG(st.st_mode))
+		r = refuse(path, st.st_mode, error);
+	if (r == 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		r = -errno;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int read_regular(const char *path, size_t max, char **out, size_t *len, char **error)
+{
+	_cleanup_close_ int fd = open_regular_at(AT_FDCWD, path, 0, error);
+	if (fd < 0)
+		return fd;
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return -EINVAL;
-	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max)
+	if ((uint64_t)st.st_size > max)
 		return -EFBIG;
 	return read_fd(fd, max, out, len);
+}
+
+int read_file(const char *path, size_t max, char **out, size_t *len)
+{
+	return read_regular(path, max, out, len, NULL);
 }
 
 static int remove_at(int dfd, const char *name, int depth)

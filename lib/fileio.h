@@ -20,8 +20,18 @@ int write_full(int fd, const char *s, size_t len);
  * renamed over it, the directory synced; a crash leaves the old file or
  * the new one, never a part. */
 int write_file_atomic(const char *path, const char *text, mode_t mode);
-/* A whole regular file or pipe, NUL-terminated: -EISDIR for a directory,
- * -EINVAL for another kind of file (a device), -EFBIG past max bytes. */
+/* "a FIFO", "a character device", ...: the kind of file mode is, for messages. */
+const char *file_kind(mode_t mode);
+/* Opens a regular file that a person named, for reading (flags may add
+ * O_NOFOLLOW). A FIFO, socket or device is refused without being opened
+ * (opening one may block or act): -EINVAL (-EISDIR for a directory), and
+ * *error, when error is not NULL, is "PATH is a FIFO, not a regular file".
+ * Returns the descriptor. */
+int open_regular_at(int dfd, const char *path, int flags, char **error);
+/* A whole regular file, NUL-terminated, opened by open_regular_at(): -EFBIG
+ * past max bytes, and on a file that is not regular *error says so. */
+int read_regular(const char *path, size_t max, char **out, size_t *len, char **error);
+/* The same without the message. */
 int read_file(const char *path, size_t max, char **out, size_t *len);
 /* Removes a directory tree that ubtune created, without following
  * symlinks out of it. */

@@ -83,7 +83,7 @@ char *data_path(const char *item)
 	return xasprintf("%s/%s", UBTUNE_DATADIR, item);
 }
 
-int data_read(const char *path, size_t max, char **out, size_t *len)
+int data_read(const char *path, size_t max, char **out, size_t *len, char **error)
 {
 	const char *item = builtin_item(path);
 	if (item) {
@@ -100,7 +100,7 @@ int data_read(const char *path, size_t max, char **out, size_t *len)
 			*len = f->size;
 		return 0;
 	}
-	return read_file(path, max, out, len);
+	return read_regular(path, max, out, len, error);
 }
 
 bool data_exists(const char *path)
@@ -179,5 +179,28 @@ int mkdir_p(const char *path, int private_last)
 	}
 	if (mkdir(p, private_last ? 0700 : 0755) < 0 && errno != EEXIST)
 		return -errno;
-	return 0;
+	struct stat st;
+	if (stat(p, &st) < 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+char *not_a_directory(const char *path)
+{
+	_cleanup_free_ char *p = xstrdup(path);
+	size_t len = strlen(p);
+	for (size_t i = 1; i <= len; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		char c = p[i];
+		p[i] = '\0';
+		struct stat st;
+		int r = stat(p, &st);
+		if (r == 0 && !S_ISDIR(st.st_mode))
+			return xasprintf("%s is %s, not a directory", p, file_kind(st.st_mode));
+		if (r < 0)
+			return NULL;
+		p[i] = c;
+	}
+	return NULL;
 }

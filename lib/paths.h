@@ -27,8 +27,9 @@ char *data_path(const char *item);
 /* The directory the carried data files seem to be in, in messages too. */
 #define DATA_BUILTIN "<built-in>"
 /* Reads a regular file of at most max bytes into *out (NUL-terminated);
- * -ENOENT, -EISDIR (not a regular file), -EFBIG, or another -errno. */
-int data_read(const char *path, size_t max, char **out, size_t *len);
+ * -ENOENT, -EISDIR, -EINVAL (not a regular file: *error, when error is
+ * not NULL, says what it is), -EFBIG, or another -errno. */
+int data_read(const char *path, size_t max, char **out, size_t *len, char **error);
 /* access(path, F_OK) for both kinds of path. */
 bool data_exists(const char *path);
 /* realpath() for both kinds of path (a built-in one is its own); NULL
@@ -41,5 +42,10 @@ char *state_dir(void);
 char *cache_dir(void);
 /* Directory of the running binary (for the prebuilt workloads). */
 char *self_dir(void);
-/* mkdir -p with mode 0755 (0700 for the last component when private). */
+/* mkdir -p with mode 0755 (0700 for the last component when private);
+ * -ENOTDIR when path or a directory above it is another kind of file. */
 int mkdir_p(const char *path, int private_last);
+/* Why path cannot be a directory: "PREFIX is a regular file, not a
+ * directory" for the first component of it that exists and is not one;
+ * NULL when there is none. */
+char *not_a_directory(const char *path);

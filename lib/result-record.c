@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 
 #include "result-stability.h"
 #include "schema-table.h"
@@ -129,6 +130,39 @@ void result_record_free(struct result_record *r)
 	*r = (struct result_record){0};
 }
 
+/* No UnixBench value comes near it (unixbench/parse.c reads none above). */
+#define VALUE_MAX 1e15
+
+/* A number of a run that no UnixBench run has: negative, past VALUE_MAX,
+ * or 0 where UnixBench divides by it (a baseline). */
+static int check_value(struct opt_num n, bool divisor, char **error, const char *fmt, ...) _printf_(4, 5);
+static int check_value(struct opt_num n, bool divisor, char **error, const char *fmt, ...)
+{
+	if (!n.known || (n.v >= 0 && n.v <= VALUE_MAX && (n.v > 0 || !divisor)))
+		return 0;
+	va_list ap;
+	va_start(ap, fmt);
+	_cleanup_free_ char *what = xvasprintf(fmt, ap);
+	va_end(ap);
+	*error = xasprintf("%s is %g, expected %s to %g", what, n.v, divisor ? "more than 0 and up" : "0",
+			   VALUE_MAX);
+	return -EBADMSG;
+}
+
+static int check_values(const struct result_run *run, size_t i, char **error)
+{
+	int r = check_value(run->index.score, false, error, "runs[%zu].index.score", i);
+	for (size_t k = 0; r == 0 && k < run->tests.n; k++) {
+		const struct result_test *t = &run->tests.v[k];
+		r = check_value(t->baseline, true, error, "runs[%zu].tests[%zu].baseline", i, k);
+		if (r == 0)
+			r = check_value(t->result, false, error, "runs[%zu].tests[%zu].result", i, k);
+		if (r == 0)
+			r = check_value(t->index, false, error, "runs[%zu].tests[%zu].index", i, k);
+	}
+	return r;
+}
+
 int result_check(json_object *rec, char **error)
 {
 	*error = NULL;
@@ -163,6 +197,8 @@ int result_check(json_object *rec, char **error)
 			*error = xasprintf("runs[%zu].copies is %" PRId64 ", expected 1 to %d", i, copies, 1 << 20);
 			ret = -EBADMSG;
 		}
+		if (ret == 0)
+			ret = check_values(&r.runs.v[i], i, error);
 	}
 	result_record_free(&r);
 	return ret;

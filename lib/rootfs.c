@@ -364,6 +364,15 @@ int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len)
 	return 0;
 }
 
+char *rootfs_read_error(struct rootfs *rf, const char *path, int r)
+{
+	struct stat st;
+	if (r == -EINVAL && rf->fd >= 0 && rootfs_stat(rf, path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode))
+		return xasprintf("%s is %s, not a regular file", path, file_kind(st.st_mode));
+	return xasprintf("cannot read %s: %s", path, strerror(-r));
+}
+
 int rootfs_read_line(struct rootfs *rf, const char *path, char **out)
 {
 	char *s;

@@ -34,8 +34,13 @@ int rootfs_lstat(struct rootfs *rf, const char *path, struct stat *st);
 /* 0 when path exists (after following symlinks). */
 int rootfs_exists(struct rootfs *rf, const char *path);
 
-/* Whole file, NUL-terminated; at most 16 MiB. */
+/* Whole file, NUL-terminated; at most 16 MiB. A FIFO, socket or device of
+ * a dump is refused (-EINVAL) without being waited on. */
 int rootfs_read(struct rootfs *rf, const char *path, char **out, size_t *len);
+/* Why a read of path failed with r, for a message: "PATH is a FIFO, not a
+ * regular file" for what a dump may not hold, else "cannot read PATH:
+ * strerror" (caller frees). */
+char *rootfs_read_error(struct rootfs *rf, const char *path, int r);
 /* First line, white space trimmed. */
 int rootfs_read_line(struct rootfs *rf, const char *path, char **out);
 int rootfs_read_u64(struct rootfs *rf, const char *path, uint64_t *out);

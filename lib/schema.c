@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,9 @@ static int decode_value(enum schema_type t, const struct schema *nested, size_t 
 	}
 	if (!ok)
 		return wrong_type(w, error, v, expected_name(t));
+	/* NaN and Infinity are json-c's words, not JSON numbers */
+	if (t == SCHEMA_NUM && !isfinite(json_object_get_double(v)))
+		return fail(w, error, "is %s, expected a finite number", json_object_to_json_string(v));
 
 	switch (t) {
 	case SCHEMA_STR:

@@ -55,6 +55,8 @@ char *store_path(const char *dir)
 	return xasprintf("%s/" RESULTS_DIR, dir);
 }
 
+const char store_kind[] = "a directory of result files";
+
 int store_open(const char *dir, struct store **out)
 {
 	int r = mkdir_p(dir, 1);
@@ -65,7 +67,7 @@ int store_open(const char *dir, struct store **out)
 		return -errno;
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return -errno;
+		return errno == ENOTDIR || errno == ELOOP ? -EINVAL : -errno;
 	*out = xcalloc(1, sizeof(**out));
 	(*out)->dfd = fd;
 	(*out)->dir = TAKE_PTR(path);
@@ -216,7 +218,9 @@ static char *index_line(struct store *s, const char *name, json_object *summary)
 static void index_append(struct store *s, const char *text, size_t len)
 {
 	_cleanup_close_ int fd = openat(s->dfd, INDEX_FILE, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
+	struct stat st;
+	/* a FIFO or device in its place is no index */
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return;
 	char last = '\n';
 	off_t end = lseek(fd, 0, SEEK_END);
@@ -268,7 +272,7 @@ static void index_take(struct store *s, struct entry *v, size_t n, const char *l
  * its lines. */
 static size_t index_read(struct store *s, struct entry *v, size_t n)
 {
-	_cleanup_close_ int fd = openat(s->dfd, INDEX_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = open_regular_at(s->dfd, INDEX_FILE, O_NOFOLLOW, NULL);
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0, lines = 0;
 	if (fd < 0 || read_fd(fd, INDEX_MAX, &text, &len) < 0)
@@ -378,9 +382,9 @@ int store_add(struct store *s, json_object *result, int64_t *id)
 
 static int read_entry(struct store *s, const struct entry *e, json_object **out)
 {
-	_cleanup_close_ int fd = openat(s->dfd, e->name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int fd = open_regular_at(s->dfd, e->name, O_NOFOLLOW, NULL);
 	if (fd < 0)
-		return -errno;
+		return fd == -EINVAL ? -EBADMSG : fd; /* a FIFO in its place: damaged */
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int r = read_fd(fd, RESULT_FILE_MAX, &text, &len);

@@ -3,6 +3,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 
 #include "lib/paths.h"
 #include "lib/util.h"
@@ -27,8 +28,7 @@ static const char schema_sql[] =
 	" run_id TEXT UNIQUE NOT NULL,"
 	" started_at TEXT NOT NULL,"
 	" summary TEXT NOT NULL,"
-	" record TEXT NOT NULL);"
-	"PRAGMA user_version = 1;";
+	" record TEXT NOT NULL);";
 
 static int sql_errno(int rc)
 {
@@ -54,18 +54,43 @@ static int sql_errno(int rc)
 	}
 }
 
+const char store_kind[] = "an SQLite database";
+
+/* The schema's version, set once: a PRAGMA that sets it writes the file
+ * each time, and a command that only reads the store changes nothing. */
+static int mark_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	int version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (version < 0)
+		return rc == SQLITE_DONE ? SQLITE_CORRUPT : rc;
+	return version == 1 ? SQLITE_OK : sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL);
+}
+
 int store_open(const char *dir, struct store **out)
 {
 	int r = mkdir_p(dir, 1);
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *path = store_path(dir);
+	/* SQLite would wait for ever on a FIFO, which it opens for writing
+	 * and then reads */
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
 	sqlite3 *db = NULL;
 	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_busy_timeout(db, 10000);
 		rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL);
 	}
+	if (rc == SQLITE_OK)
+		rc = mark_version(db);
 	if (rc != SQLITE_OK) {
 		sqlite3_close(db);
 		return sql_errno(rc);

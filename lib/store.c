@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/stat.h>
 
 #include "lib/paths.h"
 #include "lib/util.h"
@@ -38,14 +39,17 @@ int store_resolve(struct store *s, const char *ref, int64_t *id)
 int result_load_file(const char *path, json_object **out, char **error)
 {
 	_cleanup_json_ json_object *rec = NULL;
-	_cleanup_free_ char *why = NULL;
+	_cleanup_free_ char *why = NULL, *text = NULL;
+	size_t len = 0;
 	*error = NULL;
-	int r = jload_file(path, RESULT_FILE_MAX, &rec);
-	if (r == -EFBIG) {
-		*error = xasprintf("%s: larger than %u MiB, not a result file", path, RESULT_FILE_MAX >> 20);
-	} else if (r == -EISDIR || r == -EINVAL) {
-		*error = xasprintf("%s: not a regular file", path);
+	int r = read_regular(path, RESULT_FILE_MAX, &text, &len, error);
+	if (r == 0)
+		r = jload_text(text, len, &rec);
+	if (*error) {
+		/* "PATH is a FIFO, not a regular file" */
 		r = -EINVAL;
+	} else if (r == -EFBIG) {
+		*error = xasprintf("%s: larger than %u MiB, not a result file", path, RESULT_FILE_MAX >> 20);
 	} else if (r == -EBADMSG) {
 		*error = xasprintf("%s: not valid JSON (a result file as `ubtune export` writes it was expected)", path);
 	} else if (r < 0) {
@@ -73,14 +77,27 @@ int store_import_json(struct store *s, const char *path, int64_t *id, char **err
 	return r;
 }
 
+/* Says what is wrong with the store's path and the directory it is in. */
+static char *open_error(const char *dir, int r)
+{
+	_cleanup_free_ char *path = store_path(dir), *blocker = NULL;
+	struct stat st;
+	if (r == -ENOTDIR && (blocker = not_a_directory(dir)))
+		return xasprintf("cannot open the results store in %s: %s", dir, blocker);
+	if (r == -EINVAL && lstat(path, &st) == 0)
+		return xasprintf("the results store %s is %s, not %s", path, file_kind(st.st_mode), store_kind);
+	if (r == -EBADMSG)
+		return xasprintf("the results store %s is not %s (move it aside and ubtune starts a new one)", path,
+				 store_kind);
+	return xasprintf("cannot open the results store %s: %s", path, strerror(-r));
+}
+
 int store_open_state(struct store **out, char **error)
 {
 	_cleanup_free_ char *dir = state_dir();
 	int r = store_open(dir, out);
-	if (r < 0) {
-		_cleanup_free_ char *path = store_path(dir);
-		*error = xasprintf("cannot open the results store %s: %s", path, strerror(-r));
-	}
+	if (r < 0)
+		*error = open_error(dir, r);
 	return r;
 }
 
@@ -93,6 +110,8 @@ int store_lookup(struct store *s, const char *ref, int64_t *id, json_object **re
 		*error = xasprintf("'%s' is not a result id (a number, 'last' or 'last~N')", ref);
 	else if (r == -ENOENT)
 		*error = xasprintf("there is no result '%s' (see ubtune history)", ref);
+	else if (r == -EBADMSG)
+		*error = xasprintf("result '%s' of the store is damaged: its record cannot be read", ref);
 	else if (r < 0)
 		*error = xasprintf("cannot read result '%s': %s", ref, strerror(-r));
 	return r;

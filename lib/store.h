@@ -16,8 +16,14 @@
 
 struct store;
 
-/* Opens (creating the directory and database when missing) the store in dir. */
+/* Opens (creating the directory and database when missing) the store in
+ * dir: -ENOTDIR when dir cannot be a directory, -EINVAL when the store's
+ * path is another kind of file than store_kind, -EBADMSG when it is not a
+ * store. */
 int store_open(const char *dir, struct store **out);
+/* What store_path() is in this build, for messages: "an SQLite database"
+ * (a regular file), or "a directory of result files". */
+extern const char store_kind[];
 void store_close(struct store *s);
 static inline void store_closep(struct store **s) { if (*s) store_close(*s); }
 #define _cleanup_store_ __attribute__((cleanup(store_closep)))

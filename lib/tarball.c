@@ -33,14 +33,35 @@ static void defer_termination(struct unpacked_root *u)
 	u->deferring = sigprocmask(SIG_BLOCK, &set, &u->saved_mask) == 0;
 }
 
+/* Where the archive goes: the errno of a failed write is kept, as
+ * libarchive's own message would say only "Write error". */
+struct sink {
+	int fd, error;
+};
+
+static la_ssize_t sink_write(struct archive *a, void *data, const void *buf, size_t len)
+{
+	struct sink *s = data;
+	int r = write_full(s->fd, buf, len);
+	if (r < 0) {
+		s->error = -r;
+		archive_set_error(a, -r, "%s", strerror(-r));
+		return -1;
+	}
+	return (la_ssize_t)len;
+}
+
 int tarball_write(int fd, const struct tar_item *items, size_t n, time_t mtime, uint64_t *written, char **error)
 {
 	struct archive *a = archive_write_new();
 	struct archive_entry *e = archive_entry_new();
+	struct sink sink = { .fd = fd };
 	int r = 0;
 
+	/* the last block unpadded: what is written is the gzip stream */
 	if (archive_write_add_filter_gzip(a) != ARCHIVE_OK || archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-	    archive_write_open_fd(a, fd) != ARCHIVE_OK)
+	    archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+	    archive_write_open(a, &sink, NULL, sink_write, NULL) != ARCHIVE_OK)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		const struct tar_item *it = &items[i];
@@ -73,8 +94,8 @@ int tarball_write(int fd, const struct tar_item *items, size_t n, time_t mtime, 
 	*written = (uint64_t)archive_filter_bytes(a, -1);
 	goto out;
 fail:
-	r = archive_errno(a) > 0 ? -archive_errno(a) : -EIO;
-	*error = xstrdup(archive_error_string(a) ? archive_error_string(a) : strerror(-r));
+	r = sink.error ? -sink.error : archive_errno(a) > 0 ? -archive_errno(a) : -EIO;
+	*error = xstrdup(sink.error || !archive_error_string(a) ? strerror(-r) : archive_error_string(a));
 out:
 	archive_entry_free(e);
 	archive_write_free(a);
@@ -129,7 +150,7 @@ static int copy_data(struct unpack *u)
 	while ((r = archive_read_data_block(u->in, &buf, &size, &offset)) == ARCHIVE_OK) {
 		u->bytes += size;
 		if (u->bytes > TARBALL_MAX_BYTES)
-			return unpack_fail(u, xstrdup("more than 1 GiB of content"));
+			return unpack_fail(u, xasprintf("more than %llu MiB of content", TARBALL_MAX_BYTES >> 20));
 		if (archive_write_data_block(u->disk, buf, size, offset) < ARCHIVE_WARN)
 			return unpack_fail(u, archive_msg(u->disk));
 	}
@@ -150,6 +171,9 @@ static int unpack_entry(struct unpack *u, struct archive_entry *e)
 		return unpack_fail(u, xasprintf("unsafe hard link target '%s'", link));
 	if (!link && type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK)
 		return 0;
+	if (type == AE_IFREG && archive_entry_size(e) > TARBALL_MAX_FILE_BYTES)
+		return unpack_fail(u, xasprintf("entry '%s' holds %lld MiB, more than a file of a dump (%lld MiB)", name,
+						(long long)(archive_entry_size(e) >> 20), TARBALL_MAX_FILE_BYTES >> 20));
 
 	_cleanup_free_ char *path = xasprintf("%s/%s", u->dir, name);
 	_cleanup_free_ char *target = link ? xasprintf("%s/%s", u->dir, link) : NULL;

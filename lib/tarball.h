@@ -40,15 +40,20 @@ struct unpacked_root {
 /*
  * When path names a regular file, unpacks it (tar, compressed or not) into
  * a new private directory; entries with absolute names, ".." or a path
- * through a symlink are refused, as are devices and archives beyond
- * TARBALL_MAX_BYTES / TARBALL_MAX_ENTRIES. Returns 1 when unpacked, 0 when
+ * through a symlink are refused, as are archives beyond TARBALL_MAX_BYTES /
+ * TARBALL_MAX_ENTRIES and a file larger than TARBALL_MAX_FILE_BYTES (said
+ * by its header, before a byte of it is unpacked: a compression bomb);
+ * devices, FIFOs and sockets are left out. Returns 1 when unpacked, 0 when
  * path is not a regular file (u untouched), -errno with *error otherwise.
  * SIGINT, SIGTERM, SIGHUP and SIGQUIT are held from before the directory is
  * made until unpacked_root_close() has removed it, so an interrupted command
  * leaves nothing behind: the signal takes effect then. Meant for commands
  * that read the root for a moment (probe, gather), not for long work.
  */
-#define TARBALL_MAX_BYTES (1ull << 30)
-#define TARBALL_MAX_ENTRIES 1000000
+/* A gathered dump of a large machine holds a few tens of thousands of
+ * files and tens of MiB; the probe reads at most 16 MiB of one file. */
+#define TARBALL_MAX_BYTES (256ull << 20)
+#define TARBALL_MAX_ENTRIES 100000
+#define TARBALL_MAX_FILE_BYTES (16ll << 20)
 int unpacked_root_open(const char *path, struct unpacked_root *u, char **error);
 void unpacked_root_close(struct unpacked_root *u);

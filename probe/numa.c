@@ -280,7 +280,9 @@ static void collect_nodes(struct probe_ctx *ctx, json_object *o)
 	jset_bool(o, "kernel_numa", true);
 	int r = -ENODATA;
 #if HAVE_HWLOC
-	r = numa_nodes_hwloc(ctx->rf, &nodes);
+	/* hwloc follows a dump's links out of it, to this machine's files */
+	if (!ctx->links_leave_dump)
+		r = numa_nodes_hwloc(ctx->rf, &nodes);
 	if (r == 0 && rootfs_is_tracing(ctx->rf))
 		trace_hwloc_inputs(ctx->rf);
 #endif

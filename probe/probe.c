@@ -127,6 +127,7 @@ int probe_collect(const struct probe_opts *opts, json_object **rec_out, struct r
 	struct probe_ctx ctx = {0};
 	int r;
 
+	*error = NULL;
 	r = rootfs_new(opts->root, &ctx.rf);
 	if (r < 0) {
 		*error = xasprintf("root %s: %s", opts->root, strerror(-r));
@@ -138,6 +139,11 @@ int probe_collect(const struct probe_opts *opts, json_object **rec_out, struct r
 	if (!ctx.live && (r = check_dump(ctx.rf)) < 0) {
 		*error = xasprintf("root %s does not look like a machine dump: it has neither proc/ nor sys/",
 				   rootfs_path(ctx.rf));
+		goto out;
+	}
+	if (!ctx.live && (r = dump_check(rootfs_path(ctx.rf), &ctx.links_leave_dump, error)) < 0) {
+		if (!*error)
+			*error = xasprintf("root %s: %s", rootfs_path(ctx.rf), strerror(-r));
 		goto out;
 	}
 	if ((r = resolve_workdir(&ctx, opts->workdir)) < 0) {

@@ -42,6 +42,7 @@ struct probe_ctx {
 	int procs_error;
 	struct spawn_job cc_job; /* `cc --version`, started by toolchain_start() */
 	bool cc_running;
+	bool links_leave_dump; /* dump_check(): hwloc is not given the dump */
 };
 
 /* One area of the record: collects facts into ctx->rec. Areas run in
@@ -55,6 +56,12 @@ struct probe_area {
 
 extern const struct probe_area probe_areas[];
 extern const size_t probe_n_areas;
+
+/* Checks a dump's proc/ and sys/ (probe/dump-check.c): -EINVAL, and *error
+ * naming it, for a FIFO, socket or device there or a symbolic link to
+ * one; *escapes when a link there, followed as the kernel follows it,
+ * leads out of the dump. */
+int dump_check(const char *root, bool *escapes, char **error);
 
 /* Collects the record, findings included. On success *rec holds it and, if
  * rf_out is not NULL, *rf_out the rootfs with its trace (caller frees).

@@ -211,8 +211,9 @@ int tune_apply(struct tune_env *env, const struct profile *p, const struct plan 
 	_cleanup_close_ int dfd = tune_state_open(env, true);
 	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_CREATE, &j);
 	if (r < 0) {
+		_cleanup_free_ char *why = tune_state_why(env, r);
 		res->failure = xasprintf("cannot open the journal in %s: %s", env->state_dir,
-					 r == -EBUSY ? "another ubtune apply or revert is running" : strerror(-r));
+					 r == -EBUSY ? "another ubtune apply or revert is running" : why);
 		if (dfd >= 0)
 			tune_state_remove(env);
 		return r;

@@ -62,16 +62,20 @@ static int scan(struct journal *j, bool cut)
 static int open_file(struct journal *j, enum journal_mode mode)
 {
 	int flags = (mode == JOURNAL_READ ? O_RDONLY : O_RDWR | O_APPEND) | O_CLOEXEC | O_NOFOLLOW;
-	j->fd = openat(j->dir_fd, JOURNAL_FILE, flags);
-	if (j->fd < 0 && errno == ENOENT && mode == JOURNAL_CREATE) {
-		j->fd = openat(j->dir_fd, JOURNAL_FILE, flags | O_CREAT | O_EXCL, 0600);
-		if (j->fd >= 0) {
-			j->created = true;
-			if (fsync(j->dir_fd) < 0)
-				return -errno;
-		}
+	/* a FIFO or device in its place is refused, never waited on */
+	int fd = open_regular_at(j->dir_fd, JOURNAL_FILE, flags, NULL);
+	if (fd == -ENOENT && mode == JOURNAL_CREATE) {
+		fd = openat(j->dir_fd, JOURNAL_FILE, flags | O_CREAT | O_EXCL, 0600);
+		if (fd < 0)
+			return -errno;
+		j->fd = fd;
+		j->created = true;
+		return fsync(j->dir_fd) < 0 ? -errno : 0;
 	}
-	return j->fd < 0 ? -errno : 0;
+	if (fd < 0)
+		return fd;
+	j->fd = fd;
+	return 0;
 }
 
 int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out)

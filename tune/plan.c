@@ -84,7 +84,8 @@ static void want_file(struct ctx *c, const char *area, const char *what, const c
 	_cleanup_free_ char *cur = NULL;
 	int r = knob_read(c->rf, path, choice, &cur);
 	if (r < 0) {
-		note(&c->plan->errors, "%s: cannot read %s: %s", what, path, strerror(-r));
+		_cleanup_free_ char *why = rootfs_read_error(c->rf, path, r);
+		note(&c->plan->errors, "%s: %s", what, why);
 		return;
 	}
 	want(c, &(struct want){ .kind = ACT_FILE, .area = area, .what = what, .target = path, .from = cur,

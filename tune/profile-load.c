@@ -298,14 +298,17 @@ static int load_file(struct loader *l, const char *path, const char *from, unsig
 		return -EINVAL;
 	}
 
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *text = NULL, *kind = NULL;
 	size_t len = 0;
-	int r = data_read(path, PROFILE_FILE_MAX, &text, &len);
+	int r = data_read(path, PROFILE_FILE_MAX, &text, &len, &kind);
 	if (r < 0) {
-		const char *why = r == -EFBIG ? "larger than 64 KiB, not a profile"
-				  : r == -EINVAL ? "not a regular file" : strerror(-r);
-		if (from)
+		const char *why = r == -EFBIG ? "larger than 64 KiB, not a profile" : strerror(-r);
+		if (from && kind)
+			add_error(l, from, from_line, "[profile] include: %s", kind);
+		else if (from)
 			add_error(l, from, from_line, "[profile] include: %s: %s", path, why);
+		else if (kind)
+			strv_push(l->errors, kind); /* "PATH is a FIFO, not a regular file" */
 		else
 			add_error(l, path, 0, "%s", why);
 		return r;

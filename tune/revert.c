@@ -100,8 +100,9 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 		/* only settings were recorded (or nothing was applied) */
 		return remove_state(env, dfd, res, error);
 	if (r < 0) {
+		_cleanup_free_ char *why = tune_state_why(env, r);
 		*error = xasprintf("cannot open the journal in %s: %s", env->state_dir,
-				   r == -EBUSY ? "another ubtune apply or revert is running" : strerror(-r));
+				   r == -EBUSY ? "another ubtune apply or revert is running" : why);
 		return r;
 	}
 	res->had_journal = true;

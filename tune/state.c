@@ -167,6 +167,12 @@ int tune_state_open(struct tune_env *env, bool create)
 	return rootfs_open_dir(env->rf, SYSTEM_STATE_DIR);
 }
 
+char *tune_state_why(const struct tune_env *env, int r)
+{
+	char *blocker = r == -ENOTDIR && rootfs_is_live(env->rf) ? not_a_directory(env->state_dir) : NULL;
+	return blocker ? blocker : xstrdup(strerror(-r));
+}
+
 /* A directory of ours: nothing in it but the files ubtune keeps and the
  * next directory of the chain (next: its name, or NULL for the last). */
 static bool only_ours(int dfd, const char *next)
@@ -204,10 +210,10 @@ int tune_state_remove(struct tune_env *env)
 	if (faccessat(sfd, JOURNAL_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
 	    faccessat(sfd, APPLIED_FILE, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
 		return 0; /* still in use */
-	_cleanup_close_ int cfd = openat(sfd, CREATED_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int cfd = open_regular_at(sfd, CREATED_FILE, O_NOFOLLOW, NULL);
 	_cleanup_free_ char *text = NULL;
 	if (cfd < 0)
-		return errno == ENOENT ? 0 : -errno; /* not made by apply: not ours to remove */
+		return cfd == -ENOENT ? 0 : cfd; /* not made by apply: not ours to remove */
 	r = read_fd(cfd, CREATED_MAX, &text, NULL);
 	if (r < 0)
 		return r;
@@ -249,14 +255,9 @@ int applied_load(const char *dir, json_object **out)
 
 int applied_load_at(int dfd, json_object **out)
 {
-	_cleanup_close_ int fd = openat(dfd, APPLIED_FILE, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	_cleanup_close_ int fd = open_regular_at(dfd, APPLIED_FILE, O_NOFOLLOW, NULL);
 	if (fd < 0)
-		return -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
+		return fd;
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int r = read_fd(fd, JSON_FILE_MAX, &text, &len);

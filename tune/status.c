@@ -75,8 +75,9 @@ static int read_journal(struct tune_env *env, int dfd, struct jlog *l, bool *unr
 		return 0;
 	}
 	if (r < 0) {
+		_cleanup_free_ char *why = tune_state_why(env, r);
 		*error = xasprintf("cannot open the journal in %s: %s", env->state_dir,
-				   r == -EBUSY ? "ubtune apply or revert is running right now" : strerror(-r));
+				   r == -EBUSY ? "ubtune apply or revert is running right now" : why);
 		return r;
 	}
 	unsigned bad = 0;
@@ -96,8 +97,9 @@ int tune_status(struct tune_env *env, json_object **out, char **error)
 	if (r == -ENOENT)
 		applied = NULL;
 	else if (r < 0) {
+		_cleanup_free_ char *why = tune_state_why(env, r);
 		*error = xasprintf("cannot read %s/" APPLIED_FILE ": %s", env->state_dir,
-				   r == -EBADMSG ? "not JSON" : strerror(-r));
+				   r == -EBADMSG ? "not JSON" : why);
 		return r;
 	}
 	struct jlog l;

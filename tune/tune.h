@@ -42,6 +42,10 @@ char *tune_state_dir(const char *root);
  * tune_state_remove() takes them away again.
  */
 int tune_state_open(struct tune_env *env, bool create);
+/* Why tune_state_open() or a file in it failed with r, for a message:
+ * "/var/lib/ubtune is a regular file, not a directory" rather than "Not a
+ * directory" (caller frees). */
+char *tune_state_why(const struct tune_env *env, int r);
 /* Once neither a journal nor applied.json is left: removes the state
  * directories apply made in a dump, and what a kill left of their making
  * or removal. */

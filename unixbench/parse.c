@@ -153,7 +153,8 @@ static bool parse_number(const char *s, size_t n, double *out)
 		return false;
 	char *end;
 	double v = strtod(b, &end);
-	if (*end || !isfinite(v) || v < 0)
+	/* UnixBench prints nothing near 1e15 (256 copies of Dhrystone: 1e11 lps) */
+	if (*end || !isfinite(v) || v < 0 || v > 1e15)
 		return false;
 	*out = v;
 	return true;
@@ -285,7 +286,7 @@ static bool row_raw(const struct tok *t, int n, struct row *r)
 	r->has_time = true;
 	if (n == 5 || (n == 6 && tok_is(&t[5], "samples")))
 		return true;
-	if (n == 7 && t[5].kind == T_NUM && t[6].kind == T_NUM) {
+	if (n == 7 && t[5].kind == T_NUM && t[5].v > 0 && t[6].kind == T_NUM) {
 		r->baseline = t[5].v;
 		r->index = t[6].v;
 		r->has_baseline = r->has_index = r->indexed = true;
@@ -1197,6 +1198,12 @@ static void apply_columns(struct parser *p, struct ub_block *b, struct ub_test *
 			r->nnums, b->ncolumns);
 		return;
 	}
+	for (int i = 0; i < r->nnums; i++)
+		if (b->columns[i] == COL_BASELINE && r->nums[i] == 0) {
+			problem(p, line_src(p), line_text(p), "%s: a baseline of 0 (the index is the result divided by it)",
+				t->name);
+			return;
+		}
 	for (int i = 0; i < r->nnums; i++) {
 		double v = r->nums[i];
 		switch ((enum column)b->columns[i]) {

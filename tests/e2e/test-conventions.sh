@@ -28,7 +28,7 @@ expect_exit 0 "$UBTUNE" help compare --width 70
 grep -q '^Usage: ubtune compare' "$T/stdout" || fail "help compare --width 70: $(head -3 "$T/stdout")"
 # "--" ends the options; options of another command or none are usage errors
 expect_exit 0 "$UBTUNE" compare --json -- 1 2
-expect_exit 1 "$UBTUNE" show -- --json
+expect_exit 2 "$UBTUNE" show -- --json
 grep -q "'--json' is not a result id" "$T/stderr" || fail "show -- --json: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" show 1 --csv
 grep -q "^ubtune show: unknown option '--csv'" "$T/stderr" || fail "show --csv: $(cat "$T/stderr")"

@@ -121,7 +121,37 @@ ls "$T/work" | grep -Eq '^ubtune-gather-.+-[0-9]{8}-[0-9]{6}\.tar\.gz$' || fail 
 
 # bad input: one-line errors, nothing left behind
 expect_exit 1 "$UBTUNE" gather -o "$T/no/such/dir/x.tar.gz"
-grep -q "Failed to create $T/no/such/dir/x.tar.gz" "$T/stderr" || fail "unwritable output not named: $(cat "$T/stderr")"
+grep -q "cannot create $T/no/such/dir/x.tar.gz: No such file" "$T/stderr" || fail "unwritable output not named: $(cat "$T/stderr")"
+
+# outputs that are not regular files: a device or a FIFO is written in
+# place, a failed write leaves it as it was, what cannot take an archive is
+# refused, and nothing but the archive's own temporary is ever removed
+small="$PARTIAL/busybox-board-noisy"
+"$UBTUNE" gather -o /dev/null --root "$small" 2>"$T/null.err" || fail "gather -o /dev/null: $(cat "$T/null.err")"
+[ -c /dev/null ] || fail "gather -o /dev/null replaced /dev/null"
+expect_exit 1 "$UBTUNE" gather -o /dev/full --root "$small"
+grep -qx "ubtune: Failed to write /dev/full: No space left on device" "$T/stderr" ||
+	fail "gather -o /dev/full: $(cat "$T/stderr")"
+[ -c /dev/full ] || fail "a failed write removed /dev/full"
+mkfifo "$T/pipe"
+tar -tzf - <"$T/pipe" >"$T/pipe.list" &
+"$UBTUNE" gather -o "$T/pipe" --root "$small" 2>"$T/pipe.err" || fail "gather -o FIFO: $(cat "$T/pipe.err")"
+wait $! || fail "the archive written to a FIFO is not a tar.gz"
+grep -qx ".ubtune/record.json" "$T/pipe.list" || fail "the archive through a FIFO lacks the record"
+[ -p "$T/pipe" ] || fail "gather -o FIFO replaced the FIFO"
+mkdir -p "$T/outdir"
+expect_exit 2 "$UBTUNE" gather -o "$T/outdir" --root "$small"
+grep -qx "ubtune: $T/outdir is a directory: output goes to a regular file, a FIFO or a character device" \
+	"$T/stderr" || fail "gather -o DIR: $(cat "$T/stderr")"
+[ -z "$(ls -A "$T/outdir")" ] || fail "a refused output left $(ls -A "$T/outdir")"
+# a regular file whose new content cannot be written (past the file size
+# limit: EFBIG) is left as it was, and no temporary beside it
+mkdir -p "$T/keep" && echo old >"$T/keep/kept.tar.gz"
+(ulimit -f 2 && trap '' XFSZ && exec "$UBTUNE" gather -o "$T/keep/kept.tar.gz" --root "$small") 2>"$T/stderr" &&
+	fail "gather past the file size limit succeeded"
+grep -q "File too large" "$T/stderr" || fail "gather past the file size limit: $(cat "$T/stderr")"
+[ "$(cat "$T/keep/kept.tar.gz")" = old ] || fail "a failed gather changed the file it was to replace"
+[ "$(ls -A "$T/keep")" = kept.tar.gz ] || fail "a failed gather left $(ls -A "$T/keep")"
 echo "not an archive" >"$T/junk.tar.gz"
 expect_exit 1 "$UBTUNE" probe --root "$T/junk.tar.gz"
 grep -q "$T/junk.tar.gz: not a readable tar archive" "$T/stderr" || fail "junk archive: $(cat "$T/stderr")"

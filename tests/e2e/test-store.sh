@@ -42,7 +42,7 @@ expect_exit 0 "$UBTUNE" show 2
 grep -q "Dhrystone 2 using register variables" "$T/stdout" || fail "show: $(cat "$T/stdout")"
 expect_exit 1 "$UBTUNE" show 9
 grep -q "there is no result '9'" "$T/stderr" || fail "missing result: $(cat "$T/stderr")"
-expect_exit 1 "$UBTUNE" show first
+expect_exit 2 "$UBTUNE" show first
 grep -q "'first' is not a result id" "$T/stderr" || fail "bad reference: $(cat "$T/stderr")"
 
 # a file that is not a result names itself and stores nothing

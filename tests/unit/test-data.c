@@ -57,18 +57,18 @@ static void builtin_files_read(void **state)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	assert_int_equal(data_read(DATA_BUILTIN "/profiles/base.profile", 4096, &text, &len), 0);
+	assert_int_equal(data_read(DATA_BUILTIN "/profiles/base.profile", 4096, &text, &len, NULL), 0);
 	assert_int_equal(len, strlen(base_text));
 	/* a string of its own: the parsers read up to the NUL */
 	assert_string_equal(text, base_text);
 
 	char *none = NULL;
-	assert_int_equal(data_read(DATA_BUILTIN "/profiles/base.profile", len - 1, &none, NULL), -EFBIG);
-	assert_int_equal(data_read(DATA_BUILTIN "/profiles", 4096, &none, NULL), -EISDIR);
-	assert_int_equal(data_read(DATA_BUILTIN "/profiles/nothing.profile", 4096, &none, NULL), -ENOENT);
+	assert_int_equal(data_read(DATA_BUILTIN "/profiles/base.profile", len - 1, &none, NULL, NULL), -EFBIG);
+	assert_int_equal(data_read(DATA_BUILTIN "/profiles", 4096, &none, NULL, NULL), -EISDIR);
+	assert_int_equal(data_read(DATA_BUILTIN "/profiles/nothing.profile", 4096, &none, NULL, NULL), -ENOENT);
 	/* a name that merely begins like a carried one */
-	assert_int_equal(data_read(DATA_BUILTIN "/profiles/base", 4096, &none, NULL), -ENOENT);
-	assert_int_equal(data_read(DATA_BUILTIN "/prof", 4096, &none, NULL), -ENOENT);
+	assert_int_equal(data_read(DATA_BUILTIN "/profiles/base", 4096, &none, NULL, NULL), -ENOENT);
+	assert_int_equal(data_read(DATA_BUILTIN "/prof", 4096, &none, NULL, NULL), -ENOENT);
 	assert_null(none);
 
 	assert_true(data_exists(DATA_BUILTIN "/profiles/board.profile"));
@@ -105,14 +105,14 @@ static void files_on_disk(void **state)
 	tmproot_write(dir, "a.profile", "a");
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
-	assert_int_equal(data_read(b, 16, &text, &len), 0);
+	assert_int_equal(data_read(b, 16, &text, &len, NULL), 0);
 	assert_int_equal(len, 3);
 	assert_string_equal(text, "bb\n");
 	char *none = NULL;
-	assert_int_equal(data_read(b, 2, &none, NULL), -EFBIG);
-	assert_int_equal(data_read(dir, 16, &none, NULL), -EISDIR);
+	assert_int_equal(data_read(b, 2, &none, NULL, NULL), -EFBIG);
+	assert_int_equal(data_read(dir, 16, &none, NULL, NULL), -EISDIR);
 	_cleanup_free_ char *missing = xasprintf("%s/missing", dir);
-	assert_int_equal(data_read(missing, 16, &none, NULL), -ENOENT);
+	assert_int_equal(data_read(missing, 16, &none, NULL, NULL), -ENOENT);
 	assert_null(none);
 	assert_true(data_exists(a));
 	assert_false(data_exists(missing));

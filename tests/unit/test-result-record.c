@@ -87,6 +87,17 @@ static void check(void **state)
 	_cleanup_free_ char *long_id = xasprintf("{\"schema\": \"ubtune.result/1\", \"run_id\": \"%065d\", "
 						 "\"started_at\": \"t\", \"suite\": {\"name\": \"n\"}, \"runs\": []}", 0);
 	check_fails(long_id, "run_id is longer than 64 characters");
+	/* numbers no UnixBench run gives (json-c reads NaN and Infinity) */
+	check_fails(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [], \"index\": {\"score\": 1e308}}]}",
+		    "runs[0].index.score is 1e+308, expected 0 to 1e+15");
+	check_fails(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"result\": -3}]}]}",
+		    "runs[0].tests[0].result is -3, expected 0 to 1e+15");
+	check_fails(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"baseline\": 0}]}]}",
+		    "runs[0].tests[0].baseline is 0, expected more than 0 and up to 1e+15");
+	check_fails(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"index\": NaN}]}]}",
+		    "runs[0].tests[0].index is NaN, expected a finite number");
+	check_fails(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"index\": -Infinity}]}]}",
+		    "runs[0].tests[0].index is -Infinity, expected a finite number");
 
 	/* unknown values are fine */
 	_cleanup_json_ json_object *ok = json_lit(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", "

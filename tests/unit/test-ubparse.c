@@ -401,6 +401,35 @@ static void index_tables(void **state)
 	ub_doc_free(&d);
 }
 
+/* Numbers UnixBench never prints (1e308, negative, NaN, inf, a baseline of
+ * 0) are a problem of their line, never a value: the row is left out. */
+static void absurd_numbers(void **state)
+{
+	static const char *const rows[] = {
+		"0.0   41920798.1   1e308", "116700.0   41920798.1   1e308", "116700.0   1e308   3592.2",
+		"116700.0   41920798.1   -3592.2", "116700.0   41920798.1   NaN", "116700.0   inf   3592.2",
+		"0.0   41920798.1   3592.2", "0   41920798.1   inf",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		_cleanup_free_ char *text = xasprintf(
+			"System Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+			"Dhrystone 2 using register variables         %s\n"
+			"Double-Precision Whetstone                       55.0       8470.5   1540.1\n",
+			rows[i]);
+		struct ub_doc d;
+		assert_int_equal(parse_text(text, &d), 0);
+		if (d.nproblems != 1 || d.problems[0].line != 2)
+			fail_msg("'%s': %zu problems, the first on line %u", rows[i], d.nproblems,
+				 d.nproblems ? d.problems[0].line : 0);
+		const struct ub_block *b = &d.results[0].blocks[0];
+		for (size_t k = 0; k < b->ntests; k++)
+			if (streq(b->tests[k].info->id, "dhry2reg") && (b->tests[k].has_index || b->tests[k].has_baseline))
+				fail_msg("'%s' was read as a value", rows[i]);
+		assert_near(find_test(b, "whetstone-double")->index, 1540.1);
+		ub_doc_free(&d);
+	}
+}
+
 static void several_runs_and_no_header(void **state)
 {
 	struct ub_doc d;
@@ -1126,6 +1155,7 @@ int main(void)
 		cmocka_unit_test(decimal_comma_load),
 		cmocka_unit_test(header_variants),
 		cmocka_unit_test(broken_table),
+		cmocka_unit_test(absurd_numbers),
 		cmocka_unit_test(not_unixbench),
 		cmocka_unit_test(clean_characters),
 		cmocka_unit_test(fuzz),
