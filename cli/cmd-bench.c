@@ -191,10 +191,11 @@ static int store_result(json_object *rec)
 
 static int print_result(json_object *rec, bool json)
 {
+	_cleanup_free_ char *error = NULL;
 	if (json)
 		printf("%s\n", jdump(rec, true));
-	else
-		result_render(rec, stdout);
+	else if (result_render(rec, stdout, &error) < 0)
+		return log_error_errno(-EBADMSG, "Cannot show the result: %s", error);
 	return command_flush("the report");
 }
 

@@ -43,10 +43,12 @@ static int run(struct cmd_ctx *ctx, void *args)
 		log_error("%s", error);
 		return EXIT_FAIL;
 	}
-	if (json)
+	if (json) {
 		printf("%s\n", jdump(rec, true));
-	else
-		probe_render(rec, stdout);
+	} else if (probe_render(rec, stdout, &error) < 0) {
+		log_error("%s", error);
+		return EXIT_FAIL;
+	}
 	if (command_flush("the report") < 0)
 		return EXIT_FAIL;
 	return strict && findings_at_least(rec, SEV_WARN) ? EXIT_FINDINGS : EXIT_OK;

@@ -42,8 +42,8 @@ static const struct schema test_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_ST
 
 #define T struct result_index
 static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial),
-						 I(tests_indexed),
-						 I(tests_total), FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
+						 I(tests_indexed), I(tests_total), I(resamples),
+						 FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
 #undef T
 
 #define T struct result_run
@@ -59,7 +59,32 @@ static const struct schema event_schema = SCHEMA(T, S(kind), S(time), S(test), S
 #undef T
 
 #define T struct result_sample
-static const struct schema sample_schema = SCHEMA(T, N(t), S(test), I(copies), FIELD_NUM_ARRAY(T, mhz, OPTIONAL));
+static const struct schema sample_schema = SCHEMA(T, N(t), S(test), I(copies), FIELD_NUM_ARRAY(T, mhz, OPTIONAL),
+						  FIELD_NUM_ARRAY(T, busy_pct, OPTIONAL), N(temp_mc),
+						  FIELD_STR_ARRAY(T, alarms, OPTIONAL), N(others_pct), N(steal_pct));
+#undef T
+
+#define T typeof(((struct result_options *)0)->pin_single)
+static const struct schema pin_single_schema = SCHEMA(T, FIELD_SELF(T, json), S(cpus), S(kind), S(note));
+#undef T
+
+#define T typeof(((struct result_options *)0)->dma_latency)
+static const struct schema dma_latency_schema = SCHEMA(T, FIELD_SELF(T, json), S(device), S(error), I(requested_us),
+						       B(held));
+#undef T
+
+#define T typeof(((struct result_options *)0)->nproc)
+static const struct schema nproc_schema = SCHEMA(T, I(soft), J(raised_to));
+#undef T
+
+#define T struct result_options
+static const struct schema options_schema = SCHEMA(T, S(locale), S(workdir_description),
+						   O(pin_single, pin_single_schema), O(dma_latency, dma_latency_schema),
+						   O(nproc, nproc_schema));
+#undef T
+
+#define T struct result_problem
+static const struct schema problem_schema = SCHEMA(T, I(line), S(text), S(problem));
 #undef T
 
 #define T typeof(((struct result_record *)0)->preflight)
@@ -81,6 +106,10 @@ static const struct schema sampler_schema = SCHEMA(T, FIELD_SELF(T, json), N(int
 static const struct schema kernel_log_schema = SCHEMA(T, S(source), S(marker), S(error), B(read));
 #undef T
 
+#define T typeof(((struct result_record *)0)->tool)
+static const struct schema tool_schema = SCHEMA(T, S(name), S(version));
+#undef T
+
 #define T typeof(((struct result_record *)0)->suite)
 static const struct schema suite_schema = SCHEMA(T, FIELD_STR(T, name, REQUIRED), S(version), S(compatible_with));
 #undef T
@@ -91,7 +120,8 @@ static const struct schema engine_schema = SCHEMA(T, FIELD_SELF(T, json), S(kind
 #undef T
 
 #define T typeof(((struct result_record *)0)->build)
-static const struct schema build_schema = SCHEMA(T, FIELD_SELF(T, json), S(cc), S(cc_version), S(cflags));
+static const struct schema build_schema = SCHEMA(T, FIELD_SELF(T, json), S(cc), S(cc_version), S(cflags),
+						 FIELD_STR_ARRAY(T, commands, OPTIONAL));
 #undef T
 
 #define T typeof(((struct result_record *)0)->profile)
@@ -99,7 +129,10 @@ static const struct schema profile_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD
 #undef T
 
 #define T typeof(((struct result_record *)0)->import)
-static const struct schema import_schema = SCHEMA(T, FIELD_SELF(T, json), B(dated_by_import), B(header));
+static const struct schema import_schema = SCHEMA(T, FIELD_SELF(T, json), S(source), S(log),
+						  FIELD_STR_ARRAY(T, formats, OPTIONAL),
+						  FIELD_STR_ARRAY(T, repaired, OPTIONAL), L(problems, problem_schema),
+						  B(dated_by_import), B(header));
 #undef T
 
 #define T typeof(((struct result_record *)0)->environment)
@@ -109,8 +142,9 @@ static const struct schema environment_schema = SCHEMA(T, J(before), J(after));
 #define T struct result_record
 const struct schema result_record_schema =
 	SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED), FIELD_STR(T, run_id, REQUIRED), S(host),
-	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by),
+	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by), O(tool, tool_schema),
 	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
+	       O(options, options_schema),
 	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
 	       O(import, import_schema), O(preflight, preflight_schema), I(online_cpus),
 	       FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema), O(environment, environment_schema),

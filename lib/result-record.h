@@ -61,7 +61,7 @@ struct result_index {
 	const char *score_source; /* imported: "report" (as printed) or "computed" */
 	struct opt_num score;
 	struct opt_bool partial;
-	struct opt_int tests_indexed, tests_total;
+	struct opt_int tests_indexed, tests_total, resamples;
 	ARRAY_OF(struct opt_num) ci95;
 };
 
@@ -81,15 +81,44 @@ struct result_event {
 
 /* One of the sampler's readings. */
 struct result_sample {
-	struct opt_num t;
+	struct opt_num t, temp_mc, others_pct, steal_pct;
 	const char *test;
 	struct opt_int copies;
-	ARRAY_OF(struct opt_num) mhz; /* per CPU */
+	ARRAY_OF(struct opt_num) mhz, busy_pct; /* per CPU */
+	ARRAY_OF(const char *) alarms;          /* the hwmon alarms raised */
+};
+
+/* What a run was asked to do and what it held while it lasted (bench/hold.h). */
+struct result_options {
+	const char *locale, *workdir_description;
+	struct {
+		json_object *json; /* NULL: --pin-single was not given */
+		const char *cpus, *kind, *note;
+	} pin_single;
+	struct {
+		json_object *json; /* NULL: --dma-latency was not given */
+		const char *device, *error;
+		struct opt_int requested_us;
+		struct opt_bool held;
+	} dma_latency;
+	struct {
+		struct opt_int soft;
+		json_object *raised_to; /* a number, "unlimited", or NULL: not raised */
+	} nproc;
+};
+
+/* A line of an imported document that looked like a test but could not be read. */
+struct result_problem {
+	struct opt_int line;
+	const char *text, *problem;
 };
 
 struct result_record {
 	json_object *json;
 	const char *schema, *run_id, *host, *started_at, *ended_at, *interrupted_by;
+	struct {
+		const char *name, *version;
+	} tool;
 	struct {
 		const char *name, *version, *compatible_with;
 	} suite;
@@ -101,14 +130,19 @@ struct result_record {
 	struct {
 		json_object *json; /* NULL: how the programs were built is not known */
 		const char *cc, *cc_version, *cflags;
+		ARRAY_OF(const char *) commands; /* the compile lines */
 	} build;
+	struct result_options options;
 	struct opt_bool quick, incomplete, imported, profile_stale;
 	struct {
 		json_object *json; /* NULL: no profile applied */
 		ARRAY_OF(const char *) profiles;
 	} profile;
 	struct {
-		json_object *json;
+		json_object *json; /* NULL: not imported */
+		const char *source, *log;
+		ARRAY_OF(const char *) formats, repaired;
+		ARRAY_OF(struct result_problem) problems;
 		struct opt_bool dated_by_import, header;
 	} import;
 	struct {

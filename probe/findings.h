@@ -55,4 +55,4 @@ int severity_parse(const char *s, enum severity *out);
 /* True when rec.findings holds a finding of at least this severity. */
 bool findings_at_least(json_object *rec, enum severity s);
 /* "Findings (worst first)" section of the text report. */
-void findings_render(json_object *rec, FILE *out);
+void findings_render(const struct env_record *env, FILE *out);

@@ -196,12 +196,18 @@ static void render_unavailable(json_object *rec, FILE *out)
 	}
 }
 
-void probe_render(json_object *rec, FILE *out)
+int probe_render(json_object *rec, FILE *out, char **error)
 {
+	struct env_record env;
+	int r = env_decode(rec, "", &env, error);
+	if (r < 0)
+		return r;
 	if (!streq_ptr(jpath_str(rec, "root"), "/"))
 		render_line(out, "Dump", "%s", jpath_str(rec, "root"));
 	for (size_t i = 0; i < probe_n_areas; i++)
 		probe_areas[i].render(rec, out);
 	render_unavailable(rec, out);
-	findings_render(rec, out);
+	findings_render(&env, out);
+	env_record_free(&env);
+	return 0;
 }
