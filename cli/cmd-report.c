@@ -40,7 +40,9 @@ static int write_report(const char *path, const struct compare_input *in, size_t
 			return log_error_errno(-errno, "Failed to create %s: %m", path);
 		f = file;
 	}
-	report_html(in, n, f);
+	_cleanup_free_ char *error = NULL;
+	if (report_html(in, n, f, &error) < 0)
+		return log_error_errno(-EBADMSG, "Cannot make the report: %s", error);
 	if (fflush(f) != 0 || ferror(f))
 		return log_error_errno(-EIO, "Failed to write %s: %m", path && !streq(path, "-") ? path : "the report");
 	if (file)
