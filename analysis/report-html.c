@@ -6,7 +6,6 @@
 
 #include "analysis/chart.h"
 #include "analysis/xml.h"
-#include "lib/env-record.h"
 #include "lib/result-record.h"
 #include "lib/util.h"
 
@@ -69,12 +68,6 @@ static void cmp_cell(FILE *out, json_object *o, const char *key, const char *fmt
 	opt_cell(out, known, v, fmt);
 }
 
-/* A result shown, and the environment it ran in, decoded once. */
-struct shown {
-	struct result_record r;
-	struct env_record env; /* all unknown without one, or with one that does not decode */
-};
-
 static const char *label(json_object *cmp, size_t i)
 {
 	return jpath_str(at(jpath(cmp, "results"), i), "label") ?: "?";
@@ -117,7 +110,7 @@ static void head(FILE *out, json_object *cmp, size_t n)
 	report_html_open(out, title);
 }
 
-static void summary(FILE *out, json_object *cmp, const struct shown *in, size_t n)
+static void summary(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"summary\">Scores</h2>\n<div class=\"cards\">\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -259,7 +252,7 @@ static void import_note(FILE *out, const struct result_record *r)
 	buf_free(&b);
 }
 
-static void findings_of(FILE *out, const struct shown *s)
+static void findings_of(FILE *out, const struct result_env *s)
 {
 	const struct result_record *r = &s->r;
 	size_t nf = s->env.findings.n;
@@ -287,7 +280,7 @@ static void findings_of(FILE *out, const struct shown *s)
 	fputs("</ul>\n", out);
 }
 
-static void findings(FILE *out, json_object *cmp, const struct shown *in, size_t n)
+static void findings(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"findings\">Findings and events</h2>\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -400,7 +393,7 @@ static void run_table(FILE *out, const struct result_run *run)
 	fputs("</table></div>\n", out);
 }
 
-static void tests(FILE *out, json_object *cmp, const struct shown *in, size_t n)
+static void tests(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"tests\">Tests</h2>\n", out);
 	json_object *sections = jpath(cmp, "sections");
@@ -438,7 +431,7 @@ static void tests(FILE *out, json_object *cmp, const struct shown *in, size_t n)
 
 /* ---- charts ---- */
 
-static void charts(FILE *out, json_object *cmp, const struct shown *in, size_t n)
+static void charts(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"charts\">Charts</h2>\n<figure>\n", out);
 	chart_compare(cmp, false, CHART_INLINE, out);
@@ -465,15 +458,10 @@ static void charts(FILE *out, json_object *cmp, const struct shown *in, size_t n
 
 int report_html(const struct compare_input *in, size_t n, FILE *out, char **error)
 {
-	struct shown *s = xcalloc(n ? n : 1, sizeof(*s));
+	struct result_env *s = xcalloc(n ? n : 1, sizeof(*s));
 	int r = 0;
-	for (size_t i = 0; r == 0 && i < n; i++) {
-		_cleanup_free_ char *env_error = NULL;
-		r = result_decode(in[i].rec, &s[i].r, error);
-		/* an environment that does not decode is shown as unknown */
-		if (r == 0)
-			(void)env_decode(s[i].r.environment.before, "environment.before", &s[i].env, &env_error);
-	}
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = result_env_decode(in[i].rec, &s[i], error);
 	if (r == 0) {
 		struct compare_opts o = {0};
 		_cleanup_json_ json_object *cmp = compare_build(in, n, &o);
@@ -485,10 +473,8 @@ int report_html(const struct compare_input *in, size_t n, FILE *out, char **erro
 		charts(out, cmp, s, n);
 		report_html_close(out);
 	}
-	for (size_t i = 0; i < n; i++) {
-		result_record_free(&s[i].r);
-		env_record_free(&s[i].env);
-	}
+	for (size_t i = 0; i < n; i++)
+		result_env_free(&s[i]);
 	free(s);
 	return r;
 }

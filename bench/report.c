@@ -8,7 +8,6 @@
 
 #include "bench/background.h"
 #include "bench/result.h"
-#include "lib/env-record.h"
 #include "lib/result-record.h"
 #include "lib/term.h"
 #include "lib/util.h"
@@ -53,12 +52,6 @@ static void header_line(FILE *out, const char *label, const char *value)
 
 /* What an imported log did not say is shown as such, never as a default. */
 #define NOT_RECORDED "not recorded"
-
-/* The record and the environment it ran in, decoded once. */
-struct report {
-	struct result_record r;
-	struct env_record env; /* all unknown without one, or with one that does not decode */
-};
 
 static void render_title(const struct result_record *r, FILE *out)
 {
@@ -115,7 +108,7 @@ static void render_holds(const struct result_options *o, FILE *out)
 	}
 }
 
-static void render_header(const struct report *rp, FILE *out)
+static void render_header(const struct result_env *rp, FILE *out)
 {
 	const struct result_record *r = &rp->r;
 	const struct env_record *env = &rp->env;
@@ -261,7 +254,7 @@ static void pct_cell(FILE *out, struct opt_num v, int width)
 }
 
 /* The measured clock after each test and what else the machine did meanwhile. */
-static void render_during(const struct report *rp, const struct result_test **t, size_t n, FILE *out)
+static void render_during(const struct result_env *rp, const struct result_test **t, size_t n, FILE *out)
 {
 	bool header = false, flagged = false;
 	for (size_t i = 0; i < n; i++) {
@@ -297,7 +290,7 @@ static void render_during(const struct report *rp, const struct result_test **t,
 	fputc('\n', out);
 }
 
-static void render_run(const struct report *rp, const struct result_run *run, FILE *out)
+static void render_run(const struct result_env *rp, const struct result_run *run, FILE *out)
 {
 	const struct result_record *r = &rp->r;
 	int64_t copies = int_or(run->copies, 0);
@@ -370,14 +363,10 @@ static void render_events(const struct result_record *r, FILE *out)
 
 int result_render(json_object *rec, FILE *out, char **error)
 {
-	struct report rp;
-	int r = result_decode(rec, &rp.r, error);
+	struct result_env rp;
+	int r = result_env_decode(rec, &rp, error);
 	if (r < 0)
 		return r;
-	_cleanup_free_ char *env_error = NULL;
-	/* an environment that does not decode is shown as unknown, as a
-	 * fact of the wrong type is */
-	(void)env_decode(rp.r.environment.before, "environment.before", &rp.env, &env_error);
 	render_header(&rp, out);
 	for (size_t i = 0; i < rp.r.runs.n; i++)
 		render_run(&rp, &rp.r.runs.v[i], out);
@@ -391,7 +380,6 @@ int result_render(json_object *rec, FILE *out, char **error)
 		fprintf(out, "%s\nThe machine before the run (ubtune probe)\n", RULE);
 		findings_render(&rp.env, out);
 	}
-	env_record_free(&rp.env);
-	result_record_free(&rp.r);
+	result_env_free(&rp);
 	return 0;
 }

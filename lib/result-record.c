@@ -163,6 +163,32 @@ void result_record_free(struct result_record *r)
 	*r = (struct result_record){0};
 }
 
+int result_env_decode(json_object *rec, struct result_env *re, char **error)
+{
+	_cleanup_free_ char *env_error = NULL;
+	int r = result_decode(rec, &re->r, error);
+	if (r < 0) {
+		re->env = (struct env_record){0};
+		return r;
+	}
+	(void)env_decode(re->r.environment.before, "environment.before", &re->env, &env_error);
+	return 0;
+}
+
+void result_env_free(struct result_env *re)
+{
+	env_record_free(&re->env);
+	result_record_free(&re->r);
+}
+
+const struct result_test *result_run_test(const struct result_run *run, const char *id)
+{
+	for (size_t i = 0; i < run->tests.n; i++)
+		if (streq_ptr(run->tests.v[i].id, id))
+			return &run->tests.v[i];
+	return NULL;
+}
+
 int result_check(json_object *rec, char **error)
 {
 	*error = NULL;

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "lib/env-record.h"
 #include "lib/schema.h"
 
 /*
  * The result record (schema ubtune.result/1, docs/result-json.md) as C
  * structs, members named as their keys; what the record does not say is
  * unknown (NULL, known == false). The environment records inside stay
- * JSON here: env_decode() them (lib/env-record.h) where they are read.
+ * JSON here: env_decode() them (lib/env-record.h) where they are read, or
+ * decode a result with its environment (result_env_decode()).
  * To read a new fact: add its member here and its line to the table in
  * lib/result-record.c.
  */
@@ -177,6 +179,20 @@ extern const struct schema result_record_schema;
  * *error naming the key when it does not fit. */
 int result_decode(json_object *rec, struct result_record *r, char **error);
 void result_record_free(struct result_record *r);
+
+/* A result and the environment it ran in, decoded together. */
+struct result_env {
+	struct result_record r;
+	struct env_record env; /* environment.before: all unknown without one, or with one that does not decode */
+};
+
+/* As result_decode(); an environment that does not decode is left
+ * unknown, as a fact of the wrong type is. */
+int result_env_decode(json_object *rec, struct result_env *re, char **error);
+void result_env_free(struct result_env *re);
+
+/* The test of a run with this id; NULL when the run has none. */
+const struct result_test *result_run_test(const struct result_run *run, const char *id);
 
 /* Checks the parts of a record the store and the reports rely on;
  * *error says what is wrong. */
