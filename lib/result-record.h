@@ -197,5 +197,3 @@ const struct result_test *result_run_test(const struct result_run *run, const ch
 /* Checks the parts of a record the store and the reports rely on;
  * *error says what is wrong. */
 int result_check(json_object *rec, char **error);
-/* The listing summary of a record (see store_list()). */
-json_object *result_summary(json_object *rec);
