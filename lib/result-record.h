@@ -71,6 +71,7 @@ struct result_run {
 	json_object *json;
 	struct opt_int copies, cpus_in_system;
 	const char *started_at, *ended_at;
+	const char *label; /* imported: which run of a document holding several */
 	ARRAY_OF(struct result_test) tests;
 	struct result_index index;
 };
