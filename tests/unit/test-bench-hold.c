@@ -43,10 +43,8 @@ static void dma_latency(void **state)
 static json_object *pin_of(const char *text, cpu_set_t *set, size_t size, bool *pinned)
 {
 	_cleanup_json_ json_object *rec = json_lit(text);
-	_cleanup_free_ char *error = NULL;
 	struct env_record env;
-	if (env_decode(rec, "", &env, &error) < 0)
-		fail_msg("%s", error);
+	env_of(rec, "the test", &env);
 	json_object *pin = hold_pin_fastest(&env, set, size, pinned);
 	env_record_free(&env);
 	return pin;
