@@ -9,6 +9,7 @@
 #include "analysis/stats.h"
 #include "unixbench/parse.h"
 #include "bench/spread.h"
+#include "analysis/result-facts.h"
 #include "lib/env-record.h"
 #include "lib/result-record.h"
 #include "lib/util.h"
@@ -484,11 +485,6 @@ static json_object *section_json(const struct result_run *const *runs, size_t n,
 
 /* ---- the environment ---- */
 
-static char *str_or_null(const char *s)
-{
-	return s && *s ? xstrdup(s) : NULL;
-}
-
 static char *fact_suite(const struct result_env *rec)
 {
 	const char *name = rec->r.suite.name, *version = rec->r.suite.version;
@@ -501,7 +497,7 @@ static char *fact_suite(const struct result_env *rec)
 
 static char *fact_engine(const struct result_env *rec)
 {
-	return str_or_null(rec->r.engine.kind);
+	return fact_text(rec->r.engine.kind);
 }
 
 static char *fact_flags(const struct result_env *rec)
@@ -521,7 +517,7 @@ static char *fact_compiler(const struct result_env *rec)
 {
 	const char *v = rec->r.build.cc_version;
 	const char *rest = v ? strchr(v, ' ') : NULL;
-	return rest && rest[1] ? xstrdup(rest + 1) : str_or_null(v);
+	return rest && rest[1] ? xstrdup(rest + 1) : fact_text(v);
 }
 
 static char *fact_copies(const struct result_env *rec)
@@ -543,56 +539,24 @@ static char *fact_copies(const struct result_env *rec)
 	return buf_steal(&b);
 }
 
-static char *fact_cpus(const struct result_env *rec)
-{
-	return rec->r.online_cpus.known ? xasprintf("%" PRId64, rec->r.online_cpus.v) : NULL;
-}
-
 static char *fact_host(const struct result_env *rec)
 {
-	return str_or_null(rec->r.host);
-}
-
-static char *fact_kernel(const struct result_env *rec)
-{
-	return str_or_null(rec->env.host.kernel_release);
+	return fact_text(rec->r.host);
 }
 
 static char *fact_os(const struct result_env *rec)
 {
-	return str_or_null(rec->env.host.os);
+	return fact_text(rec->env.host.os);
 }
 
 static char *fact_arch(const struct result_env *rec)
 {
-	return str_or_null(rec->env.host.arch);
-}
-
-static char *fact_cpu(const struct result_env *rec)
-{
-	return str_or_null(rec->env.cpu.model);
+	return fact_text(rec->env.host.arch);
 }
 
 static char *fact_bogomips(const struct result_env *rec)
 {
 	return rec->env.cpu.bogomips.known ? xasprintf("%.1f", rec->env.cpu.bogomips.v) : NULL;
-}
-
-static char *fact_governor(const struct result_env *rec)
-{
-	return str_or_null(rec->env.cpu.freq.governor);
-}
-
-static char *fact_max_clock(const struct result_env *rec)
-{
-	struct opt_int khz = rec->env.cpu.freq.max_khz;
-	return khz.known ? xasprintf("%" PRId64 " MHz", khz.v / 1000) : NULL;
-}
-
-static char *fact_boost(const struct result_env *rec)
-{
-	struct opt_bool b = rec->env.cpu.freq.boost;
-	return b.known ? xstrdup(b.v ? "on" : "off") : NULL;
 }
 
 static char *fact_virt(const struct result_env *rec)
@@ -623,7 +587,7 @@ static char *fact_medium(const struct result_env *rec)
 static char *fact_scheduler(const struct result_env *rec)
 {
 	const struct env_device *dev = rec->env.storage.device;
-	return str_or_null(dev ? dev->scheduler : NULL);
+	return fact_text(dev ? dev->scheduler : NULL);
 }
 
 static char *fact_memory(const struct result_env *rec)
@@ -633,11 +597,6 @@ static char *fact_memory(const struct result_env *rec)
 		return NULL;
 	kib_text(rec->env.memory.total_kib.v, s, sizeof(s));
 	return xstrdup(s);
-}
-
-static char *fact_thp(const struct result_env *rec)
-{
-	return str_or_null(rec->env.memory.thp);
 }
 
 static char *fact_services(const struct result_env *rec)
@@ -653,29 +612,18 @@ static char *fact_services(const struct result_env *rec)
 
 static char *fact_libc(const struct result_env *rec)
 {
-	return str_or_null(rec->env.toolchain.libc_version);
+	return fact_text(rec->env.toolchain.libc_version);
 }
 
 static char *fact_charmap(const struct result_env *rec)
 {
-	return str_or_null(rec->env.unixbench.charmap);
+	return fact_text(rec->env.unixbench.charmap);
 }
 
 static char *fact_kind(const struct result_env *rec)
 {
 	return xasprintf("%s%s", is_true(rec->r.quick) ? "quick" : "full",
 			 is_true(rec->r.incomplete) ? ", incomplete" : "");
-}
-
-static char *fact_profile(const struct result_env *rec)
-{
-	const struct result_record *r = &rec->r;
-	if (!r->profile.profiles.n)
-		return is_true(r->imported) ? NULL : xstrdup("none");
-	struct buf b = {0};
-	for (size_t i = 0; i < r->profile.profiles.n; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", r->profile.profiles.v[i]);
-	return buf_steal(&b);
 }
 
 /* "undervoltage, low-clock x3" */
@@ -716,7 +664,7 @@ static const struct fact {
 	{ "compiler", fact_compiler },
 	{ "run", fact_kind },
 	{ "copies", fact_copies },
-	{ "online CPUs", fact_cpus },
+	{ "online CPUs", fact_online_cpus },
 	{ "host", fact_host },
 	{ "kernel", fact_kernel },
 	{ "OS", fact_os },

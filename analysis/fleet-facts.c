@@ -5,22 +5,8 @@
 
 #include <math.h>
 
+#include "analysis/result-facts.h"
 #include "lib/util.h"
-
-static char *str_or_null(const char *s)
-{
-	return s && *s ? xstrdup(s) : NULL;
-}
-
-static char *get_governor(const struct result_env *res)
-{
-	return str_or_null(res->env.cpu.freq.governor);
-}
-
-static char *get_kernel(const struct result_env *res)
-{
-	return str_or_null(res->env.host.kernel_release);
-}
 
 /* The vulnerabilities the kernel mitigates: "spectre_v1, spectre_v2", or "none". */
 static char *get_mitigations(const struct result_env *res)
@@ -175,17 +161,6 @@ static char *get_firmware(const struct result_env *res)
 	return buf_steal(&b);
 }
 
-static char *get_cpu(const struct result_env *res)
-{
-	return str_or_null(res->env.cpu.model);
-}
-
-static char *get_online_cpus(const struct result_env *res)
-{
-	struct opt_int n = res->r.online_cpus;
-	return n.known ? xasprintf("%lld", (long long)n.v) : NULL;
-}
-
 /* "bare metal", "a kvm guest", "in a docker container" */
 static char *get_virt(const struct result_env *res)
 {
@@ -202,40 +177,12 @@ static char *get_virt(const struct result_env *res)
 	return buf_steal(&b);
 }
 
-static char *get_profile(const struct result_env *res)
-{
-	const struct result_record *r = &res->r;
-	if (!r->profile.profiles.n)
-		return is_true(r->imported) ? NULL : xstrdup("none");
-	struct buf b = {0};
-	for (size_t i = 0; i < r->profile.profiles.n; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", r->profile.profiles.v[i]);
-	return buf_steal(&b);
-}
-
-static char *get_max_clock(const struct result_env *res)
-{
-	struct opt_int khz = res->env.cpu.freq.max_khz;
-	return khz.known ? xasprintf("%lld MHz", (long long)(khz.v / 1000)) : NULL;
-}
-
-static char *get_boost(const struct result_env *res)
-{
-	struct opt_bool on = res->env.cpu.freq.boost;
-	return on.known ? xstrdup(on.v ? "on" : "off") : NULL;
-}
-
-static char *get_thp(const struct result_env *res)
-{
-	return str_or_null(res->env.memory.thp);
-}
-
 /* The tests the kernel's entry paths weigh on: all but the CPU-bound two. */
 #define DT_SYSTEM (DT_ALL & ~DT_CPU)
 
 const struct fleet_fact fleet_facts[] = {
-	{ "governor", DT_ALL, get_governor, "its governor is %s", "theirs %s" },
-	{ "kernel", DT_SYSTEM, get_kernel, "it runs kernel %s", "they run %s" },
+	{ "governor", DT_ALL, fact_governor, "its governor is %s", "theirs %s" },
+	{ "kernel", DT_SYSTEM, fact_kernel, "it runs kernel %s", "they run %s" },
 	{ "mitigations", DT_SYSTEM, get_mitigations, "its kernel mitigates %s", "theirs %s" },
 	{ "workdir medium", DT_FILECOPY | DT_SHELL, get_workdir, "its workdir is on %s", "theirs on %s" },
 	{ "memory", DT_FILECOPY | DT_PROCESS | DT_SHELL, get_memory, "it has %s of memory", "they have %s" },
@@ -245,13 +192,13 @@ const struct fleet_fact fleet_facts[] = {
 	{ "noisy services", DT_ALL, get_services, "noisy services on it: %s", "on them: %s" },
 	{ "build", DT_CPU, get_build, "its workloads were built with %s", "theirs with %s" },
 	{ "firmware", DT_ALL, get_firmware, "its firmware says %s", "theirs %s" },
-	{ "CPU", DT_ALL, get_cpu, "its CPU is %s", "theirs %s" },
-	{ "online CPUs", DT_ALL, get_online_cpus, "it has %s CPUs online", "they have %s" },
+	{ "CPU", DT_ALL, fact_cpu, "its CPU is %s", "theirs %s" },
+	{ "online CPUs", DT_ALL, fact_online_cpus, "it has %s CPUs online", "they have %s" },
 	{ "virtualisation", DT_ALL, get_virt, "it runs on %s", "they on %s" },
-	{ "profile", DT_ALL, get_profile, "its profile is %s", "theirs %s" },
-	{ "max clock", DT_ALL, get_max_clock, "its CPUs reach %s", "theirs %s" },
-	{ "boost", DT_ALL, get_boost, "its boost is %s", "theirs %s" },
-	{ "THP", DT_PROCESS | DT_SHELL, get_thp, "its transparent huge pages are %s", "theirs %s" },
+	{ "profile", DT_ALL, fact_profile, "its profile is %s", "theirs %s" },
+	{ "max clock", DT_ALL, fact_max_clock, "its CPUs reach %s", "theirs %s" },
+	{ "boost", DT_ALL, fact_boost, "its boost is %s", "theirs %s" },
+	{ "THP", DT_PROCESS | DT_SHELL, fact_thp, "its transparent huge pages are %s", "theirs %s" },
 };
 const size_t fleet_nfacts = ARRAY_SIZE(fleet_facts);
 
