@@ -144,13 +144,11 @@ void findings_evaluate(json_object *rec)
 	jset(rec, "findings", all);
 }
 
-bool findings_at_least(json_object *rec, enum severity min)
+bool findings_at_least(const struct env_record *env, enum severity min)
 {
-	size_t n = jpath_len(rec, "findings");
-	json_object *a = jpath(rec, "findings");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < env->findings.n; i++) {
 		enum severity s;
-		const char *name = jpath_str(json_object_array_get_idx(a, i), "severity");
+		const char *name = env->findings.v[i].severity;
 		if (name && severity_parse(name, &s) == 0 && s >= min)
 			return true;
 	}

@@ -192,18 +192,12 @@ static void render_unavailable(const struct env_record *env, FILE *out)
 		fprintf(out, "  %-10s %s\n", env->unavailable.v[i].area, env->unavailable.v[i].reason);
 }
 
-int probe_render(json_object *rec, FILE *out, char **error)
+void probe_render(const struct env_record *env, FILE *out)
 {
-	struct env_record env;
-	int r = env_decode(rec, "", &env, error);
-	if (r < 0)
-		return r;
-	if (!streq_ptr(env.root, "/"))
-		render_line(out, "Dump", "%s", env.root);
+	if (!streq_ptr(env->root, "/"))
+		render_line(out, "Dump", "%s", env->root);
 	for (size_t i = 0; i < probe_n_areas; i++)
-		probe_areas[i].render(&env, out);
-	render_unavailable(&env, out);
-	findings_render(&env, out);
-	env_record_free(&env);
-	return 0;
+		probe_areas[i].render(env, out);
+	render_unavailable(env, out);
+	findings_render(env, out);
 }

@@ -87,9 +87,8 @@ size_t klog_count(const char *klog, const char *needle, char **last);
 /* The same for lines holding any of needles (NULL-terminated). */
 size_t klog_count_any(const char *klog, const char *const *needles, char **last);
 
-/* The text report of an environment record; -EBADMSG and *error naming
- * the key when it does not decode (lib/env-record.h). */
-int probe_render(json_object *rec, FILE *out, char **error);
+/* The text report of an environment record. */
+void probe_render(const struct env_record *env, FILE *out);
 /* Text report helpers: "Label     first line" then indented continuation. */
 void render_line(FILE *out, const char *label, const char *fmt, ...) _printf_(3, 4);
 #define RENDER_INDENT "          "
