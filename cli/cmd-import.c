@@ -8,6 +8,7 @@
 #include "command.h"
 #include "result-args.h"
 #include "stdin-input.h"
+#include "cli/store-setup.h"
 #include "lib/store.h"
 
 #define PROBLEMS_SHOWN 10
@@ -116,10 +117,8 @@ static int store_record(struct sink *k, const char *name, json_object *rec)
 		tell(k, "%s: read %s (not stored)", name, what);
 		return 0;
 	}
-	if (!k->store && store_open_state(&k->store, &why) < 0) {
-		log_error("%s", why);
+	if (!k->store && cli_store_open(&k->store) < 0)
 		return -EIO;
-	}
 	int64_t id;
 	int ret = store_add(k->store, rec, &id);
 	if (ret == -EEXIST)
@@ -179,13 +178,8 @@ static int import_result_file(struct sink *k, const char *path)
 		loaded_list_free(&list);
 		return r;
 	}
-	if (!k->store) {
-		_cleanup_free_ char *why = NULL;
-		if (store_open_state(&k->store, &why) < 0) {
-			log_error("%s", why);
-			return -EIO;
-		}
-	}
+	if (!k->store && cli_store_open(&k->store) < 0)
+		return -EIO;
 	int64_t id;
 	_cleanup_free_ char *why = NULL;
 	int r = store_import_json(k->store, path, &id, &why);
