@@ -6,6 +6,7 @@
 #include "analysis/compare.h"
 #include "analysis/fleet.h"
 #include "analysis/xml.h"
+#include "lib/result-record.h"
 #include "lib/util.h"
 
 #define WIDTH 920
@@ -274,15 +275,13 @@ struct timeline {
  * load instead: the CPUs' mean busy share, other processes, steal. */
 enum line { LINE_MHZ_MEAN, LINE_MHZ_LOW, LINE_TEMP, LINE_BUSY, LINE_OTHERS, LINE_STEAL };
 
-static bool sample_busy(json_object *s, double *mean)
+static bool sample_busy(const struct result_sample *s, double *mean)
 {
-	json_object *busy = jpath(s, "busy_pct");
 	double sum = 0;
 	size_t n = 0;
-	for (size_t i = 0; i < jarr_len(busy); i++) {
-		json_object *v = json_object_array_get_idx(busy, i);
-		if (v) {
-			sum += json_object_get_double(v);
+	for (size_t i = 0; i < s->busy_pct.n; i++) {
+		if (s->busy_pct.v[i].known) {
+			sum += s->busy_pct.v[i].v;
 			n++;
 		}
 	}
@@ -292,16 +291,14 @@ static bool sample_busy(json_object *s, double *mean)
 	return true;
 }
 
-static bool sample_mhz(json_object *s, double *mean, double *low)
+static bool sample_mhz(const struct result_sample *s, double *mean, double *low)
 {
-	json_object *mhz = jpath(s, "mhz");
 	double sum = 0, lo = INFINITY;
 	size_t n = 0;
-	for (size_t i = 0; i < jarr_len(mhz); i++) {
-		json_object *v = at(mhz, i);
-		if (!v)
+	for (size_t i = 0; i < s->mhz.n; i++) {
+		if (!s->mhz.v[i].known)
 			continue;
-		double f = json_object_get_double(v);
+		double f = s->mhz.v[i].v;
 		sum += f;
 		lo = f < lo ? f : lo;
 		n++;
@@ -313,28 +310,35 @@ static bool sample_mhz(json_object *s, double *mean, double *low)
 	return true;
 }
 
-static void timeline_ranges(json_object *samples, struct timeline *tl)
+/* The sampler's readings, as the record has them. */
+struct readings {
+	const struct result_sample *v;
+	size_t n;
+};
+
+static void timeline_ranges(struct readings samples, struct timeline *tl)
 {
 	*tl = (struct timeline){ .temp_min = INFINITY, .temp_max = -INFINITY };
-	for (size_t i = 0; i < jarr_len(samples); i++) {
-		json_object *s = at(samples, i);
-		double t, mean, low, mc;
-		if (jpath_double(s, "t", &t) && t > tl->t_max)
-			tl->t_max = t;
+	for (size_t i = 0; i < samples.n; i++) {
+		const struct result_sample *s = &samples.v[i];
+		double mean, low;
+		if (s->t.known && s->t.v > tl->t_max)
+			tl->t_max = s->t.v;
 		if (sample_mhz(s, &mean, &low)) {
 			tl->has_mhz = true;
 			tl->mhz_max = mean > tl->mhz_max ? mean : tl->mhz_max;
 		}
-		if (jpath_double(s, "temp_mc", &mc)) {
+		if (s->temp_mc.known) {
+			double c = s->temp_mc.v / 1000;
 			tl->has_temp = true;
-			tl->temp_min = mc / 1000 < tl->temp_min ? mc / 1000 : tl->temp_min;
-			tl->temp_max = mc / 1000 > tl->temp_max ? mc / 1000 : tl->temp_max;
+			tl->temp_min = c < tl->temp_min ? c : tl->temp_min;
+			tl->temp_max = c > tl->temp_max ? c : tl->temp_max;
 		}
 		double pct;
 		if (sample_busy(s, &pct))
 			tl->has_pct = true;
-		if (jpath_double(s, "others_pct", &pct) && pct > tl->pct_max)
-			tl->pct_max = pct;
+		if (s->others_pct.known && s->others_pct.v > tl->pct_max)
+			tl->pct_max = s->others_pct.v;
 	}
 	tl->pct_max = tl->pct_max > 100 ? ceil(tl->pct_max / 50) * 50 : 100;
 	tl->t_max = tl->t_max > 0 ? tl->t_max : 1;
@@ -357,20 +361,17 @@ static double tl_y(double v, double lo, double hi)
 }
 
 /* Shaded bands: one per stretch of readings under the same test and copy count. */
-static void timeline_bands(FILE *out, json_object *samples, const struct timeline *tl)
+static void timeline_bands(FILE *out, struct readings samples, const struct timeline *tl)
 {
 	size_t start = 0, band = 0;
-	for (size_t i = 1; i <= jarr_len(samples); i++) {
-		json_object *a = at(samples, start), *b = at(samples, i);
-		const char *ta = jpath_str(a, "test"), *tb = b ? jpath_str(b, "test") : NULL;
-		int64_t ca = 0, cb = 0;
-		jpath_int(a, "copies", &ca);
-		jpath_int(b, "copies", &cb);
+	for (size_t i = 1; i <= samples.n; i++) {
+		const struct result_sample *a = start < samples.n ? &samples.v[start] : NULL;
+		const struct result_sample *b = i < samples.n ? &samples.v[i] : NULL;
+		const char *ta = a ? a->test : NULL, *tb = b ? b->test : NULL;
+		int64_t ca = a ? int_or(a->copies, 0) : 0, cb = b ? int_or(b->copies, 0) : 0;
 		if (b && streq_ptr(ta, tb) && ca == cb)
 			continue;
-		double t0 = 0, t1 = 0;
-		jpath_double(a, "t", &t0);
-		jpath_double(at(samples, i - 1), "t", &t1);
+		double t0 = a ? num_or(a->t, 0) : 0, t1 = num_or(samples.v[i - 1].t, 0);
 		if (ta) {
 			double x0 = tl_x(tl, t0 - 0.5 < 0 ? 0 : t0 - 0.5), x1 = tl_x(tl, t1 + 0.5 > tl->t_max ? tl->t_max : t1 + 0.5);
 			char tip[160];
@@ -387,7 +388,7 @@ static void timeline_bands(FILE *out, json_object *samples, const struct timelin
 }
 
 /* The value of a line in a reading, on its axis. */
-static bool line_y(json_object *s, const struct timeline *tl, enum line which, double *y)
+static bool line_y(const struct result_sample *s, const struct timeline *tl, enum line which, double *y)
 {
 	double mean, low, v;
 	switch (which) {
@@ -398,37 +399,39 @@ static bool line_y(json_object *s, const struct timeline *tl, enum line which, d
 		*y = tl_y(which == LINE_MHZ_MEAN ? mean : low, 0, tl->mhz_max);
 		return true;
 	case LINE_TEMP:
-		if (!jpath_double(s, "temp_mc", &v))
+		if (!s->temp_mc.known)
 			return false;
-		*y = tl_y(v / 1000, tl->temp_min, tl->temp_max);
+		*y = tl_y(s->temp_mc.v / 1000, tl->temp_min, tl->temp_max);
 		return true;
 	case LINE_BUSY:
 		if (!sample_busy(s, &v))
 			return false;
 		break;
 	case LINE_OTHERS:
-		if (!jpath_double(s, "others_pct", &v))
+		if (!s->others_pct.known)
 			return false;
+		v = s->others_pct.v;
 		break;
 	case LINE_STEAL:
-		if (!jpath_double(s, "steal_pct", &v))
+		if (!s->steal_pct.known)
 			return false;
+		v = s->steal_pct.v;
 		break;
 	}
 	*y = tl_y(v, 0, tl->pct_max);
 	return true;
 }
 
-static void polyline(FILE *out, json_object *samples, const struct timeline *tl, enum line which, const char *stroke,
-		     const char *extra)
+static void polyline(FILE *out, struct readings samples, const struct timeline *tl, enum line which,
+		     const char *stroke, const char *extra)
 {
 	struct buf pts = {0};
-	for (size_t i = 0; i < jarr_len(samples); i++) {
-		json_object *s = at(samples, i);
-		double t, y;
-		if (!jpath_double(s, "t", &t) || !line_y(s, tl, which, &y))
+	for (size_t i = 0; i < samples.n; i++) {
+		const struct result_sample *s = &samples.v[i];
+		double y;
+		if (!s->t.known || !line_y(s, tl, which, &y))
 			continue;
-		buf_printf(&pts, "%.1f,%.1f ", tl_x(tl, t), y);
+		buf_printf(&pts, "%.1f,%.1f ", tl_x(tl, s->t.v), y);
 	}
 	if (pts.len)
 		fprintf(out, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"%s/>\n", pts.s, stroke,
@@ -475,30 +478,27 @@ static void timeline_axes(FILE *out, const struct timeline *tl)
 }
 
 /* Red ticks where an hwmon alarm was raised; triangles for the events. */
-static void timeline_marks(FILE *out, json_object *rec, json_object *samples, const struct timeline *tl)
+static void timeline_marks(FILE *out, const struct result_record *r, const struct timeline *tl)
 {
 	double bottom = TL_HEIGHT - TL_BOTTOM;
-	for (size_t i = 0; i < jarr_len(samples); i++) {
-		json_object *s = at(samples, i), *alarms = jpath(s, "alarms");
-		double t;
-		if (!jarr_len(alarms) || !jpath_double(s, "t", &t))
+	for (size_t i = 0; i < r->samples.n; i++) {
+		const struct result_sample *s = &r->samples.v[i];
+		if (!s->alarms.n || !s->t.known)
 			continue;
 		char tip[160];
-		snprintf(tip, sizeof(tip), "alarm at %.0f s: %s", t, json_object_get_string(at(alarms, 0)) ?: "?");
+		snprintf(tip, sizeof(tip), "alarm at %.0f s: %s", s->t.v, s->alarms.v[0] ?: "?");
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cc0000\" stroke-width=\"2\">",
-			tl_x(tl, t), TL_TOP, tl_x(tl, t), bottom);
+			tl_x(tl, s->t.v), TL_TOP, tl_x(tl, s->t.v), bottom);
 		xml_element(out, "title", NULL, tip);
 		fputs("</line>\n", out);
 	}
-	json_object *events = jpath(rec, "events");
-	for (size_t i = 0; i < jarr_len(events); i++) {
-		json_object *e = at(events, i);
-		double t;
-		if (!jpath_double(e, "offset_s", &t))
+	for (size_t i = 0; i < r->events.n; i++) {
+		const struct result_event *e = &r->events.v[i];
+		if (!e->offset_s.known)
 			continue;
-		double x = tl_x(tl, t > tl->t_max ? tl->t_max : t);
+		double t = e->offset_s.v, x = tl_x(tl, t > tl->t_max ? tl->t_max : t);
 		fprintf(out, "<path d=\"M %.1f %.1f l -5 9 l 10 0 z\" fill=\"#cc0000\">", x, bottom + 22);
-		xml_element(out, "title", NULL, jpath_str(e, "message") ?: jpath_str(e, "kind") ?: "event");
+		xml_element(out, "title", NULL, e->message ?: e->kind ?: "event");
 		fputs("</path>\n", out);
 	}
 }
@@ -529,20 +529,20 @@ static void timeline_legend(FILE *out, const struct timeline *tl, bool alarms, b
 	}
 }
 
-bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out)
+bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *out)
 {
-	json_object *samples = jpath(rec, "samples");
-	if (!jarr_len(samples))
+	struct readings samples = { r->samples.v, r->samples.n };
+	if (!samples.n)
 		return false;
 	struct timeline tl;
 	timeline_ranges(samples, &tl);
 	bool alarms = false;
-	for (size_t i = 0; i < jarr_len(samples); i++)
-		alarms = alarms || jarr_len(jpath(at(samples, i), "alarms"));
-	bool events = jarr_len(jpath(rec, "events")) > 0;
+	for (size_t i = 0; i < samples.n; i++)
+		alarms = alarms || samples.v[i].alarms.n;
+	bool events = r->events.n > 0;
 	_cleanup_free_ char *desc = xasprintf("%zu readings over %.0f s: CPU clock%s, temperature%s, alarms and events, "
 					      "on bands naming the test that ran.",
-					      jarr_len(samples), tl.t_max, tl.has_mhz ? "" : " (not available)",
+					      samples.n, tl.t_max, tl.has_mhz ? "" : " (not available)",
 					      tl.has_temp ? "" : " (not available)");
 	svg_open(out, mode, WIDTH, TL_HEIGHT, "Clock, temperature and alarms during the run", desc);
 	timeline_bands(out, samples, &tl);
@@ -556,7 +556,7 @@ bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out)
 	}
 	if (tl.has_temp)
 		polyline(out, samples, &tl, LINE_TEMP, "#D55E00", NULL);
-	timeline_marks(out, rec, samples, &tl);
+	timeline_marks(out, r, &tl);
 	timeline_axes(out, &tl);
 	timeline_legend(out, &tl, alarms, events);
 	if (!tl.has_mhz && !tl.has_temp)

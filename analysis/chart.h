@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "lib/json.h"
+#include "lib/result-record.h"
 
 /*
  * Charts as self-written SVG: readable in a browser, scalable in a
@@ -24,7 +25,7 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
  * lowest over the CPUs), the hottest temperature, raised alarms, the
  * events, on bands naming the test that ran. Returns false (and writes
  * nothing) when the result has no readings. */
-bool chart_timeline(json_object *rec, enum chart_mode mode, FILE *out);
+bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *out);
 
 /* The fleet view's strips, one section of the fleet record (copy count):
  * a row per test, a dot per host at its % off the fleet's median, the

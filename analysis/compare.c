@@ -9,44 +9,25 @@
 #include "analysis/stats.h"
 #include "unixbench/parse.h"
 #include "bench/spread.h"
+#include "analysis/result-facts.h"
 #include "lib/env-record.h"
 #include "lib/result-record.h"
 #include "lib/util.h"
 
 /* ---- the records ---- */
 
-/* A result compared, and the environment it ran in. */
-struct rec {
-	struct result_record r;
-	struct env_record env; /* all unknown when the record has none, or one that does not decode */
-};
-
-static void rec_decode(json_object *o, struct rec *rec)
+/* A result compared and the environment it ran in. */
+static void rec_decode(json_object *o, struct result_env *rec)
 {
-	_cleanup_free_ char *error = NULL, *env_error = NULL;
+	_cleanup_free_ char *error = NULL;
 	/* the records compared were checked when they were read */
-	(void)result_decode(o, &rec->r, &error);
-	(void)env_decode(rec->r.environment.before, "environment.before", &rec->env, &env_error);
-}
-
-static void rec_free(struct rec *rec)
-{
-	result_record_free(&rec->r);
-	env_record_free(&rec->env);
+	(void)result_env_decode(o, rec, &error);
 }
 
 static unsigned run_copies(const struct result_run *run)
 {
 	int64_t c = int_or(run->copies, 0);
 	return c > 0 && c <= UINT32_MAX ? (unsigned)c : 0;
-}
-
-static const struct result_test *run_test(const struct result_run *run, const char *id)
-{
-	for (size_t i = 0; i < run->tests.n; i++)
-		if (streq_ptr(run->tests.v[i].id, id))
-			return &run->tests.v[i];
-	return NULL;
 }
 
 static json_object *bool_json(struct opt_bool b)
@@ -91,7 +72,7 @@ struct plan {
 	const struct result_run *runs[COMPARE_SECTIONS_MAX][COMPARE_MAX]; /* NULL: the result has none */
 };
 
-static bool same_run_count(const struct rec *in, size_t n)
+static bool same_run_count(const struct result_env *in, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
 		if (in[i].r.runs.n != in[0].r.runs.n)
@@ -118,7 +99,7 @@ static int cmp_unsigned(const void *a, const void *b)
  * counts, or 1 and "all CPUs" of two machines. Otherwise each copy count
  * is a section of its own.
  */
-static void make_plan(const struct rec *in, size_t n, const struct compare_opts *o, struct plan *p)
+static void make_plan(const struct result_env *in, size_t n, const struct compare_opts *o, struct plan *p)
 {
 	*p = (struct plan){ .n = n };
 	if (o->copies) {
@@ -167,7 +148,7 @@ struct value {
 static void value_load(const struct result_run *run, const char *id, struct value *v)
 {
 	*v = (struct value){0};
-	const struct result_test *t = v->test = run ? run_test(run, id) : NULL;
+	const struct result_test *t = v->test = run ? result_run_test(run, id) : NULL;
 	if (!t)
 		return;
 	v->has_result = t->result.known;
@@ -301,7 +282,7 @@ static void section_ids(const struct result_run *const *runs, size_t n, struct s
 	const struct ub_test_info *t;
 	for (size_t k = 0; (t = ub_test_in_report_order(k)); k++)
 		for (size_t i = 0; i < n; i++)
-			if (runs[i] && run_test(runs[i], t->id) && !strv_contains(ids, t->id))
+			if (runs[i] && result_run_test(runs[i], t->id) && !strv_contains(ids, t->id))
 				strv_push(ids, t->id);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; runs[i] && k < runs[i]->tests.n; k++) {
@@ -349,7 +330,7 @@ static bool interval(const struct result_run *run, double *lo, double *hi)
 /* The index of test id in run, when it has one. */
 static bool run_test_index(const struct result_run *run, const char *id, double *index)
 {
-	const struct result_test *t = run_test(run, id);
+	const struct result_test *t = result_run_test(run, id);
 	if (!t || !t->index.known || !(t->index.v > 0))
 		return false;
 	*index = t->index.v;
@@ -504,12 +485,7 @@ static json_object *section_json(const struct result_run *const *runs, size_t n,
 
 /* ---- the environment ---- */
 
-static char *str_or_null(const char *s)
-{
-	return s && *s ? xstrdup(s) : NULL;
-}
-
-static char *fact_suite(const struct rec *rec)
+static char *fact_suite(const struct result_env *rec)
 {
 	const char *name = rec->r.suite.name, *version = rec->r.suite.version;
 	if (!name || !version)
@@ -519,12 +495,12 @@ static char *fact_suite(const struct rec *rec)
 	return xasprintf("UnixBench %s", version);
 }
 
-static char *fact_engine(const struct rec *rec)
+static char *fact_engine(const struct result_env *rec)
 {
-	return str_or_null(rec->r.engine.kind);
+	return fact_text(rec->r.engine.kind);
 }
 
-static char *fact_flags(const struct rec *rec)
+static char *fact_flags(const struct result_env *rec)
 {
 	const char *flags = rec->r.build.cflags;
 	if (flags)
@@ -537,14 +513,14 @@ static char *fact_flags(const struct rec *rec)
 
 /* The compiler that built the programs, as `cc --version` names it without
  * the name it was called by ("cc" and "gcc" are one compiler). */
-static char *fact_compiler(const struct rec *rec)
+static char *fact_compiler(const struct result_env *rec)
 {
 	const char *v = rec->r.build.cc_version;
 	const char *rest = v ? strchr(v, ' ') : NULL;
-	return rest && rest[1] ? xstrdup(rest + 1) : str_or_null(v);
+	return rest && rest[1] ? xstrdup(rest + 1) : fact_text(v);
 }
 
-static char *fact_copies(const struct rec *rec)
+static char *fact_copies(const struct result_env *rec)
 {
 	struct buf b = {0};
 	for (size_t i = 0; i < rec->r.runs.n; i++) {
@@ -563,59 +539,27 @@ static char *fact_copies(const struct rec *rec)
 	return buf_steal(&b);
 }
 
-static char *fact_cpus(const struct rec *rec)
+static char *fact_host(const struct result_env *rec)
 {
-	return rec->r.online_cpus.known ? xasprintf("%" PRId64, rec->r.online_cpus.v) : NULL;
+	return fact_text(rec->r.host);
 }
 
-static char *fact_host(const struct rec *rec)
+static char *fact_os(const struct result_env *rec)
 {
-	return str_or_null(rec->r.host);
+	return fact_text(rec->env.host.os);
 }
 
-static char *fact_kernel(const struct rec *rec)
+static char *fact_arch(const struct result_env *rec)
 {
-	return str_or_null(rec->env.host.kernel_release);
+	return fact_text(rec->env.host.arch);
 }
 
-static char *fact_os(const struct rec *rec)
-{
-	return str_or_null(rec->env.host.os);
-}
-
-static char *fact_arch(const struct rec *rec)
-{
-	return str_or_null(rec->env.host.arch);
-}
-
-static char *fact_cpu(const struct rec *rec)
-{
-	return str_or_null(rec->env.cpu.model);
-}
-
-static char *fact_bogomips(const struct rec *rec)
+static char *fact_bogomips(const struct result_env *rec)
 {
 	return rec->env.cpu.bogomips.known ? xasprintf("%.1f", rec->env.cpu.bogomips.v) : NULL;
 }
 
-static char *fact_governor(const struct rec *rec)
-{
-	return str_or_null(rec->env.cpu.freq.governor);
-}
-
-static char *fact_max_clock(const struct rec *rec)
-{
-	struct opt_int khz = rec->env.cpu.freq.max_khz;
-	return khz.known ? xasprintf("%" PRId64 " MHz", khz.v / 1000) : NULL;
-}
-
-static char *fact_boost(const struct rec *rec)
-{
-	struct opt_bool b = rec->env.cpu.freq.boost;
-	return b.known ? xstrdup(b.v ? "on" : "off") : NULL;
-}
-
-static char *fact_virt(const struct rec *rec)
+static char *fact_virt(const struct result_env *rec)
 {
 	const char *role = rec->env.virt.role, *hv = rec->env.virt.hypervisor, *ct = rec->env.virt.container;
 	if (!role)
@@ -629,7 +573,7 @@ static char *fact_virt(const struct rec *rec)
 	return buf_steal(&b);
 }
 
-static char *fact_medium(const struct rec *rec)
+static char *fact_medium(const struct result_env *rec)
 {
 	const struct env_device *dev = rec->env.storage.device;
 	const char *kind = dev ? dev->kind : NULL, *fs = rec->env.storage.mount.fstype;
@@ -640,13 +584,13 @@ static char *fact_medium(const struct rec *rec)
 	return xstrdup(kind ? kind : fs);
 }
 
-static char *fact_scheduler(const struct rec *rec)
+static char *fact_scheduler(const struct result_env *rec)
 {
 	const struct env_device *dev = rec->env.storage.device;
-	return str_or_null(dev ? dev->scheduler : NULL);
+	return fact_text(dev ? dev->scheduler : NULL);
 }
 
-static char *fact_memory(const struct rec *rec)
+static char *fact_memory(const struct result_env *rec)
 {
 	char s[32];
 	if (!rec->env.memory.total_kib.known)
@@ -655,12 +599,7 @@ static char *fact_memory(const struct rec *rec)
 	return xstrdup(s);
 }
 
-static char *fact_thp(const struct rec *rec)
-{
-	return str_or_null(rec->env.memory.thp);
-}
-
-static char *fact_services(const struct rec *rec)
+static char *fact_services(const struct result_env *rec)
 {
 	const struct env_services *sv = &rec->env.services;
 	if (!sv->available.known)
@@ -671,35 +610,24 @@ static char *fact_services(const struct rec *rec)
 	return b.len ? buf_steal(&b) : (buf_free(&b), xstrdup("none"));
 }
 
-static char *fact_libc(const struct rec *rec)
+static char *fact_libc(const struct result_env *rec)
 {
-	return str_or_null(rec->env.toolchain.libc_version);
+	return fact_text(rec->env.toolchain.libc_version);
 }
 
-static char *fact_charmap(const struct rec *rec)
+static char *fact_charmap(const struct result_env *rec)
 {
-	return str_or_null(rec->env.unixbench.charmap);
+	return fact_text(rec->env.unixbench.charmap);
 }
 
-static char *fact_kind(const struct rec *rec)
+static char *fact_kind(const struct result_env *rec)
 {
 	return xasprintf("%s%s", is_true(rec->r.quick) ? "quick" : "full",
 			 is_true(rec->r.incomplete) ? ", incomplete" : "");
 }
 
-static char *fact_profile(const struct rec *rec)
-{
-	const struct result_record *r = &rec->r;
-	if (!r->profile.profiles.n)
-		return is_true(r->imported) ? NULL : xstrdup("none");
-	struct buf b = {0};
-	for (size_t i = 0; i < r->profile.profiles.n; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", r->profile.profiles.v[i]);
-	return buf_steal(&b);
-}
-
 /* "undervoltage, low-clock x3" */
-static char *fact_events(const struct rec *rec)
+static char *fact_events(const struct result_env *rec)
 {
 	const struct result_record *r = &rec->r;
 	if (is_true(r->imported) && !r->events.n)
@@ -728,7 +656,7 @@ static char *fact_events(const struct rec *rec)
 
 static const struct fact {
 	const char *name;
-	char *(*get)(const struct rec *rec);
+	char *(*get)(const struct result_env *rec);
 } facts[] = {
 	{ "suite", fact_suite },
 	{ "engine", fact_engine },
@@ -736,7 +664,7 @@ static const struct fact {
 	{ "compiler", fact_compiler },
 	{ "run", fact_kind },
 	{ "copies", fact_copies },
-	{ "online CPUs", fact_cpus },
+	{ "online CPUs", fact_online_cpus },
 	{ "host", fact_host },
 	{ "kernel", fact_kernel },
 	{ "OS", fact_os },
@@ -758,7 +686,7 @@ static const struct fact {
 	{ "events during the run", fact_events },
 };
 
-static json_object *environment_json(const struct rec *in, size_t n)
+static json_object *environment_json(const struct result_env *in, size_t n)
 {
 	json_object *env = json_object_new_object();
 	json_object *differs = json_object_new_array(), *unknown = json_object_new_array();
@@ -804,7 +732,7 @@ static json_object *environment_json(const struct rec *in, size_t n)
 /* ---- notes ---- */
 
 /* The most passes any test of the record kept. */
-static size_t max_passes(const struct rec *rec)
+static size_t max_passes(const struct result_env *rec)
 {
 	size_t most = 0;
 	for (size_t i = 0; i < rec->r.runs.n; i++) {
@@ -816,7 +744,7 @@ static size_t max_passes(const struct rec *rec)
 }
 
 /* "A", "A and C", "A, B and C" of the results that pass the check. */
-static char *labels_where(const struct rec *in, size_t n, char labels[][8], bool (*check)(const struct rec *rec),
+static char *labels_where(const struct result_env *in, size_t n, char labels[][8], bool (*check)(const struct result_env *rec),
 			  size_t *count)
 {
 	struct buf b = {0};
@@ -833,23 +761,23 @@ static char *labels_where(const struct rec *in, size_t n, char labels[][8], bool
 	return buf_steal(&b);
 }
 
-static bool no_passes(const struct rec *rec)
+static bool no_passes(const struct result_env *rec)
 {
 	return max_passes(rec) == 0;
 }
 
-static bool one_pass(const struct rec *rec)
+static bool one_pass(const struct result_env *rec)
 {
 	return max_passes(rec) == 1;
 }
 
-static bool is_quick(const struct rec *rec)
+static bool is_quick(const struct result_env *rec)
 {
 	return is_true(rec->r.quick);
 }
 
-static void note_where(json_object *notes, const struct rec *in, size_t n, char labels[][8],
-		       bool (*check)(const struct rec *rec), const char *one, const char *many, const char *rest)
+static void note_where(json_object *notes, const struct result_env *in, size_t n, char labels[][8],
+		       bool (*check)(const struct result_env *rec), const char *one, const char *many, const char *rest)
 {
 	size_t count;
 	_cleanup_free_ char *who = labels_where(in, n, labels, check, &count);
@@ -859,7 +787,7 @@ static void note_where(json_object *notes, const struct rec *in, size_t n, char 
 	jarr_add_str(notes, s);
 }
 
-static json_object *notes_json(const struct rec *in, size_t n, char labels[][8])
+static json_object *notes_json(const struct result_env *in, size_t n, char labels[][8])
 {
 	json_object *notes = json_object_new_array();
 	note_where(notes, in, n, labels, no_passes, "has", "have",
@@ -887,7 +815,7 @@ json_object *compare_build(const struct compare_input *in, size_t n, const struc
 	if (n > COMPARE_MAX)
 		n = COMPARE_MAX;
 	char labels[COMPARE_MAX][8];
-	struct rec recs[COMPARE_MAX];
+	struct result_env recs[COMPARE_MAX];
 	for (size_t i = 0; i < n; i++)
 		rec_decode(in[i].rec, &recs[i]);
 	json_object *cmp = json_object_new_object();
@@ -919,6 +847,6 @@ json_object *compare_build(const struct compare_input *in, size_t n, const struc
 	jset(cmp, "environment", environment_json(recs, n));
 	jset(cmp, "notes", notes_json(recs, n, labels));
 	for (size_t i = 0; i < n; i++)
-		rec_free(&recs[i]);
+		result_env_free(&recs[i]);
 	return cmp;
 }

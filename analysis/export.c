@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "analysis/diagnose.h"
-#include "analysis/fleet.h"
+#include "lib/result-record.h"
 
 int export_parse_time(const char *s, time_t *out)
 {
@@ -67,29 +67,53 @@ static char *name_part(const char *id)
 	return s;
 }
 
-static void sample_line(struct buf *b, const char *family, json_object *rec, json_object *run, double v)
+static void sample_line(struct buf *b, const char *family, const struct result_record *rec,
+			const struct result_run *run, double v)
 {
-	int64_t copies = 0;
-	jpath_int(run, "copies", &copies);
 	buf_printf(b, "%s{host=\"", family);
-	label_value(b, jpath_str(rec, "host") ?: "");
-	buf_printf(b, "\",copies=\"%lld\"} %.10g\n", (long long)copies, v);
+	label_value(b, rec->host ?: "");
+	buf_printf(b, "\",copies=\"%lld\"} %.10g\n", (long long)int_or(run->copies, 0), v);
+}
+
+/* The records exported, decoded. */
+struct records {
+	struct result_record *v;
+	size_t n;
+};
+
+static int records_decode(json_object *const *recs, size_t n, struct records *out, char **error)
+{
+	*out = (struct records){ xcalloc(n ? n : 1, sizeof(*out->v)), 0 };
+	for (; out->n < n; out->n++) {
+		int r = result_decode(recs[out->n], &out->v[out->n], error);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static void records_free(struct records *recs)
+{
+	for (size_t i = 0; i < recs->n; i++)
+		result_record_free(&recs->v[i]);
+	free(recs->v);
+	*recs = (struct records){0};
 }
 
 /* The lines of one family: the value get() finds in each run. */
-typedef bool (*run_value_fn)(json_object *rec, json_object *run, const void *arg, double *v);
+typedef bool (*run_value_fn)(const struct result_record *rec, const struct result_run *run, const void *arg,
+			     double *v);
 
-static void family(struct buf *b, json_object *const *recs, size_t n, const char *name, const char *unit,
-		   const char *help, run_value_fn get, const void *arg)
+static void family(struct buf *b, const struct records *recs, const char *name, const char *unit, const char *help,
+		   run_value_fn get, const void *arg)
 {
 	struct buf lines = {0};
-	for (size_t i = 0; i < n; i++) {
-		json_object *runs = jpath(recs[i], "runs");
-		for (size_t k = 0; k < jarr_len(runs); k++) {
+	for (size_t i = 0; i < recs->n; i++) {
+		const struct result_record *rec = &recs->v[i];
+		for (size_t k = 0; k < rec->runs.n; k++) {
 			double v;
-			json_object *run = json_object_array_get_idx(runs, k);
-			if (get(recs[i], run, arg, &v))
-				sample_line(&lines, name, recs[i], run, v);
+			if (get(rec, &rec->runs.v[k], arg, &v))
+				sample_line(&lines, name, rec, &rec->runs.v[k], v);
 		}
 	}
 	if (!lines.len)
@@ -102,67 +126,78 @@ static void family(struct buf *b, json_object *const *recs, size_t n, const char
 	buf_free(&lines);
 }
 
-static bool score_of(json_object *rec, json_object *run, const void *arg, double *v)
+static bool known(struct opt_num n, double *v)
 {
-	return jpath_double(run, "index.score", v);
+	*v = n.v;
+	return n.known;
 }
 
-static bool index_of(json_object *rec, json_object *run, const void *arg, double *v)
+static bool score_of(const struct result_record *rec, const struct result_run *run, const void *arg, double *v)
 {
-	return jpath_double(fleet_run_test(run, arg), "index", v);
+	return known(run->index.score, v);
 }
 
-static bool start_of(json_object *rec, json_object *run, const void *arg, double *v)
+static bool index_of(const struct result_record *rec, const struct result_run *run, const void *arg, double *v)
+{
+	const struct result_test *t = result_run_test(run, arg);
+	return t && known(t->index, v);
+}
+
+static bool start_of(const struct result_record *rec, const struct result_run *run, const void *arg, double *v)
 {
 	time_t t;
-	if (export_parse_time(jpath_str(run, "started_at") ?: jpath_str(rec, "started_at"), &t) < 0)
+	if (export_parse_time(run->started_at ?: rec->started_at, &t) < 0)
 		return false;
 	*v = (double)t;
 	return true;
 }
 
 /* Two runs of one host and copy count: one label set twice. */
-static int check_unique(json_object *const *recs, size_t n, char **error)
+static int check_unique(const struct records *recs, char **error)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
-			if (!streq(jpath_str(recs[i], "host") ?: "", jpath_str(recs[j], "host") ?: ""))
+	for (size_t i = 0; i < recs->n; i++)
+		for (size_t j = i + 1; j < recs->n; j++) {
+			const struct result_record *a = &recs->v[i], *b = &recs->v[j];
+			if (!streq(a->host ?: "", b->host ?: ""))
 				continue;
-			json_object *a = jpath(recs[i], "runs"), *b = jpath(recs[j], "runs");
-			for (size_t x = 0; x < jarr_len(a); x++)
-				for (size_t y = 0; y < jarr_len(b); y++) {
-					int64_t ca = 0, cb = 0;
-					jpath_int(json_object_array_get_idx(a, x), "copies", &ca);
-					jpath_int(json_object_array_get_idx(b, y), "copies", &cb);
+			for (size_t x = 0; x < a->runs.n; x++)
+				for (size_t y = 0; y < b->runs.n; y++) {
+					int64_t ca = int_or(a->runs.v[x].copies, 0), cb = int_or(b->runs.v[y].copies, 0);
 					if (ca != cb)
 						continue;
 					*error = xasprintf("results %s and %s are both of host '%s' at %lld cop%s: an "
 							   "OpenMetrics family holds one value per host and copy count",
-							   jpath_str(recs[i], "run_id") ?: "?", jpath_str(recs[j], "run_id") ?: "?",
-							   jpath_str(recs[i], "host") ?: "", (long long)ca, ca == 1 ? "y" : "ies");
+							   a->run_id ?: "?", b->run_id ?: "?", a->host ?: "", (long long)ca,
+							   ca == 1 ? "y" : "ies");
 					return -EINVAL;
 				}
 		}
 	return 0;
 }
 
-int export_openmetrics(json_object *const *recs, size_t n, struct buf *out, char **error)
+int export_openmetrics(json_object *const *list, size_t n, struct buf *out, char **error)
 {
+	struct records recs;
 	*error = NULL;
-	int r = check_unique(recs, n, error);
-	if (r < 0)
+	int r = records_decode(list, n, &recs, error);
+	if (r == 0)
+		r = check_unique(&recs, error);
+	if (r < 0) {
+		records_free(&recs);
 		return r;
-	family(out, recs, n, "ubtune_score", NULL,
+	}
+	family(out, &recs, "ubtune_score", NULL,
 	       "UnixBench System Benchmarks Index Score: the geometric mean of the test indexes", score_of, NULL);
 	for (int t = 0; t < DIAG_NTESTS; t++) {
 		_cleanup_free_ char *part = name_part(ub_tests[t].id);
 		_cleanup_free_ char *name = xasprintf("ubtune_index_%s", part);
 		_cleanup_free_ char *help = xasprintf("UnixBench index of %s (10 x result / baseline)", ub_tests[t].name);
-		family(out, recs, n, name, NULL, help, index_of, ub_tests[t].id);
+		family(out, &recs, name, NULL, help, index_of, ub_tests[t].id);
 	}
-	family(out, recs, n, "ubtune_start_time_seconds", "seconds", "When the run of this copy count started",
-	       start_of, NULL);
+	family(out, &recs, "ubtune_start_time_seconds", "seconds", "When the run of this copy count started", start_of,
+	       NULL);
 	buf_puts(out, "# EOF\n");
+	records_free(&recs);
 	return 0;
 }
 
@@ -181,7 +216,8 @@ static char *pkb_labels(json_object *metadata)
 }
 
 struct sampler_ctx {
-	json_object *rec, *run;
+	const struct result_record *rec;
+	const struct result_run *run;
 	struct buf *out;
 	size_t seq;
 };
@@ -189,19 +225,15 @@ struct sampler_ctx {
 static json_object *metadata_of(const struct sampler_ctx *c)
 {
 	json_object *m = json_object_new_object();
-	int64_t copies = 0;
-	bool quick = false, imported = false;
-	jpath_int(c->run, "copies", &copies);
-	jpath_bool(c->rec, "quick", &quick);
-	jpath_bool(c->rec, "imported", &imported);
-	jset_str(m, "host", jpath_str(c->rec, "host") ?: "");
+	int64_t copies = int_or(c->run->copies, 0);
+	jset_str(m, "host", c->rec->host ?: "");
 	jset_int(m, "copies", copies);
 	jset_int(m, "num_parallel_copies", copies);
-	jset_str(m, "run_id", jpath_str(c->rec, "run_id"));
-	jset_str(m, "suite", jpath_str(c->rec, "suite.name"));
-	jset_str(m, "suite_version", jpath_str(c->rec, "suite.version"));
-	jset_bool(m, "quick", quick);
-	jset_bool(m, "imported", imported);
+	jset_str(m, "run_id", c->rec->run_id);
+	jset_str(m, "suite", c->rec->suite.name);
+	jset_str(m, "suite_version", c->rec->suite.version);
+	jset_bool(m, "quick", is_true(c->rec->quick));
+	jset_bool(m, "imported", is_true(c->rec->imported));
 	return m;
 }
 
@@ -210,9 +242,9 @@ static void emit(struct sampler_ctx *c, const char *metric, double value, const 
 {
 	json_object *o = json_object_new_object();
 	time_t t;
-	const char *started = jpath_str(c->run, "started_at") ?: jpath_str(c->rec, "started_at");
+	const char *started = c->run->started_at ?: c->rec->started_at;
 	_cleanup_free_ char *labels = pkb_labels(metadata);
-	_cleanup_free_ char *uri = xasprintf("%s-%zu", jpath_str(c->rec, "run_id") ?: "", c->seq++);
+	_cleanup_free_ char *uri = xasprintf("%s-%zu", c->rec->run_id ?: "", c->seq++);
 	jset_str(o, "metric", metric);
 	jset_double(o, "value", value);
 	jset_str(o, "unit", unit);
@@ -220,7 +252,7 @@ static void emit(struct sampler_ctx *c, const char *metric, double value, const 
 	jset(o, "metadata", metadata);
 	jset(o, "timestamp", export_parse_time(started, &t) == 0 ? json_object_new_int64(t) : NULL);
 	jset_str(o, "test", "unixbench");
-	jset_str(o, "run_uri", jpath_str(c->rec, "run_id"));
+	jset_str(o, "run_uri", c->rec->run_id);
 	jset_str(o, "sample_uri", uri);
 	jset_str(o, "product_name", "ubtune");
 	jset_bool(o, "official", false);
@@ -230,46 +262,45 @@ static void emit(struct sampler_ctx *c, const char *metric, double value, const 
 
 static void run_samples(struct sampler_ctx *c)
 {
-	json_object *tests = jpath(c->run, "tests");
-	for (size_t k = 0; k < jarr_len(tests); k++) {
-		json_object *t = json_object_array_get_idx(tests, k);
-		const char *name = jpath_str(t, "name") ?: jpath_str(t, "id") ?: "?";
-		double v, x;
-		if (jpath_double(t, "result", &v)) {
+	for (size_t k = 0; k < c->run->tests.n; k++) {
+		const struct result_test *t = &c->run->tests.v[k];
+		const char *name = t->name ?: t->id ?: "?";
+		if (t->result.known) {
 			json_object *m = metadata_of(c);
-			jset_str(m, "test_id", jpath_str(t, "id"));
-			if (jpath_double(t, "time_s", &x))
-				jset_double(m, "time_s", x);
-			jset(m, "samples", json_object_get(jpath(t, "samples")));
-			emit(c, name, v, jpath_str(t, "unit") ?: "", m);
+			jset_str(m, "test_id", t->id);
+			if (t->time_s.known)
+				jset_double(m, "time_s", t->time_s.v);
+			jset(m, "samples", int_json(t->samples));
+			emit(c, name, t->result.v, t->unit ?: "", m);
 		}
-		if (jpath_double(t, "index", &v)) {
+		if (t->index.known) {
 			json_object *m = metadata_of(c);
 			_cleanup_free_ char *metric = xasprintf("%s:index", name);
-			jset_str(m, "test_id", jpath_str(t, "id"));
-			if (jpath_double(t, "baseline", &x))
-				jset_double(m, "baseline", x);
-			emit(c, metric, v, "", m);
+			jset_str(m, "test_id", t->id);
+			if (t->baseline.known)
+				jset_double(m, "baseline", t->baseline.v);
+			emit(c, metric, t->index.v, "", m);
 		}
 	}
-	double score;
-	if (jpath_double(c->run, "index.score", &score)) {
+	if (c->run->index.score.known) {
 		json_object *m = metadata_of(c);
-		bool partial = false;
-		jpath_bool(c->run, "index.partial", &partial);
-		jset_bool(m, "partial", partial);
-		emit(c, "System Benchmarks Index Score", score, "", m);
+		jset_bool(m, "partial", is_true(c->run->index.partial));
+		emit(c, "System Benchmarks Index Score", c->run->index.score.v, "", m);
 	}
 }
 
-void export_samples(json_object *const *recs, size_t n, struct buf *out)
+int export_samples(json_object *const *list, size_t n, struct buf *out, char **error)
 {
-	for (size_t i = 0; i < n; i++) {
-		json_object *runs = jpath(recs[i], "runs");
-		struct sampler_ctx c = { .rec = recs[i], .out = out };
-		for (size_t k = 0; k < jarr_len(runs); k++) {
-			c.run = json_object_array_get_idx(runs, k);
+	struct records recs;
+	*error = NULL;
+	int r = records_decode(list, n, &recs, error);
+	for (size_t i = 0; r == 0 && i < recs.n; i++) {
+		struct sampler_ctx c = { .rec = &recs.v[i], .out = out };
+		for (size_t k = 0; k < recs.v[i].runs.n; k++) {
+			c.run = &recs.v[i].runs.v[k];
 			run_samples(&c);
 		}
 	}
+	records_free(&recs);
+	return r;
 }

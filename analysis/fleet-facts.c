@@ -5,33 +5,13 @@
 
 #include <math.h>
 
+#include "analysis/result-facts.h"
 #include "lib/util.h"
 
-static json_object *env_of(json_object *rec)
-{
-	return jpath(rec, "environment.before");
-}
-
-static char *env_string(json_object *rec, const char *path)
-{
-	const char *s = jpath_str(env_of(rec), path);
-	return s && *s ? xstrdup(s) : NULL;
-}
-
-static char *get_governor(json_object *rec)
-{
-	return env_string(rec, "cpu.freq.governor");
-}
-
-static char *get_kernel(json_object *rec)
-{
-	return env_string(rec, "host.kernel_release");
-}
-
 /* The vulnerabilities the kernel mitigates: "spectre_v1, spectre_v2", or "none". */
-static char *get_mitigations(json_object *rec)
+static char *get_mitigations(const struct result_env *res)
 {
-	json_object *v = jpath(env_of(rec), "cpu.vulnerabilities");
+	json_object *v = res->env.cpu.vulnerabilities;
 	if (!v || !json_object_is_type(v, json_type_object))
 		return NULL;
 	struct strv names = {0};
@@ -47,7 +27,7 @@ static char *get_mitigations(json_object *rec)
 }
 
 /* "a rotating disk", "an SD card": the medium under a file system. */
-static const char *medium_words(json_object *dev)
+static const char *medium_words(const struct env_device *dev)
 {
 	static const struct {
 		const char *kind, *words;
@@ -56,9 +36,9 @@ static const char *medium_words(json_object *dev)
 		{ "virtio", "a virtio disk" }, { "usb", "a USB disk" }, { "loop", "a loop device" },
 		{ "zram", "zram" }, { "ram", "a RAM disk" },
 	};
-	const char *kind = jpath_str(dev, "kind");
+	const char *kind = dev ? dev->kind : NULL;
 	if (kind && streq(kind, "mmc")) {
-		const char *type = jpath_str(dev, "mmc_type");
+		const char *type = dev->mmc_type;
 		return type && streq(type, "sd") ? "an SD card" : type && streq(type, "emmc") ? "eMMC" : "an MMC card";
 	}
 	for (size_t i = 0; kind && i < ARRAY_SIZE(kinds); i++)
@@ -68,14 +48,13 @@ static const char *medium_words(json_object *dev)
 }
 
 /* "tmpfs", "ext4 on a rotating disk", "xfs" (the device not known). */
-static char *get_workdir(json_object *rec)
+static char *get_workdir(const struct result_env *res)
 {
-	json_object *env = env_of(rec);
-	const char *fs = jpath_str(env, "storage.mount.fstype");
-	const char *kind = jpath_str(env, "storage.device.kind");
+	const struct env_storage *st = &res->env.storage;
+	const char *fs = st->mount.fstype, *kind = st->device ? st->device->kind : NULL;
 	if ((fs && streq(fs, "tmpfs")) || (kind && streq(kind, "tmpfs")))
 		return xstrdup("tmpfs");
-	const char *medium = medium_words(jpath(env, "storage.device"));
+	const char *medium = medium_words(st->device);
 	if (fs && medium)
 		return xasprintf("%s on %s", fs, medium);
 	if (fs)
@@ -85,10 +64,10 @@ static char *get_workdir(json_object *rec)
 
 /* Rounded so that the same memory with another kernel's reservations is
  * the same: to 0.5 GiB below 16 GiB, to 1 GiB above. */
-static char *get_memory(json_object *rec)
+static char *get_memory(const struct result_env *res)
 {
-	int64_t kib;
-	if (!jpath_int(env_of(rec), "memory.total_kib", &kib) || kib <= 0)
+	int64_t kib = int_or(res->env.memory.total_kib, 0);
+	if (kib <= 0)
 		return NULL;
 	double gib = (double)kib / (1024.0 * 1024.0);
 	if (gib < 1)
@@ -104,35 +83,33 @@ static const char *steal_bucket(double pct)
 }
 
 /* Steal time during the run (the sampler's readings), else since boot. */
-static char *get_steal(json_object *rec)
+static char *get_steal(const struct result_env *res)
 {
-	json_object *samples = jpath(rec, "samples");
-	double sum = 0, v;
+	double sum = 0;
 	size_t n = 0;
-	for (size_t i = 0; i < jarr_len(samples); i++)
-		if (jpath_double(json_object_array_get_idx(samples, i), "steal_pct", &v)) {
-			sum += v;
+	for (size_t i = 0; i < res->r.samples.n; i++)
+		if (res->r.samples.v[i].steal_pct.known) {
+			sum += res->r.samples.v[i].steal_pct.v;
 			n++;
 		}
 	if (n)
 		return xasprintf("%s during the run", steal_bucket(sum / (double)n));
-	if (jpath_double(env_of(rec), "virt.steal_pct", &v))
-		return xasprintf("%s since boot", steal_bucket(v));
+	if (res->env.virt.steal_pct.known)
+		return xasprintf("%s since boot", steal_bucket(res->env.virt.steal_pct.v));
 	return NULL;
 }
 
 /* "thermal x2, low-clock", "none": the sampler's events that lower clocks. */
-static char *get_throttling(json_object *rec)
+static char *get_throttling(const struct result_env *res)
 {
 	static const char *const kinds[] = { "undervoltage", "thermal", "throttle", "low-clock", "hwmon-alarm" };
-	if (!jpath(rec, "sampler"))
+	if (!res->r.sampler.json)
 		return NULL;
-	json_object *events = jpath(rec, "events");
 	struct buf b = {0};
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		size_t count = 0;
-		for (size_t i = 0; i < jarr_len(events); i++)
-			count += streq_ptr(jpath_str(json_object_array_get_idx(events, i), "kind"), kinds[k]);
+		for (size_t i = 0; i < res->r.events.n; i++)
+			count += streq_ptr(res->r.events.v[i].kind, kinds[k]);
 		if (count)
 			buf_printf(&b, "%s%s", b.len ? ", " : "", kinds[k]);
 		if (count > 1)
@@ -141,15 +118,14 @@ static char *get_throttling(json_object *rec)
 	return b.len ? buf_steal(&b) : xstrdup("none");
 }
 
-static char *get_services(json_object *rec)
+static char *get_services(const struct result_env *res)
 {
-	json_object *noisy = jpath(env_of(rec), "services.noisy");
-	if (!noisy || !json_object_is_type(noisy, json_type_array))
+	const struct env_services *sv = &res->env.services;
+	if (!sv->noisy.json)
 		return NULL;
 	struct strv names = {0};
-	for (size_t i = 0; i < jarr_len(noisy); i++) {
-		json_object *s = json_object_array_get_idx(noisy, i);
-		const char *name = jpath_str(s, "unit") ?: jpath_str(s, "process");
+	for (size_t i = 0; i < sv->noisy.n; i++) {
+		const char *name = sv->noisy.v[i].unit ?: sv->noisy.v[i].process;
 		if (name && !strv_contains(&names, name))
 			strv_push(&names, name);
 	}
@@ -160,20 +136,20 @@ static char *get_services(json_object *rec)
 }
 
 /* "gcc (Debian 12.2.0-14) 12.2.0, -O3 -ffast-math" */
-static char *get_build(json_object *rec)
+static char *get_build(const struct result_env *res)
 {
-	const char *flags = jpath_str(rec, "build.cflags"), *cc = jpath_str(rec, "build.cc_version");
+	const char *flags = res->r.build.cflags, *cc = res->r.build.cc_version;
 	if (!flags && !cc)
 		return NULL;
 	return xasprintf("%s%s%s", cc ? cc : "", cc && flags ? ", " : "", flags ? flags : "");
 }
 
 /* "LENOVO 20XW005JGE (ThinkPad X1 Carbon Gen 9), BIOS LENOVO" */
-static char *get_firmware(json_object *rec)
+static char *get_firmware(const struct result_env *res)
 {
-	json_object *dmi = jpath(env_of(rec), "virt.dmi");
-	const char *vendor = jpath_str(dmi, "sys_vendor"), *product = jpath_str(dmi, "product_name");
-	const char *version = jpath_str(dmi, "product_version"), *bios = jpath_str(dmi, "bios_vendor");
+	typeof(res->env.virt.dmi) *dmi = &res->env.virt.dmi;
+	const char *vendor = dmi->sys_vendor, *product = dmi->product_name;
+	const char *version = dmi->product_version, *bios = dmi->bios_vendor;
 	if (!vendor && !product && !bios)
 		return NULL;
 	struct buf b = {0};
@@ -185,23 +161,10 @@ static char *get_firmware(json_object *rec)
 	return buf_steal(&b);
 }
 
-static char *get_cpu(json_object *rec)
-{
-	return env_string(rec, "cpu.model");
-}
-
-static char *get_online_cpus(json_object *rec)
-{
-	int64_t n;
-	return jpath_int(rec, "online_cpus", &n) ? xasprintf("%lld", (long long)n) : NULL;
-}
-
 /* "bare metal", "a kvm guest", "in a docker container" */
-static char *get_virt(json_object *rec)
+static char *get_virt(const struct result_env *res)
 {
-	json_object *env = env_of(rec);
-	const char *role = jpath_str(env, "virt.role"), *hv = jpath_str(env, "virt.hypervisor");
-	const char *ct = jpath_str(env, "virt.container");
+	const char *role = res->env.virt.role, *hv = res->env.virt.hypervisor, *ct = res->env.virt.container;
 	if (!role)
 		return NULL;
 	struct buf b = {0};
@@ -214,43 +177,12 @@ static char *get_virt(json_object *rec)
 	return buf_steal(&b);
 }
 
-static char *get_profile(json_object *rec)
-{
-	json_object *profiles = jpath(rec, "profile.profiles");
-	if (!jarr_len(profiles)) {
-		bool imported = false;
-		jpath_bool(rec, "imported", &imported);
-		return imported ? NULL : xstrdup("none");
-	}
-	struct buf b = {0};
-	for (size_t i = 0; i < jarr_len(profiles); i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(profiles, i)));
-	return buf_steal(&b);
-}
-
-static char *get_max_clock(json_object *rec)
-{
-	int64_t khz;
-	return jpath_int(env_of(rec), "cpu.freq.max_khz", &khz) ? xasprintf("%lld MHz", (long long)(khz / 1000)) : NULL;
-}
-
-static char *get_boost(json_object *rec)
-{
-	bool on;
-	return jpath_bool(env_of(rec), "cpu.freq.boost", &on) ? xstrdup(on ? "on" : "off") : NULL;
-}
-
-static char *get_thp(json_object *rec)
-{
-	return env_string(rec, "memory.thp");
-}
-
 /* The tests the kernel's entry paths weigh on: all but the CPU-bound two. */
 #define DT_SYSTEM (DT_ALL & ~DT_CPU)
 
 const struct fleet_fact fleet_facts[] = {
-	{ "governor", DT_ALL, get_governor, "its governor is %s", "theirs %s" },
-	{ "kernel", DT_SYSTEM, get_kernel, "it runs kernel %s", "they run %s" },
+	{ "governor", DT_ALL, fact_governor, "its governor is %s", "theirs %s" },
+	{ "kernel", DT_SYSTEM, fact_kernel, "it runs kernel %s", "they run %s" },
 	{ "mitigations", DT_SYSTEM, get_mitigations, "its kernel mitigates %s", "theirs %s" },
 	{ "workdir medium", DT_FILECOPY | DT_SHELL, get_workdir, "its workdir is on %s", "theirs on %s" },
 	{ "memory", DT_FILECOPY | DT_PROCESS | DT_SHELL, get_memory, "it has %s of memory", "they have %s" },
@@ -260,13 +192,13 @@ const struct fleet_fact fleet_facts[] = {
 	{ "noisy services", DT_ALL, get_services, "noisy services on it: %s", "on them: %s" },
 	{ "build", DT_CPU, get_build, "its workloads were built with %s", "theirs with %s" },
 	{ "firmware", DT_ALL, get_firmware, "its firmware says %s", "theirs %s" },
-	{ "CPU", DT_ALL, get_cpu, "its CPU is %s", "theirs %s" },
-	{ "online CPUs", DT_ALL, get_online_cpus, "it has %s CPUs online", "they have %s" },
+	{ "CPU", DT_ALL, fact_cpu, "its CPU is %s", "theirs %s" },
+	{ "online CPUs", DT_ALL, fact_online_cpus, "it has %s CPUs online", "they have %s" },
 	{ "virtualisation", DT_ALL, get_virt, "it runs on %s", "they on %s" },
-	{ "profile", DT_ALL, get_profile, "its profile is %s", "theirs %s" },
-	{ "max clock", DT_ALL, get_max_clock, "its CPUs reach %s", "theirs %s" },
-	{ "boost", DT_ALL, get_boost, "its boost is %s", "theirs %s" },
-	{ "THP", DT_PROCESS | DT_SHELL, get_thp, "its transparent huge pages are %s", "theirs %s" },
+	{ "profile", DT_ALL, fact_profile, "its profile is %s", "theirs %s" },
+	{ "max clock", DT_ALL, fact_max_clock, "its CPUs reach %s", "theirs %s" },
+	{ "boost", DT_ALL, fact_boost, "its boost is %s", "theirs %s" },
+	{ "THP", DT_PROCESS | DT_SHELL, fact_thp, "its transparent huge pages are %s", "theirs %s" },
 };
 const size_t fleet_nfacts = ARRAY_SIZE(fleet_facts);
 
@@ -365,12 +297,13 @@ static json_object *difference_json(const struct fleet_fact *f, const char *own,
 	return o;
 }
 
-json_object *fleet_differences(json_object *rec, json_object *const *peers, size_t npeers, int t)
+json_object *fleet_differences(const struct result_env *res, const struct result_env *const *peers, size_t npeers,
+			       int t)
 {
 	struct difference *d = xcalloc(fleet_nfacts, sizeof(*d));
 	size_t nd = 0;
 	for (size_t f = 0; f < fleet_nfacts; f++) {
-		_cleanup_free_ char *own = fleet_facts[f].get(rec);
+		_cleanup_free_ char *own = fleet_facts[f].get(res);
 		if (!own)
 			continue;
 		struct tally tl = { .counts = xcalloc(npeers + 1, sizeof(size_t)) };

@@ -121,6 +121,7 @@ void fleet_latest(json_object *list, bool by_copies, int64_t **ids, size_t *n)
 
 struct fleet {
 	const struct fleet_input *in;
+	struct result_env *res;   /* the inputs decoded */
 	size_t n;
 	char **labels;            /* host names, made unique */
 	struct diag_refs *refs;
@@ -129,27 +130,17 @@ struct fleet {
 	json_object *outliers;    /* the flat list */
 };
 
-static unsigned run_copies(json_object *run)
+static unsigned run_copies(const struct result_run *run)
 {
-	int64_t c;
-	return jpath_int(run, "copies", &c) && c > 0 && c <= 1 << 20 ? (unsigned)c : 0;
+	int64_t c = int_or(run->copies, 0);
+	return c > 0 && c <= 1 << 20 ? (unsigned)c : 0;
 }
 
-static json_object *run_with_copies(json_object *rec, unsigned copies)
+static const struct result_run *run_with_copies(const struct result_record *r, unsigned copies)
 {
-	json_object *runs = jpath(rec, "runs");
-	for (size_t k = 0; k < jarr_len(runs); k++)
-		if (run_copies(json_object_array_get_idx(runs, k)) == copies)
-			return json_object_array_get_idx(runs, k);
-	return NULL;
-}
-
-json_object *fleet_run_test(json_object *run, const char *id)
-{
-	json_object *tests = jpath(run, "tests");
-	for (size_t i = 0; i < jarr_len(tests); i++)
-		if (streq_ptr(jpath_str(json_object_array_get_idx(tests, i), "id"), id))
-			return json_object_array_get_idx(tests, i);
+	for (size_t k = 0; k < r->runs.n; k++)
+		if (run_copies(&r->runs.v[k]) == copies)
+			return &r->runs.v[k];
 	return NULL;
 }
 
@@ -158,10 +149,10 @@ static void make_labels(struct fleet *f)
 {
 	f->labels = xcalloc(f->n, sizeof(*f->labels));
 	for (size_t i = 0; i < f->n; i++) {
-		const char *host = jpath_str(f->in[i].rec, "host") ?: "unknown host";
+		const char *host = f->res[i].r.host ?: "unknown host";
 		size_t same = 0;
 		for (size_t j = 0; j < f->n; j++)
-			same += streq(jpath_str(f->in[j].rec, "host") ?: "unknown host", host);
+			same += streq(f->res[j].r.host ?: "unknown host", host);
 		f->labels[i] = same > 1 ? xasprintf("%s (%s)", host, f->in[i].source) : xstrdup(host);
 	}
 }
@@ -177,9 +168,9 @@ static size_t all_copies(const struct fleet *f, unsigned *out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < f->n; i++) {
-		json_object *runs = jpath(f->in[i].rec, "runs");
-		for (size_t k = 0; k < jarr_len(runs); k++) {
-			unsigned c = run_copies(json_object_array_get_idx(runs, k));
+		const struct result_record *r = &f->res[i].r;
+		for (size_t k = 0; k < r->runs.n; k++) {
+			unsigned c = run_copies(&r->runs.v[k]);
 			bool seen = !c;
 			for (size_t j = 0; j < n && !seen; j++)
 				seen = out[j] == c;
@@ -192,20 +183,18 @@ static size_t all_copies(const struct fleet *f, unsigned *out, size_t max)
 }
 
 /* Test ids of the runs: the index tests in UnixBench's order, then others. */
-static void section_tests(json_object *const *runs, size_t n, struct strv *ids)
+static void section_tests(const struct result_run *const *runs, size_t n, struct strv *ids)
 {
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		for (size_t i = 0; i < n; i++)
-			if (fleet_run_test(runs[i], ub_tests[t].id) && !strv_contains(ids, ub_tests[t].id))
+			if (result_run_test(runs[i], ub_tests[t].id) && !strv_contains(ids, ub_tests[t].id))
 				strv_push(ids, ub_tests[t].id);
-	for (size_t i = 0; i < n; i++) {
-		json_object *tests = jpath(runs[i], "tests");
-		for (size_t k = 0; k < jarr_len(tests); k++) {
-			const char *id = jpath_str(json_object_array_get_idx(tests, k), "id");
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < runs[i]->tests.n; k++) {
+			const char *id = runs[i]->tests.v[k].id;
 			if (id && !strv_contains(ids, id))
 				strv_push(ids, id);
 		}
-	}
 }
 
 /* Diagnose's report of input i, compared with the published runs and the
@@ -278,12 +267,12 @@ static json_object *outlier_json(struct fleet *f, const struct row *r, const str
 				 int dir)
 {
 	size_t i = r->hosts[k], npeers = 0;
-	json_object **peers = xcalloc(r->n, sizeof(*peers));
+	const struct result_env **peers = xcalloc(r->n, sizeof(*peers));
 	double *pv = xcalloc(r->n, sizeof(*pv));
 	for (size_t j = 0; j < r->n; j++)
 		if (j != k && isfinite(r->v[j]) && !fleet_outlier(st, r->v[j])) {
 			pv[npeers] = r->v[j];
-			peers[npeers++] = f->in[r->hosts[j]].rec;
+			peers[npeers++] = &f->res[r->hosts[j]];
 		}
 	double peers_median = fleet_median(pv, npeers), pct = (r->v[k] / peers_median - 1) * 100;
 	int t = r->id ? diag_test_lookup(r->id) : -1;
@@ -298,7 +287,7 @@ static json_object *outlier_json(struct fleet *f, const struct row *r, const str
 				    : NULL);
 	jset_int(o, "peers", (int64_t)npeers);
 	jset_round(o, "peers_median", peers_median, 2);
-	json_object *diffs = fleet_differences(f->in[i].rec, peers, npeers, t);
+	json_object *diffs = fleet_differences(&f->res[i], peers, npeers, t);
 	_cleanup_free_ char *s = sentence(f->labels[i], pct, npeers, r, diffs);
 	jset(o, "differences", diffs);
 	jset(o, "causes", causes_for(f, i, r->id));
@@ -363,42 +352,40 @@ static json_object *row_json(struct fleet *f, const struct row *r, const char *u
 }
 
 /* A test's value of each host: the index when every host has one, else the result. */
-static json_object *test_row(struct fleet *f, json_object *const *runs, const size_t *hosts, size_t n,
+static json_object *test_row(struct fleet *f, const struct result_run *const *runs, const size_t *hosts, size_t n,
 			     unsigned copies, const char *id)
 {
 	double *v = xcalloc(n, sizeof(*v));
 	bool all_index = true;
-	json_object *any = NULL;
+	const struct result_test *any = NULL;
 	for (size_t k = 0; k < n; k++) {
-		json_object *t = fleet_run_test(runs[k], id);
-		double x;
+		const struct result_test *t = result_run_test(runs[k], id);
 		any = any ? any : t;
-		if (t && jpath_double(t, "result", &x) && !jpath_double(t, "index", &x))
+		if (t && t->result.known && !t->index.known)
 			all_index = false;
 	}
 	for (size_t k = 0; k < n; k++) {
-		json_object *t = fleet_run_test(runs[k], id);
-		if (!t || !jpath_double(t, all_index ? "index" : "result", &v[k]))
-			v[k] = NAN;
+		const struct result_test *t = result_run_test(runs[k], id);
+		struct opt_num x = !t ? (struct opt_num){0} : all_index ? t->index : t->result;
+		v[k] = x.known ? x.v : NAN;
 	}
 	int dt = diag_test_lookup(id);
-	struct row r = { id, jpath_str(any, "name") ?: id, dt >= 0 ? ub_tests[dt].label : jpath_str(any, "name") ?: id,
-			 v, n, hosts, copies, f->nsections > 1 };
-	json_object *o = row_json(f, &r, all_index ? NULL : jpath_str(any, "unit"), all_index ? "index" : "result");
+	const char *name = any ? any->name : NULL;
+	struct row r = { id, name ?: id, dt >= 0 ? ub_tests[dt].label : name ?: id, v, n, hosts, copies,
+			 f->nsections > 1 };
+	json_object *o = row_json(f, &r, all_index || !any ? NULL : any->unit, all_index ? "index" : "result");
 	free(v);
 	return o;
 }
 
 /* "dhry2reg,fstime": the indexed tests of a run, to tell whether scores compare. */
-static char *indexed_set(json_object *run)
+static char *indexed_set(const struct result_run *run)
 {
 	struct strv ids = {0};
-	json_object *tests = jpath(run, "tests");
-	for (size_t k = 0; k < jarr_len(tests); k++) {
-		json_object *t = json_object_array_get_idx(tests, k);
-		double x;
-		if (jpath_double(t, "index", &x) && jpath_str(t, "id"))
-			strv_push(&ids, jpath_str(t, "id"));
+	for (size_t k = 0; k < run->tests.n; k++) {
+		const struct result_test *t = &run->tests.v[k];
+		if (t->index.known && t->id)
+			strv_push(&ids, t->id);
 	}
 	strv_sort(&ids);
 	char *s = strv_join(&ids, ",");
@@ -408,7 +395,7 @@ static char *indexed_set(json_object *run)
 
 /* The index score of each host, when all of them indexed the same tests
  * (a score over other tests is another number). */
-static json_object *score_row(struct fleet *f, json_object *const *runs, const size_t *hosts, size_t n,
+static json_object *score_row(struct fleet *f, const struct result_run *const *runs, const size_t *hosts, size_t n,
 			      unsigned copies, json_object *notes)
 {
 	double *v = xcalloc(n, sizeof(*v));
@@ -417,8 +404,7 @@ static json_object *score_row(struct fleet *f, json_object *const *runs, const s
 	for (size_t k = 0; k < n; k++) {
 		_cleanup_free_ char *set = indexed_set(runs[k]);
 		same = same && streq(set, first);
-		if (!jpath_double(runs[k], "index.score", &v[k]))
-			v[k] = NAN;
+		v[k] = num_or(runs[k]->index.score, NAN);
 	}
 	if (!same) {
 		_cleanup_free_ char *note = xasprintf("%u cop%s: the hosts' index scores are over different tests, so "
@@ -437,10 +423,10 @@ static json_object *score_row(struct fleet *f, json_object *const *runs, const s
 
 static json_object *section_json(struct fleet *f, unsigned copies, json_object *notes)
 {
-	json_object **runs = xcalloc(f->n, sizeof(*runs));
+	const struct result_run **runs = xcalloc(f->n, sizeof(*runs));
 	size_t *hosts = xcalloc(f->n, sizeof(*hosts)), n = 0;
 	for (size_t i = 0; i < f->n; i++) {
-		json_object *run = run_with_copies(f->in[i].rec, copies);
+		const struct result_run *run = run_with_copies(&f->res[i].r, copies);
 		if (run) {
 			runs[n] = run;
 			hosts[n++] = i;
@@ -472,17 +458,16 @@ static json_object *results_json(const struct fleet *f)
 {
 	json_object *a = json_object_new_array();
 	for (size_t i = 0; i < f->n; i++) {
-		json_object *rec = f->in[i].rec, *o = json_object_new_object();
-		bool quick = false;
-		jpath_bool(rec, "quick", &quick);
+		const struct result_record *r = &f->res[i].r;
+		json_object *o = json_object_new_object();
 		jset_str(o, "label", f->labels[i]);
-		jset_str(o, "host", jpath_str(rec, "host"));
+		jset_str(o, "host", r->host);
 		jset(o, "id", f->in[i].id ? json_object_new_int64(f->in[i].id) : NULL);
 		jset_str(o, "source", f->in[i].source);
-		jset_str(o, "run_id", jpath_str(rec, "run_id"));
-		jset_str(o, "started_at", jpath_str(rec, "started_at"));
-		jset_str(o, "suite", jpath_str(rec, "suite.name"));
-		jset_bool(o, "quick", quick);
+		jset_str(o, "run_id", r->run_id);
+		jset_str(o, "started_at", r->started_at);
+		jset_str(o, "suite", r->suite.name);
+		jset_bool(o, "quick", is_true(r->quick));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -505,10 +490,8 @@ static void mixed_notes(const struct fleet *f, json_object *notes)
 {
 	size_t quick = 0, native = 0;
 	for (size_t i = 0; i < f->n; i++) {
-		bool q = false;
-		jpath_bool(f->in[i].rec, "quick", &q);
-		quick += q;
-		native += streq_ptr(jpath_str(f->in[i].rec, "suite.name"), "native");
+		quick += is_true(f->res[i].r.quick);
+		native += streq_ptr(f->res[i].r.suite.name, "native");
 	}
 	if (quick && quick < f->n)
 		jarr_add_str(notes, "quick and full runs are mixed: their numbers are not comparable");
@@ -540,6 +523,12 @@ json_object *fleet_build(const struct fleet_input *in, size_t n, struct diag_ref
 {
 	struct diag_refs none = {0};
 	struct fleet f = { .in = in, .n = n, .refs = refs ? refs : &none, .outliers = json_object_new_array() };
+	f.res = xcalloc(n ? n : 1, sizeof(*f.res));
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *error = NULL;
+		/* the results were checked when they were read */
+		(void)result_env_decode(in[i].rec, &f.res[i], &error);
+	}
 	make_labels(&f);
 	f.diagnosis = xcalloc(n ? n : 1, sizeof(*f.diagnosis));
 	for (size_t i = 0; i < n; i++) {
@@ -563,7 +552,9 @@ json_object *fleet_build(const struct fleet_input *in, size_t n, struct diag_ref
 	for (size_t i = 0; i < n; i++) {
 		free(f.labels[i]);
 		json_object_put(f.diagnosis[i]);
+		result_env_free(&f.res[i]);
 	}
+	free(f.res);
 	free(f.labels);
 	free(f.diagnosis);
 	diag_refs_free(&none);

@@ -7,6 +7,7 @@
 
 #include "analysis/diagnose.h"
 #include "lib/json.h"
+#include "lib/result-record.h"
 
 /*
  * The fleet view: results of many hosts side by side, per copy count one
@@ -59,9 +60,6 @@ double fleet_median(const double *v, size_t n);
  */
 void fleet_latest(json_object *list, bool by_copies, int64_t **ids, size_t *n);
 
-/* The test of a run (an element of a result's "runs") with this id; NULL. */
-json_object *fleet_run_test(json_object *run, const char *id);
-
 /* ---- the facts that set a host apart ---- */
 
 /* A fact compared between hosts. */
@@ -69,7 +67,7 @@ struct fleet_fact {
 	const char *name;     /* "workdir medium" */
 	unsigned tests;       /* DT mask of the tests it moves */
 	/* The value compared (caller frees), NULL when the record does not say. */
-	char *(*get)(json_object *rec);
+	char *(*get)(const struct result_env *res);
 	const char *own;      /* "its workdir is on %s" */
 	const char *theirs;   /* "theirs on %s" */
 };
@@ -78,7 +76,7 @@ extern const struct fleet_fact fleet_facts[];
 extern const size_t fleet_nfacts;
 
 /*
- * The facts in which one host (rec) differs from its peers, ranked, for
+ * The facts in which one host (res) differs from its peers, ranked, for
  * test t (a DT_* index, or -1 for the index score): an array of
  * {"fact", "value", "peers": [{"value", "hosts"}] (most common first),
  * "share": the part of the peers whose value is the host's, "relevant":
@@ -90,7 +88,8 @@ extern const size_t fleet_nfacts;
  * about File Copy than the governor does), then by the order of
  * fleet_facts[].
  */
-json_object *fleet_differences(json_object *rec, json_object *const *peers, size_t npeers, int t);
+json_object *fleet_differences(const struct result_env *res, const struct result_env *const *peers, size_t npeers,
+			       int t);
 
 /* ---- the view ---- */
 

@@ -6,6 +6,7 @@
 
 #include "analysis/chart.h"
 #include "analysis/xml.h"
+#include "lib/result-record.h"
 #include "lib/util.h"
 
 static const char style[] =
@@ -43,16 +44,28 @@ static void text(FILE *out, const char *tag, const char *cls, const char *s)
 	}
 }
 
-/* A number cell: "%.1f" (or the format given), "-" when missing. */
-static void num_cell(FILE *out, json_object *o, const char *key, const char *fmt)
+/* A number cell: "%.1f" (or the format given), "-" when unknown. */
+static void opt_cell(FILE *out, bool known, double v, const char *fmt)
 {
-	double v;
 	char b[64];
-	if (o && jpath_double(o, key, &v))
+	if (known)
 		snprintf(b, sizeof(b), fmt, v);
 	else
 		snprintf(b, sizeof(b), "-");
 	text(out, "td", "num", b);
+}
+
+static void num_cell(FILE *out, struct opt_num v, const char *fmt)
+{
+	opt_cell(out, v.known, v.v, fmt);
+}
+
+/* The same for a number of the comparison record. */
+static void cmp_cell(FILE *out, json_object *o, const char *key, const char *fmt)
+{
+	double v = 0;
+	bool known = o && jpath_double(o, key, &v);
+	opt_cell(out, known, v, fmt);
 }
 
 static const char *label(json_object *cmp, size_t i)
@@ -97,7 +110,7 @@ static void head(FILE *out, json_object *cmp, size_t n)
 	report_html_open(out, title);
 }
 
-static void summary(FILE *out, json_object *cmp, const struct compare_input *in, size_t n)
+static void summary(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"summary\">Scores</h2>\n<div class=\"cards\">\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -106,18 +119,14 @@ static void summary(FILE *out, json_object *cmp, const struct compare_input *in,
 		text(out, "span", "label", label(cmp, i));
 		xml_escape(out, jpath_str(r, "name") ?: "?");
 		fputs("</div>\n", out);
-		json_object *runs = jpath(in[i].rec, "runs");
-		for (size_t k = 0; k < jarr_len(runs); k++) {
-			json_object *run = at(runs, k);
-			int64_t copies = 0;
-			double score, lo, hi;
-			bool partial = false;
-			jpath_int(run, "copies", &copies);
-			jpath_bool(run, "index.partial", &partial);
+		for (size_t k = 0; k < in[i].r.runs.n; k++) {
+			const struct result_run *run = &in[i].r.runs.v[k];
+			int64_t copies = int_or(run->copies, 0);
+			bool partial = is_true(run->index.partial);
 			char b[160];
 			fputs("<div>", out);
-			if (jpath_double(run, "index.score", &score))
-				snprintf(b, sizeof(b), "%.1f", score);
+			if (run->index.score.known)
+				snprintf(b, sizeof(b), "%.1f", run->index.score.v);
 			else
 				snprintf(b, sizeof(b), "-");
 			text(out, "span", "score", b);
@@ -127,11 +136,9 @@ static void summary(FILE *out, json_object *cmp, const struct compare_input *in,
 			else
 				snprintf(b, sizeof(b), " copies not said%s", partial ? ", partial index" : "");
 			xml_escape(out, b);
-			json_object *ci = jpath(run, "index.ci95");
-			if (jarr_len(ci) == 2) {
-				lo = json_object_get_double(at(ci, 0));
-				hi = json_object_get_double(at(ci, 1));
-				snprintf(b, sizeof(b), " (95 %% interval %.1f to %.1f)", lo, hi);
+			if (run->index.ci95.n == 2) {
+				snprintf(b, sizeof(b), " (95 %% interval %.1f to %.1f)", run->index.ci95.v[0].v,
+					 run->index.ci95.v[1].v);
 				text(out, "span", "muted", b);
 			}
 			fputs("</div>\n", out);
@@ -188,98 +195,92 @@ static int severity_rank(const char *s)
 	return !s ? 3 : streq(s, "crit") ? 0 : streq(s, "warn") ? 1 : streq(s, "info") ? 2 : 3;
 }
 
-static void finding_item(FILE *out, json_object *o, int rank)
+static void finding_item(FILE *out, const struct env_finding *f, int rank)
 {
-	const char *sev = jpath_str(o, "severity");
 	fputs("<li>", out);
-	text(out, "span", rank == 0 ? "crit" : rank == 1 ? "warn" : "info", sev ? sev : "?");
+	text(out, "span", rank == 0 ? "crit" : rank == 1 ? "warn" : "info", f->severity ?: "?");
 	fputc(' ', out);
-	text(out, "code", NULL, jpath_str(o, "id") ?: "?");
+	text(out, "code", NULL, f->id ?: "?");
 	fputc(' ', out);
-	xml_escape(out, jpath_str(o, "message") ?: "");
-	if (jpath_str(o, "evidence")) {
+	xml_escape(out, f->message ?: "");
+	if (f->evidence) {
 		fputs("<br/>evidence ", out);
-		text(out, "code", NULL, jpath_str(o, "evidence"));
+		text(out, "code", NULL, f->evidence);
 	}
-	if (jpath_str(o, "fix")) {
+	if (f->fix) {
 		fputs("<br/>fix ", out);
-		text(out, "code", NULL, jpath_str(o, "fix"));
+		text(out, "code", NULL, f->fix);
 	}
 	fputs("</li>\n", out);
 }
 
-static void problem_item(FILE *out, json_object *p)
+static void problem_item(FILE *out, const struct result_problem *p)
 {
-	int64_t line = 0;
 	char b[64];
-	if (jpath_int(p, "line", &line))
-		snprintf(b, sizeof(b), "import, line %lld", (long long)line);
+	if (p->line.known)
+		snprintf(b, sizeof(b), "import, line %lld", (long long)p->line.v);
 	else
 		snprintf(b, sizeof(b), "import");
 	fputs("<li>", out);
 	text(out, "span", "warn", b);
 	fputc(' ', out);
-	xml_escape(out, jpath_str(p, "problem") ?: "?");
-	if (jpath_str(p, "text")) {
+	xml_escape(out, p->problem ?: "?");
+	if (p->text) {
 		fputc(' ', out);
-		text(out, "code", NULL, jpath_str(p, "text"));
+		text(out, "code", NULL, p->text);
 	}
 	fputs("</li>\n", out);
 }
 
 /* Where an imported result came from and what had to be repaired. */
-static void import_note(FILE *out, json_object *rec)
+static void import_note(FILE *out, const struct result_record *r)
 {
-	json_object *imp = jpath(rec, "import");
-	if (!imp)
+	typeof(r->import) *imp = &r->import;
+	if (!imp->json)
 		return;
 	struct buf b = {0};
-	buf_printf(&b, "Imported from %s", jpath_str(imp, "source") ?: "standard input");
-	json_object *formats = jpath(imp, "formats");
-	for (size_t i = 0; i < jarr_len(formats); i++)
-		buf_printf(&b, "%s%s", i ? ", " : " (", json_object_get_string(at(formats, i)));
-	buf_puts(&b, jarr_len(formats) ? ")" : "");
-	if (jpath_str(imp, "log"))
-		buf_printf(&b, "; per-pass values from %s", jpath_str(imp, "log"));
-	json_object *repaired = jpath(imp, "repaired");
-	for (size_t i = 0; i < jarr_len(repaired); i++)
-		buf_printf(&b, "%s%s", i ? ", " : "; repaired: ", json_object_get_string(at(repaired, i)));
+	buf_printf(&b, "Imported from %s", imp->source ?: "standard input");
+	for (size_t i = 0; i < imp->formats.n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : " (", imp->formats.v[i]);
+	buf_puts(&b, imp->formats.n ? ")" : "");
+	if (imp->log)
+		buf_printf(&b, "; per-pass values from %s", imp->log);
+	for (size_t i = 0; i < imp->repaired.n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "; repaired: ", imp->repaired.v[i]);
 	buf_puts(&b, ".");
 	text(out, "p", NULL, b.s);
 	buf_free(&b);
 }
 
-static void findings_of(FILE *out, json_object *rec)
+static void findings_of(FILE *out, const struct result_env *s)
 {
-	json_object *f = jpath(rec, "environment.before.findings"), *events = jpath(rec, "events");
-	json_object *problems = jpath(rec, "import.problems");
-	import_note(out, rec);
-	if (!jarr_len(f) && !jarr_len(events) && !jarr_len(problems)) {
-		bool imported = false;
-		jpath_bool(rec, "imported", &imported);
+	const struct result_record *r = &s->r;
+	size_t nf = s->env.findings.n;
+	import_note(out, r);
+	if (!nf && !r->events.n && !r->import.problems.n) {
 		text(out, "p", "muted",
-		     imported ? "Imported from UnixBench output: it has no probe findings or sampler events."
-			      : "No findings, no events during the run.");
+		     is_true(r->imported) ? "Imported from UnixBench output: it has no probe findings or sampler events."
+					  : "No findings, no events during the run.");
 		return;
 	}
 	fputs("<ul class=\"findings\">\n", out);
 	for (int rank = 0; rank <= 3; rank++)
-		for (size_t i = 0; i < jarr_len(f); i++)
-			if (severity_rank(jpath_str(at(f, i), "severity")) == rank)
-				finding_item(out, at(f, i), rank);
-	for (size_t i = 0; i < jarr_len(events); i++) {
+		for (size_t i = 0; i < nf; i++)
+			if (severity_rank(s->env.findings.v[i].severity) == rank)
+				finding_item(out, &s->env.findings.v[i], rank);
+	for (size_t i = 0; i < r->events.n; i++) {
 		fputs("<li>", out);
 		text(out, "span", "warn", "during the run");
 		fputc(' ', out);
-		xml_escape(out, jpath_str(at(events, i), "message") ?: jpath_str(at(events, i), "kind") ?: "?");
+		xml_escape(out, r->events.v[i].message ?: r->events.v[i].kind ?: "?");
 		fputs("</li>\n", out);
 	}
-	for (size_t i = 0; i < jarr_len(problems); i++)
-		problem_item(out, at(problems, i));
+	for (size_t i = 0; i < r->import.problems.n; i++)
+		problem_item(out, &r->import.problems.v[i]);
 	fputs("</ul>\n", out);
 }
 
-static void findings(FILE *out, json_object *cmp, const struct compare_input *in, size_t n)
+static void findings(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"findings\">Findings and events</h2>\n", out);
 	for (size_t i = 0; i < n; i++) {
@@ -287,7 +288,7 @@ static void findings(FILE *out, json_object *cmp, const struct compare_input *in
 			_cleanup_free_ char *h = xasprintf("%s: %s", label(cmp, i), jpath_str(at(jpath(cmp, "results"), i), "name") ?: "?");
 			text(out, "h3", NULL, h);
 		}
-		findings_of(out, in[i].rec);
+		findings_of(out, &in[i]);
 	}
 }
 
@@ -333,8 +334,8 @@ static void comparison_table(FILE *out, json_object *cmp, json_object *sec, size
 		text(out, "td", NULL, jpath_str(t, "unit") ?: "");
 		for (size_t i = 0; i < n; i++) {
 			json_object *v = at(jpath(t, "values"), i);
-			num_cell(out, v, "result", "%.1f");
-			num_cell(out, v, "index", "%.1f");
+			cmp_cell(out, v, "result", "%.1f");
+			cmp_cell(out, v, "index", "%.1f");
 			if (i)
 				change_cells(out, at(jpath(t, "changes"), i));
 		}
@@ -346,7 +347,7 @@ static void comparison_table(FILE *out, json_object *cmp, json_object *sec, size
 		bool partial = false;
 		jpath_bool(v, "partial", &partial);
 		text(out, "td", "num", partial ? "(partial)" : "");
-		num_cell(out, v, "score", "%.1f");
+		cmp_cell(out, v, "score", "%.1f");
 		if (i)
 			change_cells(out, at(jpath(sec, "score.changes"), i));
 	}
@@ -354,7 +355,7 @@ static void comparison_table(FILE *out, json_object *cmp, json_object *sec, size
 }
 
 /* Every test of one run with its dispersion, as UnixBench does not show it. */
-static void run_table(FILE *out, json_object *run)
+static void run_table(FILE *out, const struct result_run *run)
 {
 	static const char *const heads[] = { "Test", "result", "unit", "time (s)", "samples", "passes", "index",
 					     "CV %", "min", "max", "95 % interval" };
@@ -362,32 +363,29 @@ static void run_table(FILE *out, json_object *run)
 	for (size_t i = 0; i < ARRAY_SIZE(heads); i++)
 		text(out, "th", i == 0 || i == 2 || i == 10 ? NULL : "num", heads[i]);
 	fputs("</tr>\n", out);
-	json_object *tests = jpath(run, "tests");
-	for (size_t k = 0; k < jarr_len(tests); k++) {
-		json_object *t = at(tests, k);
+	for (size_t k = 0; k < run->tests.n; k++) {
+		const struct result_test *t = &run->tests.v[k];
 		char b[96];
 		fputs("<tr>", out);
-		text(out, "td", NULL, jpath_str(t, "name") ?: jpath_str(t, "id") ?: "?");
-		num_cell(out, t, "result", "%.1f");
-		text(out, "td", NULL, jpath_str(t, "unit") ?: "");
-		num_cell(out, t, "time_s", "%.1f");
-		num_cell(out, t, "samples", "%.0f");
-		snprintf(b, sizeof(b), "%zu", jarr_len(jpath(t, "passes")));
+		text(out, "td", NULL, t->name ?: t->id ?: "?");
+		num_cell(out, t->result, "%.1f");
+		text(out, "td", NULL, t->unit ?: "");
+		num_cell(out, t->time_s, "%.1f");
+		opt_cell(out, t->samples.known, (double)t->samples.v, "%.0f");
+		snprintf(b, sizeof(b), "%zu", t->passes.n);
 		text(out, "td", "num", b);
-		num_cell(out, t, "index", "%.1f");
-		num_cell(out, t, "dispersion.cv_pct", "%.1f");
-		num_cell(out, t, "dispersion.min", "%.1f");
-		num_cell(out, t, "dispersion.max", "%.1f");
-		json_object *ci = jpath(t, "ci95");
-		if (jarr_len(ci) == 2)
-			snprintf(b, sizeof(b), "%.1f to %.1f", json_object_get_double(at(ci, 0)), json_object_get_double(at(ci, 1)));
+		num_cell(out, t->index, "%.1f");
+		num_cell(out, t->dispersion.cv_pct, "%.1f");
+		num_cell(out, t->dispersion.min, "%.1f");
+		num_cell(out, t->dispersion.max, "%.1f");
+		if (t->ci95.n == 2)
+			snprintf(b, sizeof(b), "%.1f to %.1f", t->ci95.v[0].v, t->ci95.v[1].v);
 		else
 			snprintf(b, sizeof(b), "-");
 		text(out, "td", "num", b);
-		json_object *err = jpath(t, "error");
-		if (err) {
+		if (t->error) {
 			fputs("</tr>\n<tr><td></td><td colspan=\"10\" class=\"warn\">", out);
-			xml_escape(out, json_object_get_string(err));
+			xml_escape(out, t->error);
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
@@ -395,7 +393,7 @@ static void run_table(FILE *out, json_object *run)
 	fputs("</table></div>\n", out);
 }
 
-static void tests(FILE *out, json_object *cmp, const struct compare_input *in, size_t n)
+static void tests(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"tests\">Tests</h2>\n", out);
 	json_object *sections = jpath(cmp, "sections");
@@ -415,16 +413,14 @@ static void tests(FILE *out, json_object *cmp, const struct compare_input *in, s
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_object *runs = jpath(in[i].rec, "runs");
-		for (size_t k = 0; k < jarr_len(runs); k++) {
-			int64_t copies = 0;
-			jpath_int(at(runs, k), "copies", &copies);
+		for (size_t k = 0; k < in[i].r.runs.n; k++) {
+			int64_t copies = int_or(in[i].r.runs.v[k].copies, 0);
 			_cleanup_free_ char *h = copies ? xasprintf("%s%s%lld cop%s: every test", n > 1 ? label(cmp, i) : "",
 								    n > 1 ? ", " : "", (long long)copies, copies == 1 ? "y" : "ies")
 							: xasprintf("%s%scopies not said: every test", n > 1 ? label(cmp, i) : "",
 								    n > 1 ? ", " : "");
 			text(out, "h3", NULL, h);
-			run_table(out, at(runs, k));
+			run_table(out, &in[i].r.runs.v[k]);
 		}
 	}
 	text(out, "p", "muted",
@@ -435,7 +431,7 @@ static void tests(FILE *out, json_object *cmp, const struct compare_input *in, s
 
 /* ---- charts ---- */
 
-static void charts(FILE *out, json_object *cmp, const struct compare_input *in, size_t n)
+static void charts(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"charts\">Charts</h2>\n<figure>\n", out);
 	chart_compare(cmp, false, CHART_INLINE, out);
@@ -452,25 +448,33 @@ static void charts(FILE *out, json_object *cmp, const struct compare_input *in, 
 			text(out, "h3", NULL, h);
 		}
 		fputs("<figure>\n", out);
-		bool imported = false;
-		jpath_bool(in[i].rec, "imported", &imported);
-		if (!chart_timeline(in[i].rec, CHART_INLINE, out))
+		if (!chart_timeline(&in[i].r, CHART_INLINE, out))
 			text(out, "p", "muted",
-			     imported ? "Imported results have no readings of clock, temperature or alarms."
+			     is_true(in[i].r.imported) ? "Imported results have no readings of clock, temperature or alarms."
 				      : "The sampler took no readings during this run.");
 		fputs("</figure>\n", out);
 	}
 }
 
-void report_html(const struct compare_input *in, size_t n, FILE *out)
+int report_html(const struct compare_input *in, size_t n, FILE *out, char **error)
 {
-	struct compare_opts o = {0};
-	_cleanup_json_ json_object *cmp = compare_build(in, n, &o);
-	head(out, cmp, n);
-	summary(out, cmp, in, n);
-	environment(out, cmp, n);
-	findings(out, cmp, in, n);
-	tests(out, cmp, in, n);
-	charts(out, cmp, in, n);
-	report_html_close(out);
+	struct result_env *s = xcalloc(n ? n : 1, sizeof(*s));
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = result_env_decode(in[i].rec, &s[i], error);
+	if (r == 0) {
+		struct compare_opts o = {0};
+		_cleanup_json_ json_object *cmp = compare_build(in, n, &o);
+		head(out, cmp, n);
+		summary(out, cmp, s, n);
+		environment(out, cmp, n);
+		findings(out, cmp, s, n);
+		tests(out, cmp, s, n);
+		charts(out, cmp, s, n);
+		report_html_close(out);
+	}
+	for (size_t i = 0; i < n; i++)
+		result_env_free(&s[i]);
+	free(s);
+	return r;
 }

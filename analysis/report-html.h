@@ -10,9 +10,10 @@
  * the scores, the environment (what differs first), the probe's findings
  * and the sampler's events, every test with its dispersion, the charts
  * and the clock/temperature timeline as inline SVG. No script, no network
- * asset; the markup is well-formed XML (XHTML served as HTML).
+ * asset; the markup is well-formed XML (XHTML served as HTML). -EBADMSG and
+ * *error naming the key when a result does not decode (lib/result-record.h).
  */
-void report_html(const struct compare_input *in, size_t n, FILE *out);
+int report_html(const struct compare_input *in, size_t n, FILE *out, char **error);
 
 /* The start of a page of the same look (doctype, the style, the title as
  * its heading), and its end (the footer); other pages (the fleet's) write

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "bench/sampler.h"
+#include "unixbench/catalogue.h"
 #include "lib/util.h"
 
 struct mean {
@@ -34,7 +35,8 @@ static double mean_of(const struct mean *m)
 /* Tests whose time goes to user space: kernel time during them is not theirs. */
 static bool runs_in_user_space(const char *id)
 {
-	return streq_ptr(id, "dhry2reg") || streq_ptr(id, "whetstone-double");
+	const struct ub_test_info *t = id ? ub_index_test(id) : NULL;
+	return t && t->user_space;
 }
 
 /* The process named most often as the busiest other one. */

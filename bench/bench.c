@@ -327,7 +327,8 @@ static unsigned procs_per_copy(const struct bench_opts *o)
 }
 
 /* What the run holds while it lasts (bench/hold.h), into the options. */
-static void hold_start(const struct bench_opts *o, struct run_state *st, json_object *rec, int *qos_fd)
+static void hold_start(const struct bench_opts *o, struct run_state *st, json_object *rec,
+		       const struct env_record *before, int *qos_fd)
 {
 	json_object *opt = jpath(rec, "options");
 	*qos_fd = -1;
@@ -335,7 +336,7 @@ static void hold_start(const struct bench_opts *o, struct run_state *st, json_ob
 		st->pin_size = CPU_ALLOC_SIZE(CPUSET_MAX);
 		st->pin = CPU_ALLOC(CPUSET_MAX);
 		bool pinned = false;
-		json_object *pin = hold_pin_fastest(jpath(rec, "environment.before"), st->pin, st->pin_size, &pinned);
+		json_object *pin = hold_pin_fastest(before, st->pin, st->pin_size, &pinned);
 		if (pinned)
 			notice(o, "the 1-copy pass runs on the fastest kind of core, %s (CPUs %s)", jpath_str(pin, "kind"),
 			       jpath_str(pin, "cpus"));
@@ -382,13 +383,18 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 		for (unsigned k = 0; k < o->ntests; k++)
 			st.est_total += ub_passes(&ub_tests[o->tests[k]], o->iterations, o->quick) *
 					pass_estimate(o, &ub_tests[o->tests[k]]);
-	json_object *env = jchild(rec, "environment");
-	jset(env, "before", probe_record(wd->base));
-	st.clock = bench_clock_new(rf, jpath(env, "before"));
+	json_object *env = jchild(rec, "environment"), *probed = probe_record(wd->base);
+	jset(env, "before", probed);
+	struct env_record before;
+	_cleanup_free_ char *env_error = NULL;
+	/* the probe's own record: a key of the wrong type leaves its fact unknown */
+	(void)env_decode(probed, "environment.before", &before, &env_error);
+	st.clock = bench_clock_new(rf, &before);
 	json_object *clock = jchild(rec, "clock");
 	jset(clock, "before", bench_clock_measure(st.clock));
 	int qos_fd;
-	hold_start(o, &st, rec, &qos_fd);
+	hold_start(o, &st, rec, &before, &qos_fd);
+	env_record_free(&before);
 	struct kevents kev;
 	kevents_start(&kev, jpath_str(rec, "started_at") ?: "?");
 	r = sampler_new(rf, getpid(), &st.sampler);

@@ -15,18 +15,17 @@ struct bench_clock {
 	size_t n;
 };
 
-struct bench_clock *bench_clock_new(struct rootfs *rf, json_object *env)
+struct bench_clock *bench_clock_new(struct rootfs *rf, const struct env_record *env)
 {
-	json_object *kinds = jpath(env, "cpu.kinds");
 	struct bench_clock *c = xcalloc(1, sizeof(*c));
 	c->rf = rf;
-	c->kinds = xcalloc(jarr_len(kinds) + 1, sizeof(*c->kinds));
-	for (size_t i = 0; i < jarr_len(kinds); i++) {
-		json_object *k = json_object_array_get_idx(kinds, i);
-		int64_t cpu;
-		if (!jpath_int(k, "measured_cpu", &cpu) || cpu < 0 || cpu >= CPUSET_MAX)
+	c->kinds = xcalloc(env->cpu.kinds.n + 1, sizeof(*c->kinds));
+	for (size_t i = 0; i < env->cpu.kinds.n; i++) {
+		const struct env_cpu_kind *k = &env->cpu.kinds.v[i];
+		int64_t cpu = int_or(k->measured_cpu, -1);
+		if (cpu < 0 || cpu >= CPUSET_MAX)
 			continue;
-		c->kinds[c->n++] = (struct kind){ xstrdup_or_null(jpath_str(k, "model")), (unsigned)cpu };
+		c->kinds[c->n++] = (struct kind){ xstrdup_or_null(k->model), (unsigned)cpu };
 	}
 	if (!c->n) {
 		bench_clock_free(c);

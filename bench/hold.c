@@ -40,21 +40,20 @@ json_object *hold_dma_latency(int us, int *fd)
 	return o;
 }
 
-json_object *hold_pin_fastest(json_object *env, cpu_set_t *set, size_t size, bool *pinned)
+json_object *hold_pin_fastest(const struct env_record *env, cpu_set_t *set, size_t size, bool *pinned)
 {
-	json_object *o = json_object_new_object(), *kinds = jpath(env, "cpu.kinds"), *fast = NULL;
+	json_object *o = json_object_new_object();
+	const struct env_cpu_kind *fast = NULL;
 	*pinned = false;
 	jset_str(o, "requested", "fastest");
-	for (size_t i = 0; i < jarr_len(kinds); i++) {
-		bool f = false;
-		if (jpath_bool(json_object_array_get_idx(kinds, i), "fastest", &f) && f)
-			fast = json_object_array_get_idx(kinds, i);
-	}
+	for (size_t i = 0; i < env->cpu.kinds.n; i++)
+		if (is_true(env->cpu.kinds.v[i].fastest))
+			fast = &env->cpu.kinds.v[i];
 	struct cpuset cpus = {0};
 	const char *note = NULL;
-	if (jarr_len(kinds) < 2)
+	if (env->cpu.kinds.n < 2)
 		note = "one kind of core: nothing to pin";
-	else if (!fast || !jpath_str(fast, "cpus") || cpu_list_parse(jpath_str(fast, "cpus"), &cpus) < 0)
+	else if (!fast || !fast->cpus || cpu_list_parse(fast->cpus, &cpus) < 0)
 		note = "the fastest kind of core is not known";
 	if (!note) {
 		CPU_ZERO_S(size, set);
@@ -63,8 +62,8 @@ json_object *hold_pin_fastest(json_object *env, cpu_set_t *set, size_t size, boo
 				CPU_SET_S(c, size, set);
 		*pinned = CPU_COUNT_S(size, set) > 0;
 	}
-	jset_str(o, "cpus", *pinned ? jpath_str(fast, "cpus") : NULL);
-	jset_str(o, "kind", *pinned ? jpath_str(fast, "model") : NULL);
+	jset_str(o, "cpus", *pinned ? fast->cpus : NULL);
+	jset_str(o, "kind", *pinned ? fast->model : NULL);
 	jset_str(o, "note", note);
 	cpuset_free(&cpus);
 	return o;

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 
 /*
@@ -32,7 +33,7 @@ json_object *hold_dma_latency(int us, int *fd);
  * bytes, CPU_ALLOC). Returns {"requested": "fastest", "cpus", "kind",
  * "note"}; *pinned says whether *set holds CPUs to pin to.
  */
-json_object *hold_pin_fastest(json_object *env, cpu_set_t *set, size_t size, bool *pinned);
+json_object *hold_pin_fastest(const struct env_record *env, cpu_set_t *set, size_t size, bool *pinned);
 
 /*
  * The processes the copies of the widest run need against RLIMIT_NPROC:

@@ -8,6 +8,7 @@
 
 #include "bench/background.h"
 #include "bench/result.h"
+#include "lib/result-record.h"
 #include "lib/term.h"
 #include "lib/util.h"
 #include "probe/findings.h"
@@ -52,258 +53,235 @@ static void header_line(FILE *out, const char *label, const char *value)
 /* What an imported log did not say is shown as such, never as a default. */
 #define NOT_RECORDED "not recorded"
 
-static bool is_imported(json_object *rec)
+static void render_title(const struct result_record *r, FILE *out)
 {
-	bool imported = false;
-	return jpath_bool(rec, "imported", &imported) && imported;
-}
-
-static void render_title(json_object *rec, FILE *out)
-{
-	const char *name = jpath_str(rec, "suite.name"), *version = jpath_str(rec, "suite.version");
-	const char *tool = jpath_str(rec, "tool.version");
-	bool imported = false;
-	jpath_bool(rec, "imported", &imported);
+	const char *name = r->suite.name, *version = r->suite.version, *tool = r->tool.version;
+	bool imported = is_true(r->imported);
 	if (name && streq(name, "unixbench"))
 		fprintf(out, "   BYTE UNIX Benchmarks (Version %s)%s%s\n", version ?: "unknown",
 			!tool ? "" : imported ? ", imported by ubtune " : ", run by ubtune ", tool ?: "");
 	else
 		fprintf(out, "   ubtune %s native workloads (the %s index tests)\n", version ?: "?",
-			jpath_str(rec, "suite.compatible_with") ?: "UnixBench 6.0.0");
-	bool flag;
-	if (jpath_bool(rec, "quick", &flag) && flag)
+			r->suite.compatible_with ?: "UnixBench 6.0.0");
+	if (is_true(r->quick))
 		fprintf(out, "   %sQUICK RUN: shorter tests and fewer passes; not comparable with full runs%s\n",
 			term_esc(out, ANSI_YELLOW), term_esc(out, ANSI_RESET));
-	if (jpath_bool(rec, "incomplete", &flag) && flag)
+	if (is_true(r->incomplete))
 		fprintf(out, "   %sINCOMPLETE: stopped by %s; only the tests that finished are scored%s\n",
-			term_esc(out, ANSI_YELLOW), jpath_str(rec, "interrupted_by") ?: "an error",
-			term_esc(out, ANSI_RESET));
-	if (jpath_bool(rec, "imported", &flag) && flag)
+			term_esc(out, ANSI_YELLOW), r->interrupted_by ?: "an error", term_esc(out, ANSI_RESET));
+	if (imported)
 		fprintf(out, "   Imported result\n");
 	fputc('\n', out);
 }
 
-/* What the run held while it lasted (bench/hold.h). */
-static void render_holds(json_object *rec, FILE *out)
+/* A limit raised to a number; "unlimited" is not one. */
+static bool raised_number(json_object *v, int64_t *out)
 {
-	json_object *pin = jpath(rec, "options.pin_single"), *qos = jpath(rec, "options.dma_latency");
-	int64_t us, raised, soft;
-	bool held;
-	if (pin) {
-		_cleanup_free_ char *t = jpath_str(pin, "cpus")
-						 ? xasprintf("the 1-copy pass ran on %s (CPUs %s)", jpath_str(pin, "kind") ?: "the fastest kind",
-							     jpath_str(pin, "cpus"))
-						 : xasprintf("not pinned: %s", jpath_str(pin, "note") ?: "?");
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+/* What the run held while it lasted (bench/hold.h). */
+static void render_holds(const struct result_options *o, FILE *out)
+{
+	int64_t raised;
+	if (o->pin_single.json) {
+		_cleanup_free_ char *t = o->pin_single.cpus
+						 ? xasprintf("the 1-copy pass ran on %s (CPUs %s)",
+							     o->pin_single.kind ?: "the fastest kind", o->pin_single.cpus)
+						 : xasprintf("not pinned: %s", o->pin_single.note ?: "?");
 		header_line(out, "Pinned", t);
 	}
-	if (qos && jpath_int(qos, "requested_us", &us) && jpath_bool(qos, "held", &held)) {
-		_cleanup_free_ char *t = held ? xasprintf("%s held at %" PRId64 " us for the run", jpath_str(qos, "device"), us)
-					      : xasprintf("not held (%s)", jpath_str(qos, "error") ?: "?");
+	if (o->dma_latency.requested_us.known && o->dma_latency.held.known) {
+		_cleanup_free_ char *t = o->dma_latency.held.v
+						 ? xasprintf("%s held at %" PRId64 " us for the run", o->dma_latency.device,
+							     o->dma_latency.requested_us.v)
+						 : xasprintf("not held (%s)", o->dma_latency.error ?: "?");
 		header_line(out, "DMA latency", t);
 	}
-	if (jpath_int(rec, "options.nproc.raised_to", &raised) && jpath_int(rec, "options.nproc.soft", &soft)) {
-		_cleanup_free_ char *t = xasprintf("ulimit -u raised from %" PRId64 " to %" PRId64 " for the run", soft, raised);
+	if (raised_number(o->nproc.raised_to, &raised) && o->nproc.soft.known) {
+		_cleanup_free_ char *t = xasprintf("ulimit -u raised from %" PRId64 " to %" PRId64 " for the run",
+						   o->nproc.soft.v, raised);
 		header_line(out, "Limits", t);
 	}
 }
 
-static void render_header(json_object *rec, FILE *out)
+static void render_header(const struct result_env *rp, FILE *out)
 {
-	json_object *env = jpath(rec, "environment.before");
-	render_title(rec, out);
-	const char *host = jpath_str(rec, "host") ?: jpath_str(env, "host.hostname");
+	const struct result_record *r = &rp->r;
+	const struct env_record *env = &rp->env;
+	render_title(r, out);
+	const char *host = r->host ?: env->host.hostname;
 	/* an imported header keeps what UnixBench printed: uname -o, or the release file */
-	const char *sys = jpath_str(env, "host.os") ?: jpath_str(env, "unixbench.system");
+	const char *sys = env->host.os ?: env->unixbench.system;
 	_cleanup_free_ char *system = host ? xasprintf("%s: %s", host, sys ?: "unknown") : NULL;
 	header_line(out, "System", system);
-	const char *rel = jpath_str(env, "host.kernel_release"), *ver = jpath_str(env, "host.kernel_version");
-	_cleanup_free_ char *os = rel ? xasprintf("%s -- %s -- %s", jpath_str(env, "unixbench.os") ?: "GNU/Linux", rel,
-						  ver ?: "?")
+	const char *rel = env->host.kernel_release, *ver = env->host.kernel_version;
+	_cleanup_free_ char *os = rel ? xasprintf("%s -- %s -- %s", env->unixbench.os ?: "GNU/Linux", rel, ver ?: "?")
 				      : NULL;
 	header_line(out, "OS", os);
-	header_line(out, "Machine", jpath_str(env, "host.arch"));
-	const char *locale = jpath_str(rec, "options.locale");
+	header_line(out, "Machine", env->host.arch);
+	const char *locale = r->options.locale;
 	_cleanup_free_ char *lang = locale ? xasprintf("%s (set for the tests)", locale) : NULL;
-	if (is_imported(rec)) { /* the log's own Language line, or nothing */
+	if (is_true(r->imported)) { /* the log's own Language line, or nothing */
 		free(lang);
-		lang = xstrdup(jpath_str(env, "unixbench.language") ?: NOT_RECORDED);
+		lang = xstrdup(env->unixbench.language ?: NOT_RECORDED);
 	}
 	header_line(out, "Language", lang);
-	const char *model = jpath_str(env, "cpu.model");
-	double bogo;
-	_cleanup_free_ char *cpu = !model ? NULL
-				: jpath_double(env, "cpu.bogomips", &bogo) ? xasprintf("%s (%.1f bogomips)", model, bogo)
-									   : xstrdup(model);
+	const char *model = env->cpu.model;
+	_cleanup_free_ char *cpu = !model		    ? NULL
+				   : env->cpu.bogomips.known ? xasprintf("%s (%.1f bogomips)", model, env->cpu.bogomips.v)
+							     : xstrdup(model);
 	header_line(out, "CPU", cpu);
-	header_line(out, "Engine", jpath_str(rec, "engine.description"));
-	header_line(out, "Note", jpath_str(rec, "engine.note"));
-	json_object *cmds = jpath(rec, "build.commands");
-	for (size_t i = 0; i < jarr_len(cmds); i++)
-		header_line(out, i ? "         " : "Compiled", json_object_get_string(json_object_array_get_idx(cmds, i)));
-	header_line(out, "Workdir", jpath_str(rec, "options.workdir_description"));
-	json_object *profiles = jpath(rec, "profile.profiles");
+	header_line(out, "Engine", r->engine.description);
+	header_line(out, "Note", r->engine.note);
+	for (size_t i = 0; i < r->build.commands.n; i++)
+		header_line(out, i ? "         " : "Compiled", r->build.commands.v[i]);
+	header_line(out, "Workdir", r->options.workdir_description);
 	struct buf b = {0};
-	for (size_t i = 0; i < jarr_len(profiles); i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", json_object_get_string(json_object_array_get_idx(profiles, i)));
-	bool stale = false;
-	if (b.s && jpath_bool(rec, "profile_stale", &stale) && stale)
+	for (size_t i = 0; i < r->profile.profiles.n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", r->profile.profiles.v[i]);
+	if (b.s && is_true(r->profile_stale))
 		buf_puts(&b, " (applied before the last reboot: its runtime settings were gone)");
 	header_line(out, "Profile applied", b.s);
 	buf_free(&b);
-	render_holds(rec, out);
+	render_holds(&r->options, out);
 	fputc('\n', out);
 }
 
 static int cmp_test_name(const void *a, const void *b)
 {
-	const char *x = jpath_str(*(json_object *const *)a, "name") ?: "";
-	const char *y = jpath_str(*(json_object *const *)b, "name") ?: "";
+	const char *x = (*(const struct result_test *const *)a)->name ?: "";
+	const char *y = (*(const struct result_test *const *)b)->name ?: "";
 	return strcmp(x, y);
 }
 
 /* Tests that have a result, sorted by report name in byte order as Run does. */
-static json_object **sorted_results(json_object *run, size_t *n)
+static const struct result_test **sorted_results(const struct result_run *run, size_t *n)
 {
-	json_object *tests = jpath(run, "tests");
-	size_t nt = jarr_len(tests);
-	json_object **v = xcalloc(nt ? nt : 1, sizeof(*v));
+	const struct result_test **v = xcalloc(run->tests.n ? run->tests.n : 1, sizeof(*v));
 	*n = 0;
-	for (size_t i = 0; i < nt; i++) {
-		json_object *t = json_object_array_get_idx(tests, i);
-		double r;
-		if (jpath_double(t, "result", &r))
-			v[(*n)++] = t;
-	}
+	for (size_t i = 0; i < run->tests.n; i++)
+		if (run->tests.v[i].result.known)
+			v[(*n)++] = &run->tests.v[i];
 	qsort(v, *n, sizeof(*v), cmp_test_name);
 	return v;
 }
 
-static void render_index(json_object *run, json_object **t, size_t n, FILE *out)
+static void render_index(const struct result_run *run, const struct result_test **t, size_t n, FILE *out)
 {
-	double score;
-	bool partial = true;
-	jpath_bool(run, "index.partial", &partial);
-	if (!jpath_double(run, "index.score", &score)) {
+	/* an index that does not say is not called complete */
+	bool partial = !is_false(run->index.partial);
+	if (!run->index.score.known) {
 		fprintf(out, "No index results available for System Benchmarks\n\n");
 		return;
 	}
 	fprintf(out, "%-40s %12s %12s %8s\n", partial ? "System Benchmarks Partial Index" : "System Benchmarks Index Values",
 		"BASELINE", "RESULT", "INDEX");
-	for (size_t i = 0; i < n; i++) {
-		double base = 0, result = 0, index = 0;
-		jpath_double(t[i], "baseline", &base);
-		jpath_double(t[i], "result", &result);
-		jpath_double(t[i], "index", &index);
-		fprintf(out, "%-40s %12.1f %12.1f %8.1f\n", jpath_str(t[i], "name"), base, result, index);
-	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%-40s %12.1f %12.1f %8.1f\n", t[i]->name, num_or(t[i]->baseline, 0), num_or(t[i]->result, 0),
+			num_or(t[i]->index, 0));
 	fprintf(out, "%-40s %12s %12s %8s\n", "", "", "", "========");
 	fprintf(out, "%-66s %8.1f\n", partial ? "System Benchmarks Index Score (Partial Only)" : "System Benchmarks Index Score",
-		score);
+		run->index.score.v);
 	fputc('\n', out);
 }
 
 /* Per test, when the record has the passes (an imported log has none). */
-static void render_dispersion(json_object *run, json_object **t, size_t n, FILE *out)
+static void render_dispersion(const struct result_run *run, const struct result_test **t, size_t n, FILE *out)
 {
 	bool header = false;
 	for (size_t i = 0; i < n; i++) {
-		double mean, median, sd, cv;
-		int64_t np = 0;
-		if (!jpath_double(t[i], "dispersion.mean", &mean) || !jpath_double(t[i], "dispersion.median", &median))
+		const struct result_dispersion *d = &t[i]->dispersion;
+		if (!d->mean.known || !d->median.known)
 			continue;
 		if (!header)
 			fprintf(out, "%-43s %12s %12s %10s %7s %6s\n", "Dispersion of the pass rates (all passes)", "MEAN",
 				"MEDIAN", "STDDEV", "CV", "PASSES");
 		header = true;
-		jpath_int(t[i], "dispersion.n", &np);
-		fprintf(out, "%-43s %12.1f %12.1f", jpath_str(t[i], "name"), mean, median);
-		if (jpath_double(t[i], "dispersion.stddev", &sd) && jpath_double(t[i], "dispersion.cv_pct", &cv))
-			fprintf(out, " %10.1f %5.1f %% %6" PRId64 "\n", sd, cv, np);
+		int64_t np = int_or(d->n, 0);
+		fprintf(out, "%-43s %12.1f %12.1f", t[i]->name, d->mean.v, d->median.v);
+		if (d->stddev.known && d->cv_pct.known)
+			fprintf(out, " %10.1f %5.1f %% %6" PRId64 "\n", d->stddev.v, d->cv_pct.v, np);
 		else
 			fprintf(out, " %10s %7s %6" PRId64 "\n", "-", "-", np);
 	}
-	double lo, hi;
-	int64_t resamples = 0;
-	jpath_int(run, "index.resamples", &resamples);
-	if (jpath_double(run, "index.ci95.0", &lo) && jpath_double(run, "index.ci95.1", &hi))
+	const struct result_index *x = &run->index;
+	if (x->ci95.n >= 2 && x->ci95.v[0].known && x->ci95.v[1].known)
 		fprintf(out, "Index score 95 %% interval: %.1f - %.1f (percentile bootstrap over passes, %" PRId64
 			     " resamples)\n",
-			lo, hi, resamples);
+			x->ci95.v[0].v, x->ci95.v[1].v, int_or(x->resamples, 0));
 	if (header)
 		fputc('\n', out);
 }
 
 /* Tests that failed, or were cut short, in this run. */
-static void render_unfinished(json_object *run, FILE *out)
+static void render_unfinished(const struct result_run *run, FILE *out)
 {
-	json_object *tests = jpath(run, "tests");
-	for (size_t i = 0; i < jarr_len(tests); i++) {
-		json_object *t = json_object_array_get_idx(tests, i);
-		const char *err = jpath_str(t, "error");
-		bool complete = true;
-		jpath_bool(t, "complete", &complete);
-		if (err)
-			fprintf(out, "%sFailed:%s %s: %s\n", term_esc(out, ANSI_RED), term_esc(out, ANSI_RESET),
-				jpath_str(t, "name"), err);
-		else if (!complete)
-			fprintf(out, "Not finished: %s (%zu of %" PRId64 " passes)\n", jpath_str(t, "name"),
-				jpath_len(t, "passes"), (int64_t)json_object_get_int64(jpath(t, "passes_planned")));
+	for (size_t i = 0; i < run->tests.n; i++) {
+		const struct result_test *t = &run->tests.v[i];
+		if (t->error)
+			fprintf(out, "%sFailed:%s %s: %s\n", term_esc(out, ANSI_RED), term_esc(out, ANSI_RESET), t->name,
+				t->error);
+		else if (is_false(t->complete))
+			fprintf(out, "Not finished: %s (%zu of %" PRId64 " passes)\n", t->name, t->passes.n,
+				int_or(t->passes_planned, 0));
 	}
 }
 
 /* "3657" or "2400/1800" (one per kind) MHz measured after the test; NULL without any. */
-static char *clock_after(json_object *test)
+static char *clock_after(const struct result_test *test)
 {
-	json_object *after = jpath(test, "clock.after");
 	struct buf b = {0};
-	for (size_t i = 0; i < jarr_len(after); i++) {
-		int64_t khz;
-		if (jpath_int(json_object_array_get_idx(after, i), "measured_khz", &khz))
-			buf_printf(&b, "%s%.0f", b.len ? "/" : "", (double)khz / 1000);
+	for (size_t i = 0; i < test->clock.after.n; i++) {
+		struct opt_int khz = test->clock.after.v[i].measured_khz;
+		if (khz.known)
+			buf_printf(&b, "%s%.0f", b.len ? "/" : "", (double)khz.v / 1000);
 		else
 			buf_printf(&b, "%s?", b.len ? "/" : "");
 	}
 	return b.s;
 }
 
-static void pct_cell(FILE *out, json_object *b, const char *key, int width)
+static void pct_cell(FILE *out, struct opt_num v, int width)
 {
-	double v;
-	if (jpath_double(b, key, &v))
-		fprintf(out, " %*.1f %%", width - 2, v);
+	if (v.known)
+		fprintf(out, " %*.1f %%", width - 2, v.v);
 	else
 		fprintf(out, " %*s", width, "-");
 }
 
 /* The measured clock after each test and what else the machine did meanwhile. */
-static void render_during(json_object *rec, json_object **t, size_t n, FILE *out)
+static void render_during(const struct result_env *rp, const struct result_test **t, size_t n, FILE *out)
 {
 	bool header = false, flagged = false;
 	for (size_t i = 0; i < n; i++) {
-		json_object *b = jpath(t[i], "background");
+		const struct result_background *b = &t[i]->background;
 		_cleanup_free_ char *clock = clock_after(t[i]);
-		if (!b && !clock)
+		if (!b->json && !clock)
 			continue;
 		if (!header)
 			fprintf(out, "%-40s %12s %9s %8s %8s %8s\n", "Clock and background during each test", "MHz AFTER",
 				"OTHERS", "SYS", "IOWAIT", "STEAL");
 		header = true;
-		bool untrusted = jarr_len(jpath(b, "untrusted")) > 0;
+		bool untrusted = b->untrusted.n > 0;
 		flagged |= untrusted;
-		fprintf(out, "%-40s %12s", jpath_str(t[i], "name"), clock ?: "-");
-		pct_cell(out, b, "others_pct", 9);
-		pct_cell(out, b, "sys_pct", 8);
-		pct_cell(out, b, "iowait_pct", 8);
-		pct_cell(out, b, "steal_pct", 8);
+		fprintf(out, "%-40s %12s", t[i]->name, clock ?: "-");
+		pct_cell(out, b->others_pct, 9);
+		pct_cell(out, b->sys_pct, 8);
+		pct_cell(out, b->iowait_pct, 8);
+		pct_cell(out, b->steal_pct, 8);
 		fprintf(out, "%s\n", untrusted ? "  UNTRUSTWORTHY" : "");
 	}
 	if (!header)
 		return;
-	json_object *kinds = jpath(rec, "environment.before.cpu.kinds");
-	if (jarr_len(kinds) > 1) {
+	const struct env_cpu *cpu = &rp->env.cpu;
+	if (cpu->kinds.n > 1) {
 		fputs("MHz after: measured on one CPU of each kind (", out);
-		for (size_t i = 0; i < jarr_len(kinds); i++)
-			fprintf(out, "%s%s", i ? "/" : "", jpath_str(json_object_array_get_idx(kinds, i), "model") ?: "?");
+		for (size_t i = 0; i < cpu->kinds.n; i++)
+			fprintf(out, "%s%s", i ? "/" : "", cpu->kinds.v[i].model ?: "?");
 		fputs(")\n", out);
 	}
 	_cleanup_free_ char *why = background_thresholds_text();
@@ -312,102 +290,96 @@ static void render_during(json_object *rec, json_object **t, size_t n, FILE *out
 	fputc('\n', out);
 }
 
-static void render_run(json_object *rec, json_object *run, FILE *out)
+static void render_run(const struct result_env *rp, const struct result_run *run, FILE *out)
 {
-	int64_t copies = 0, online;
-	jpath_int(run, "copies", &copies);
-	bool imported = is_imported(rec);
+	const struct result_record *r = &rp->r;
+	int64_t copies = int_or(run->copies, 0);
+	bool imported = is_true(r->imported);
 	fprintf(out, "%s\nBenchmark Run: ", RULE);
 	/* an import without a date of its own is dated by the import: not the run's time */
-	const char *start = jpath_str(run, "started_at") ?: imported ? NULL : jpath_str(rec, "started_at");
+	const char *start = run->started_at ?: imported ? NULL : r->started_at;
 	if (start)
 		print_time(out, start, "%a %b %d %Y %H:%M:%S");
 	else
 		fputs("time " NOT_RECORDED, out);
-	const char *end = jpath_str(run, "ended_at") ?: imported ? NULL : jpath_str(rec, "ended_at");
+	const char *end = run->ended_at ?: imported ? NULL : r->ended_at;
 	if (start && end) {
 		fputs(" - ", out);
 		print_time(out, end, "%H:%M:%S");
 	}
-	bool known = imported ? jpath_int(run, "cpus_in_system", &online) : jpath_int(rec, "online_cpus", &online);
-	_cleanup_free_ char *cpus = known ? xasprintf("%" PRId64 " CPU%s in system", online, online == 1 ? "" : "s")
-					  : xstrdup(imported ? "CPUs in system " NOT_RECORDED : "unknown CPUs in system");
+	struct opt_int online = imported ? run->cpus_in_system : r->online_cpus;
+	_cleanup_free_ char *cpus = online.known
+					    ? xasprintf("%" PRId64 " CPU%s in system", online.v, online.v == 1 ? "" : "s")
+					    : xstrdup(imported ? "CPUs in system " NOT_RECORDED : "unknown CPUs in system");
 	fprintf(out, "\n%s; running %" PRId64 " parallel cop%s of tests\n\n", cpus, copies,
 		copies == 1 ? "y" : "ies");
 
 	size_t n;
-	_cleanup_free_ json_object **t = sorted_results(run, &n);
+	_cleanup_free_ const struct result_test **t = sorted_results(run, &n);
 	for (size_t i = 0; i < n; i++) {
-		double result = 0, time = 0;
-		int64_t samples = 0;
-		jpath_double(t[i], "result", &result);
-		bool has_time = jpath_double(t[i], "time_s", &time), has_samples = jpath_int(t[i], "samples", &samples);
-		_cleanup_free_ char *how = has_time || has_samples || !imported
-						   ? xasprintf("%.1f s, %" PRId64 " samples", time, samples)
-						   : xstrdup("time and samples " NOT_RECORDED);
-		fprintf(out, "%-40s %12.1f %-5s (%s)\n", jpath_str(t[i], "name"), result, jpath_str(t[i], "unit") ?: "",
-			how);
+		bool timed = t[i]->time_s.known || t[i]->samples.known;
+		_cleanup_free_ char *how = timed || !imported ? xasprintf("%.1f s, %" PRId64 " samples",
+									  num_or(t[i]->time_s, 0), int_or(t[i]->samples, 0))
+							      : xstrdup("time and samples " NOT_RECORDED);
+		fprintf(out, "%-40s %12.1f %-5s (%s)\n", t[i]->name, num_or(t[i]->result, 0), t[i]->unit ?: "", how);
 	}
 	fputc('\n', out);
 	render_index(run, t, n, out);
 	render_dispersion(run, t, n, out);
-	render_during(rec, t, n, out);
+	render_during(rp, t, n, out);
 	render_unfinished(run, out);
 }
 
-static void render_events(json_object *rec, FILE *out)
+static void render_events(const struct result_record *r, FILE *out)
 {
-	json_object *events = jpath(rec, "events");
-	size_t n = jarr_len(events);
-	if (!jpath(rec, "sampler"))
+	typeof(r->sampler) *s = &r->sampler;
+	if (!s->json)
 		return;
 	fprintf(out, "%s\nEvents during the run\n", RULE);
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(events, i);
+	for (size_t i = 0; i < r->events.n; i++) {
 		fputs("  ", out);
-		print_time(out, jpath_str(e, "time"), "%H:%M:%S");
-		fprintf(out, "  %s\n", jpath_str(e, "message") ?: "?");
+		print_time(out, r->events.v[i].time, "%H:%M:%S");
+		fprintf(out, "  %s\n", r->events.v[i].message ?: "?");
 	}
-	int64_t count = 0, cpus = 0, freq = 0, zones = 0, alarms = 0;
-	jpath_int(rec, "sampler.count", &count);
-	jpath_int(rec, "sampler.sources.cpus", &cpus);
-	jpath_int(rec, "sampler.sources.cpufreq", &freq);
-	jpath_int(rec, "sampler.sources.thermal_zones", &zones);
-	jpath_int(rec, "sampler.sources.hwmon_alarms", &alarms);
-	if (n == 0)
+	if (r->events.n == 0)
 		fprintf(out, "  none\n");
 	fprintf(out, "  sampled %" PRId64 " times: clocks of %" PRId64 "/%" PRId64 " CPUs, %" PRId64
 		     " thermal zones, %" PRId64 " hwmon alarms, steal, iowait, swap, other processes\n",
-		count, freq, cpus, zones, alarms);
-	double v, w;
-	if (jpath_double(rec, "sampler.max_temp_mc", &v))
-		fprintf(out, "  hottest %.1f °C", v / 1000);
-	if (jpath_double(rec, "sampler.min_mhz", &v) && jpath_double(rec, "sampler.max_mhz", &w))
-		fprintf(out, "%sclocks %.0f-%.0f MHz", jpath(rec, "sampler.max_temp_mc") ? "; " : "  ", v, w);
-	if (jpath(rec, "sampler.max_temp_mc") || jpath(rec, "sampler.min_mhz"))
+		int_or(s->count, 0), int_or(s->sources.cpufreq, 0), int_or(s->sources.cpus, 0),
+		int_or(s->sources.thermal_zones, 0), int_or(s->sources.hwmon_alarms, 0));
+	if (s->max_temp_mc.known)
+		fprintf(out, "  hottest %.1f °C", (double)s->max_temp_mc.v / 1000);
+	if (s->min_mhz.known && s->max_mhz.known)
+		fprintf(out, "%sclocks %.0f-%.0f MHz", s->max_temp_mc.known ? "; " : "  ", (double)s->min_mhz.v,
+			(double)s->max_mhz.v);
+	if (s->max_temp_mc.known || s->min_mhz.known)
 		fputc('\n', out);
-	if (jpath_double(rec, "sampler.max_others_pct", &v))
-		fprintf(out, "  other processes used at most %.0f %% of a CPU\n", v);
-	if (jpath_double(rec, "sampler.cost_pct", &v) && jpath_double(rec, "sampler.cpu_s", &w))
-		fprintf(out, "  the sampler used %.3f s of CPU (%.3f %% of one CPU)\n", w, v);
+	if (s->max_others_pct.known)
+		fprintf(out, "  other processes used at most %.0f %% of a CPU\n", s->max_others_pct.v);
+	if (s->cost_pct.known && s->cpu_s.known)
+		fprintf(out, "  the sampler used %.3f s of CPU (%.3f %% of one CPU)\n", s->cpu_s.v, s->cost_pct.v);
 	fputc('\n', out);
 }
 
-void result_render(json_object *rec, FILE *out)
+int result_render(json_object *rec, FILE *out, char **error)
 {
-	render_header(rec, out);
-	json_object *runs = jpath(rec, "runs");
-	for (size_t i = 0; i < jarr_len(runs); i++)
-		render_run(rec, json_object_array_get_idx(runs, i), out);
-	render_events(rec, out);
-	json_object *before = jpath(rec, "environment.before");
-	if (before && is_imported(rec) && !jpath_len(before, "findings")) {
+	struct result_env rp;
+	int r = result_env_decode(rec, &rp, error);
+	if (r < 0)
+		return r;
+	render_header(&rp, out);
+	for (size_t i = 0; i < rp.r.runs.n; i++)
+		render_run(&rp, &rp.r.runs.v[i], out);
+	render_events(&rp.r, out);
+	if (rp.r.environment.before && is_true(rp.r.imported) && !rp.env.findings.n) {
 		/* the log's header is no probe: no finding means nothing was checked */
 		fprintf(out, "%s\nThe machine before the run\n\nFindings  " NOT_RECORDED
 			     ": an imported log holds no environment record to check\n",
 			RULE);
-	} else if (before && jpath(before, "findings")) {
+	} else if (rp.r.environment.before && rp.env.findings.json) {
 		fprintf(out, "%s\nThe machine before the run (ubtune probe)\n", RULE);
-		findings_render(before, out);
+		findings_render(&rp.env, out);
 	}
+	result_env_free(&rp);
+	return 0;
 }

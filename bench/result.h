@@ -37,5 +37,6 @@ void result_score_run(json_object *run);
 char *result_run_id(void);
 
 /* The text report: UnixBench's layout, then dispersion, interval, events
- * and the probe's findings. */
-void result_render(json_object *rec, FILE *out);
+ * and the probe's findings. -EBADMSG and *error naming the key when rec
+ * does not decode (lib/result-record.h). */
+int result_render(json_object *rec, FILE *out, char **error);

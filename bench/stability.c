@@ -4,30 +4,31 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "lib/json.h"
+#include "lib/result-record.h"
 
 #define REASONS_SHOWN 3
 
 /* Whether a test kept two or more passes to judge by. */
-static bool has_passes(json_object *rec)
+static bool has_passes(const struct result_record *r)
 {
-	json_object *runs = jpath(rec, "runs");
-	for (size_t i = 0; i < jarr_len(runs); i++) {
-		json_object *tests = jpath(json_object_array_get_idx(runs, i), "tests");
-		for (size_t k = 0; k < jarr_len(tests); k++)
-			if (jpath_len(json_object_array_get_idx(tests, k), "passes") >= 2)
+	for (size_t i = 0; i < r->runs.n; i++)
+		for (size_t k = 0; k < r->runs.v[i].tests.n; k++)
+			if (r->runs.v[i].tests.v[k].passes.n >= 2)
 				return true;
-	}
 	return false;
 }
 
 size_t stability_render(json_object *rec, FILE *out)
 {
+	struct result_record r;
+	_cleanup_free_ char *error = NULL;
+	if (result_decode(rec, &r, &error) < 0) {
+		fprintf(out, "Stability: not judged: %s\n", error);
+		return 0;
+	}
 	struct strv reasons = {0};
-	size_t n = result_stability(rec, &reasons);
-	bool imported = false;
-	jpath_bool(rec, "imported", &imported);
-	if (!n && imported && !has_passes(rec)) {
+	size_t n = result_stability(&r, &reasons);
+	if (!n && is_true(r.imported) && !has_passes(&r)) {
 		fprintf(out, "Stability: not judged: the imported output holds no passes and no events\n");
 	} else if (!n) {
 		fprintf(out, "Stability: no test's passes vary by more than %.0f %%, none is bimodal, no event "
@@ -42,5 +43,6 @@ size_t stability_render(json_object *rec, FILE *out)
 		fputc('\n', out);
 	}
 	strv_free(&reasons);
+	result_record_free(&r);
 	return n;
 }

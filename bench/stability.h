@@ -9,5 +9,5 @@
 
 /* The verdict in one line: "Stability: not to be trusted: REASON; ..." or
  * that nothing was seen; reasons beyond the first few are counted. Returns
- * the number of reasons. */
+ * the number of reasons; a record that does not decode is not judged. */
 size_t stability_render(json_object *rec, FILE *out);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "bench/build.h"
+#include "unixbench/catalogue.h"
 #include "lib/paths.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
@@ -22,9 +23,6 @@
 #define OLD_MAX_COPIES 16
 #define MAKE_JOBS_MAX 4
 
-/* The programs of the index tests: a build without them failed. */
-static const char *const products[] = { "dhry2reg", "whetstone-double", "execl", "fstime", "pipe",
-					"context1", "spawn", "syscall", "looper" };
 
 static bool is_dir(const char *path)
 {
@@ -316,8 +314,9 @@ static int make_in(const struct ub_tree *t, const char *dir, const char *cc, con
 	jset(build, "make", make);
 	_cleanup_free_ char *out = NULL;
 	int r = spawn_capture_all(argv, &out);
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(products); i++) {
-		_cleanup_free_ char *p = xasprintf("%s/pgms/%s", dir, products[i]);
+	/* the programs of the index tests: a build without them failed */
+	for (size_t i = 0; r == 0 && i < UB_NINDEX; i++) {
+		_cleanup_free_ char *p = xasprintf("%s/pgms/%s", dir, ub_tests[i].program);
 		if (!is_executable(p))
 			r = -ENOENT;
 	}

@@ -12,6 +12,7 @@
 #include "bench/stability.h"
 #include "command.h"
 #include "lib/paths.h"
+#include "cli/store-setup.h"
 #include "lib/store.h"
 #include "lib/term.h"
 #include "tune/journal.h"
@@ -174,15 +175,17 @@ static int resolve_lists(const struct args *a, const struct applied_profile *p, 
 	return EXIT_OK;
 }
 
+/* The store is opened after the run, when there is a result to keep. */
 static int store_result(json_object *rec)
 {
 	_cleanup_free_ char *dir = state_dir();
 	_cleanup_free_ char *path = store_path(dir);
 	_cleanup_store_ struct store *s = NULL;
 	int64_t id;
-	int r = store_open(dir, &s);
-	if (r >= 0)
-		r = store_add(s, rec, &id);
+	int r = cli_store_open(&s);
+	if (r < 0)
+		return r;
+	r = store_add(s, rec, &id);
 	if (r < 0)
 		return log_error_errno(r, "Failed to store the result in %s: %m", path);
 	log_info("result %" PRId64 " stored in %s (ubtune show %" PRId64 ")", id, path, id);
@@ -191,10 +194,11 @@ static int store_result(json_object *rec)
 
 static int print_result(json_object *rec, bool json)
 {
+	_cleanup_free_ char *error = NULL;
 	if (json)
 		printf("%s\n", jdump(rec, true));
-	else
-		result_render(rec, stdout);
+	else if (result_render(rec, stdout, &error) < 0)
+		return log_error_errno(-EBADMSG, "Cannot show the result: %s", error);
 	return command_flush("the report");
 }
 

@@ -10,7 +10,7 @@
 #include "result-args.h"
 
 struct args {
-	int format; /* enum compare_format */
+	int format; /* enum compare_format; --json: ctx->json */
 	const char *chart;
 	bool relative;
 	unsigned copies;
@@ -21,8 +21,7 @@ static const struct cmd_option options[] = {
 	  .help = "a Markdown table, ready for an issue or a wiki" },
 	{ .name = "csv", .type = OPT_SET, .set = COMPARE_CSV, OPT_AT(format), .group = "format",
 	  .help = "one row per test and result (RFC 4180)" },
-	{ .name = "json", .type = OPT_SET, .set = COMPARE_JSON, OPT_AT(format), .group = "format",
-	  .help = "the comparison record (schema ubtune.compare/1)" },
+	OPT_JSON("the comparison record (schema ubtune.compare/1)", .group = "format"),
 	{ .name = "chart", .type = OPT_STRING, .arg = "FILE.svg", OPT_AT(chart), .complete = COMPLETE_FILE,
 	  .help = "also draw a grouped bar chart of every test's index" },
 	{ .name = "relative", .type = OPT_FLAG, OPT_AT(relative), .needs = "chart",
@@ -60,13 +59,14 @@ static void print_verdicts(const struct loaded_inputs *li)
 	}
 }
 
-static int compare_and_print(const struct loaded_inputs *li, const struct args *a)
+static int compare_and_print(const struct loaded_inputs *li, const struct args *a, bool json)
 {
+	int format = json ? COMPARE_JSON : a->format;
 	struct compare_opts o = { .copies = a->copies };
 	_cleanup_json_ json_object *cmp = compare_build(li->in, li->n, &o);
 	int code = a->chart ? write_chart(cmp, a) : EXIT_OK;
-	compare_render(cmp, a->format, stdout);
-	if (a->format == COMPARE_TEXT)
+	compare_render(cmp, format, stdout);
+	if (format == COMPARE_TEXT)
 		print_verdicts(li);
 	if (command_flush("the comparison") < 0)
 		code = EXIT_FAIL;
@@ -82,7 +82,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		code = command_usage_error(&cmd_compare, "one result is nothing to compare: give two or more (ids, "
 							 "result files or UnixBench output)");
 	if (code == EXIT_OK)
-		code = compare_and_print(&li, a);
+		code = compare_and_print(&li, a, ctx->json);
 	loaded_inputs_free(&li);
 	return code;
 }

@@ -43,9 +43,16 @@ static int load_all(const char *arg, struct loaded_list *list)
 static void add_history(struct store *s, json_object *rec, struct diag_refs *refs)
 {
 	_cleanup_json_ json_object *list = NULL;
-	if (!s || store_list(s, &list) < 0)
+	_cleanup_free_ char *error = NULL;
+	struct result_record r;
+	/* a record that does not decode is refused by the diagnosis itself */
+	if (!s || result_decode(rec, &r, &error) < 0)
 		return;
-	const char *self = jpath_str(rec, "run_id");
+	if (store_list(s, &list) < 0) {
+		result_record_free(&r);
+		return;
+	}
+	const char *self = r.run_id;
 	size_t n = json_object_array_length(list), added = 0;
 	for (size_t i = n; i-- > 0 && added < HISTORY_MAX;) {
 		json_object *sum = json_object_array_get_idx(list, i);
@@ -57,6 +64,7 @@ static void add_history(struct store *s, json_object *rec, struct diag_refs *ref
 		diag_refs_add_result(refs, old, label);
 		added++;
 	}
+	result_record_free(&r);
 }
 
 static int load_references(const char *given, struct diag_refs *refs)
@@ -76,9 +84,9 @@ static int load_references(const char *given, struct diag_refs *refs)
 }
 
 /* What to call a result of several: its runs' label, else where it came from. */
-static char *label_of(const struct loaded *l)
+static char *label_of(const struct diag_case *c, const struct loaded *l)
 {
-	const char *label = jpath_str(l->rec, "runs.0.label");
+	const char *label = c->r.runs.n ? c->r.runs.v[0].label : NULL;
 	return xstrdup(label ?: l->source);
 }
 
@@ -93,7 +101,7 @@ static int report(const struct loaded_list *list, struct diag_refs *refs, bool j
 			log_error("%s: %s", list->v[i].source, error);
 			code = EXIT_USAGE;
 		}
-		labels[i] = label_of(&list->v[i]);
+		labels[i] = label_of(&cases[i], &list->v[i]);
 	}
 	if (code == EXIT_OK) {
 		_cleanup_json_ json_object *out = list->n == 1 ? diagnose(&cases[0])

@@ -75,8 +75,9 @@ static int write_metrics(struct store *s, const char *format, const char *output
 	if (code == EXIT_OK && streq(format, "openmetrics") && export_openmetrics(recs, n, &b, &error) < 0) {
 		log_error("%s", error);
 		code = EXIT_USAGE;
-	} else if (code == EXIT_OK && streq(format, "samples")) {
-		export_samples(recs, n, &b);
+	} else if (code == EXIT_OK && streq(format, "samples") && export_samples(recs, n, &b, &error) < 0) {
+		log_error("%s", error);
+		code = EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++)
 		json_object_put(recs[i]);

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "command.h"
+#include "lib/env-record.h"
 #include "lib/output-file.h"
 #include "lib/tarball.h"
 #include "probe/gather.h"
@@ -26,7 +27,12 @@ static const struct cmd_option options[] = {
 /* ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz, HOST reduced to safe characters. */
 static char *default_name(json_object *rec, time_t now)
 {
-	_cleanup_free_ char *host = xstrdup(jpath_str(rec, "host.hostname") ?: "unknown");
+	struct env_record env;
+	_cleanup_free_ char *error = NULL;
+	/* the probe's own record: a key of the wrong type leaves the host unknown */
+	(void)env_decode(rec, "", &env, &error);
+	_cleanup_free_ char *host = xstrdup(env.host.hostname ?: "unknown");
+	env_record_free(&env);
 	for (char *p = host; *p; p++)
 		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_", *p))
 			*p = '_';

@@ -8,6 +8,7 @@
 #include "command.h"
 #include "result-args.h"
 #include "stdin-input.h"
+#include "cli/store-setup.h"
 #include "lib/store.h"
 
 #define PROBLEMS_SHOWN 10
@@ -55,29 +56,26 @@ static void tell_problems(const char *name, const struct ub_doc *doc)
 }
 
 /* "UnixBench 6.0.0, 1 and 2 copies, 12 tests, score 1084.8 / 1109.4" */
-static char *describe(json_object *rec)
+static char *describe(const struct result_record *r)
 {
 	struct buf b = {0};
-	json_object *runs = jpath(rec, "runs");
-	size_t n = jarr_len(runs), tests = 0;
+	size_t n = r->runs.n, tests = 0;
 	int64_t last = 0;
-	buf_printf(&b, "UnixBench %s", jpath_str(rec, "suite.version") ?: "(version unknown)");
+	buf_printf(&b, "UnixBench %s", r->suite.version ?: "(version unknown)");
 	for (size_t i = 0; i < n; i++) {
-		json_object *run = json_object_array_get_idx(runs, i);
+		const struct result_run *run = &r->runs.v[i];
 		const char *sep = i == 0 ? ", " : i + 1 == n ? " and " : ", ";
-		if (jpath_int(run, "copies", &last))
-			buf_printf(&b, "%s%" PRId64, sep, last);
+		if (run->copies.known)
+			buf_printf(&b, "%s%" PRId64, sep, last = run->copies.v);
 		else
 			buf_printf(&b, "%s?", sep);
-		if (jarr_len(jpath(run, "tests")) > tests)
-			tests = jarr_len(jpath(run, "tests"));
+		if (run->tests.n > tests)
+			tests = run->tests.n;
 	}
 	buf_printf(&b, " cop%s, %zu test%s", n == 1 && last == 1 ? "y" : "ies", tests, tests == 1 ? "" : "s");
-	for (size_t i = 0; i < n; i++) {
-		double score;
-		if (jpath_double(json_object_array_get_idx(runs, i), "index.score", &score))
-			buf_printf(&b, "%s%.1f", i ? " / " : ", score ", score);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (r->runs.v[i].index.score.known)
+			buf_printf(&b, "%s%.1f", i ? " / " : ", score ", r->runs.v[i].index.score.v);
 	return buf_steal(&b);
 }
 
@@ -105,29 +103,28 @@ static void tell(const struct sink *k, const char *fmt, ...)
 
 static int store_record(struct sink *k, const char *name, json_object *rec)
 {
-	_cleanup_free_ char *why = NULL;
-	if (result_check(rec, &why) < 0) {
+	_cleanup_free_ char *why = NULL, *what = NULL;
+	struct result_record r;
+	if (result_check(rec, &why) < 0 || result_decode(rec, &r, &why) < 0) {
 		log_error("%s: cannot keep this run: %s", name, why);
 		return -EIO;
 	}
+	what = describe(&r);
+	result_record_free(&r);
 	if (k->a->json)
 		json_object_array_add(k->out, json_object_get(rec));
 	if (k->a->no_store) {
-		_cleanup_free_ char *what = describe(rec);
 		tell(k, "%s: read %s (not stored)", name, what);
 		return 0;
 	}
-	if (!k->store && store_open_state(&k->store, &why) < 0) {
-		log_error("%s", why);
+	if (!k->store && cli_store_open(&k->store) < 0)
 		return -EIO;
-	}
 	int64_t id;
-	int r = store_add(k->store, rec, &id);
-	_cleanup_free_ char *what = describe(rec);
-	if (r == -EEXIST)
+	int ret = store_add(k->store, rec, &id);
+	if (ret == -EEXIST)
 		tell(k, "%s: already stored as result %" PRId64 " (%s)", name, id, what);
-	else if (r < 0)
-		return log_error_errno(r, "Failed to store %s: %m", name);
+	else if (ret < 0)
+		return log_error_errno(ret, "Failed to store %s: %m", name);
 	else
 		tell(k, "%s: stored as result %" PRId64 " (%s)", name, id, what);
 	return 0;
@@ -181,13 +178,8 @@ static int import_result_file(struct sink *k, const char *path)
 		loaded_list_free(&list);
 		return r;
 	}
-	if (!k->store) {
-		_cleanup_free_ char *why = NULL;
-		if (store_open_state(&k->store, &why) < 0) {
-			log_error("%s", why);
-			return -EIO;
-		}
-	}
+	if (!k->store && cli_store_open(&k->store) < 0)
+		return -EIO;
 	int64_t id;
 	_cleanup_free_ char *why = NULL;
 	int r = store_import_json(k->store, path, &id, &why);

@@ -2,6 +2,7 @@
 #include <errno.h>
 
 #include "command.h"
+#include "lib/env-record.h"
 #include "lib/tarball.h"
 #include "probe/findings.h"
 #include "probe/probe.h"
@@ -43,13 +44,20 @@ static int run(struct cmd_ctx *ctx, void *args)
 		log_error("%s", error);
 		return EXIT_FAIL;
 	}
+	struct env_record env;
+	if (env_decode(rec, "", &env, &error) < 0) {
+		log_error("the environment record does not fit its schema: %s", error);
+		return EXIT_FAIL;
+	}
 	if (json)
 		printf("%s\n", jdump(rec, true));
 	else
-		probe_render(rec, stdout);
+		probe_render(&env, stdout);
+	bool found = strict && findings_at_least(&env, SEV_WARN);
+	env_record_free(&env);
 	if (command_flush("the report") < 0)
 		return EXIT_FAIL;
-	return strict && findings_at_least(rec, SEV_WARN) ? EXIT_FINDINGS : EXIT_OK;
+	return found ? EXIT_FINDINGS : EXIT_OK;
 }
 
 const struct command cmd_probe = {

@@ -30,25 +30,26 @@ static char *default_output(const struct cmd_ctx *ctx)
 	return plain ? xasprintf("report-%s.html", arg) : xstrdup("report.html");
 }
 
-struct page {
-	const struct compare_input *in;
-	size_t n;
-};
-
-static void render_page(FILE *out, const void *data)
-{
-	const struct page *p = data;
-	report_html(p->in, p->n, out);
-}
-
+/* The page in memory first: a record it cannot draw fails before anything
+ * is written, and the file gets it whole (lib/output-file.h). */
 static int write_report(const char *path, const struct compare_input *in, size_t n)
 {
+	_cleanup_free_ char *error = NULL, *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (!mem)
+		return log_error_errno(-errno, "Failed to make the report: %m");
+	int r = report_html(in, n, mem, &error);
+	if (fclose(mem) != 0 && r >= 0)
+		r = -errno;
+	if (r < 0)
+		return error ? log_error_errno(r, "Cannot make the report: %s", error)
+			     : log_error_errno(r, "Failed to make the report: %m");
 	if (!path || streq(path, "-")) {
-		report_html(in, n, stdout);
+		fwrite(text, 1, len, stdout);
 		return command_flush("the report") < 0 ? EXIT_FAIL : EXIT_OK;
 	}
-	_cleanup_free_ char *error = NULL;
-	int r = output_file_render(path, render_page, &(struct page){ in, n }, &error);
+	r = output_file_write(path, text, len, &error);
 	if (r < 0)
 		return command_output_failed(r, error);
 	log_info("report written to %s", path);

@@ -17,10 +17,13 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	int code = command_result_arg(ctx, &rec);
 	if (code != EXIT_OK)
 		return code;
-	if (ctx->json)
+	_cleanup_free_ char *error = NULL;
+	if (ctx->json) {
 		printf("%s\n", jdump(rec, true));
-	else
-		result_render(rec, stdout);
+	} else if (result_render(rec, stdout, &error) < 0) {
+		log_error("%s", error);
+		return EXIT_FAIL;
+	}
 	return command_flush("the result") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 

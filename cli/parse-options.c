@@ -363,6 +363,19 @@ static void usage_units(const struct command *c, struct strv *units)
 		strv_push(units, c->operands.usage);
 }
 
+char *options_global_synopsis(void)
+{
+	struct strv units = {0};
+	for (const struct cmd_option *o = global_options; o->name; o++)
+		if (o->flags & OPTF_GLOBAL) {
+			_cleanup_free_ char *w = usage_word(o);
+			strv_take(&units, xasprintf("[%s]", w));
+		}
+	char *s = strv_join(&units, " ");
+	strv_free(&units);
+	return s;
+}
+
 char *options_synopsis(const struct command *c)
 {
 	struct strv units = {0};

@@ -23,6 +23,8 @@ void options_foreach(const struct command *c, void (*fn)(const struct cmd_option
 const struct cmd_option *options_find(const struct command *c, const char *name);
 /* "Usage: ubtune NAME [--json] ... OPERANDS", wrapped to width. */
 void options_usage(const struct command *c, FILE *f, size_t width);
+/* "[--color WHEN] [--width COLUMNS]": the global options in a synopsis. */
+char *options_global_synopsis(void);
 /* The same synopsis on one line, as README and the man page check want it. */
 char *options_synopsis(const struct command *c);
 /* The synopsis in roff, for the man page (one request per line). */

@@ -71,9 +71,10 @@ static void exit_status(const struct command *c, FILE *f, size_t width)
 static void main_usage(FILE *f)
 {
 	size_t width = term_width(f);
-	fprintf(f, "Usage: ubtune [--color WHEN] [--width COLUMNS] COMMAND [OPTIONS]\n"
-		   "              [--] [OPERANDS]\n"
-		   "       ubtune help COMMAND | ubtune COMMAND --help | ubtune --version\n\n"
+	static const char head[] = "Usage: ubtune ";
+	_cleanup_free_ char *synopsis = options_global_synopsis();
+	fprintf(f, "%s%s COMMAND [OPTIONS]\n%*s[--] [OPERANDS]\n", head, synopsis, (int)strlen(head), "");
+	fprintf(f, "       ubtune help COMMAND | ubtune COMMAND --help | ubtune --version\n\n"
 		   "Makes UnixBench scores trustworthy and explainable.\n\nCommands:\n");
 	for (size_t i = 0; commands[i]; i++)
 		if (command_listed(commands[i])) {

@@ -6,7 +6,8 @@
 #include "util.h"
 
 #define T struct env_midr
-static const struct schema midr_schema = SCHEMA(T, S(implementer), S(part), S(variant), I(revision));
+static const struct schema midr_schema = SCHEMA(T, FIELD_SELF(T, json), S(implementer), S(part), S(variant),
+					       I(revision));
 #undef T
 
 #define T struct env_limits
@@ -127,7 +128,8 @@ static const struct schema power_schema = SCHEMA(T, B(undervoltage_now), B(on_ba
 #undef T
 
 #define T struct env_mount
-static const struct schema mount_schema = SCHEMA(T, S(target), S(source), S(fstype), S(options), S(super_options));
+static const struct schema mount_schema = SCHEMA(T, FIELD_SELF(T, json), S(target), S(source), S(fstype), S(options),
+						 S(super_options));
 #undef T
 
 /* A device's slaves and its backing store are devices again. */

@@ -10,6 +10,7 @@
  * its member here and its line to the table in lib/env-record.c.
  */
 struct env_midr {
+	json_object *json; /* NULL: the kind has no MIDR (not arm) */
 	const char *implementer, *part, *variant;
 	struct opt_int revision;
 };
@@ -158,6 +159,7 @@ struct env_power {
 };
 
 struct env_mount {
+	json_object *json; /* NULL: the mount is not known */
 	const char *target, *source, *fstype, *options, *super_options;
 };
 

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The result record's schema tables (docs/result-json.md), its check and its listing summary. */
+/* The result record's schema tables (docs/result-json.md) and its check. */
 #include "result-record.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 
-#include "result-stability.h"
 #include "schema-table.h"
 #include "util.h"
 
@@ -43,13 +42,13 @@ static const struct schema test_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_ST
 
 #define T struct result_index
 static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial),
-						 I(tests_indexed),
-						 I(tests_total), FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
+						 I(tests_indexed), I(tests_total), I(resamples),
+						 FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
 #undef T
 
 #define T struct result_run
 static const struct schema run_schema = SCHEMA(T, FIELD_SELF(T, json), I(copies),
-					       I(cpus_in_system), S(started_at), S(ended_at),
+					       I(cpus_in_system), S(started_at), S(ended_at), S(label),
 					       FIELD_OBJ_ARRAY(T, tests, REQUIRED, test_schema),
 					       O(index, index_schema));
 #undef T
@@ -60,7 +59,32 @@ static const struct schema event_schema = SCHEMA(T, S(kind), S(time), S(test), S
 #undef T
 
 #define T struct result_sample
-static const struct schema sample_schema = SCHEMA(T, N(t), S(test), I(copies), FIELD_NUM_ARRAY(T, mhz, OPTIONAL));
+static const struct schema sample_schema = SCHEMA(T, N(t), S(test), I(copies), FIELD_NUM_ARRAY(T, mhz, OPTIONAL),
+						  FIELD_NUM_ARRAY(T, busy_pct, OPTIONAL), N(temp_mc),
+						  FIELD_STR_ARRAY(T, alarms, OPTIONAL), N(others_pct), N(steal_pct));
+#undef T
+
+#define T typeof(((struct result_options *)0)->pin_single)
+static const struct schema pin_single_schema = SCHEMA(T, FIELD_SELF(T, json), S(cpus), S(kind), S(note));
+#undef T
+
+#define T typeof(((struct result_options *)0)->dma_latency)
+static const struct schema dma_latency_schema = SCHEMA(T, FIELD_SELF(T, json), S(device), S(error), I(requested_us),
+						       B(held));
+#undef T
+
+#define T typeof(((struct result_options *)0)->nproc)
+static const struct schema nproc_schema = SCHEMA(T, I(soft), J(raised_to));
+#undef T
+
+#define T struct result_options
+static const struct schema options_schema = SCHEMA(T, S(locale), S(workdir_description),
+						   O(pin_single, pin_single_schema), O(dma_latency, dma_latency_schema),
+						   O(nproc, nproc_schema));
+#undef T
+
+#define T struct result_problem
+static const struct schema problem_schema = SCHEMA(T, I(line), S(text), S(problem));
 #undef T
 
 #define T typeof(((struct result_record *)0)->preflight)
@@ -82,6 +106,10 @@ static const struct schema sampler_schema = SCHEMA(T, FIELD_SELF(T, json), N(int
 static const struct schema kernel_log_schema = SCHEMA(T, S(source), S(marker), S(error), B(read));
 #undef T
 
+#define T typeof(((struct result_record *)0)->tool)
+static const struct schema tool_schema = SCHEMA(T, S(name), S(version));
+#undef T
+
 #define T typeof(((struct result_record *)0)->suite)
 static const struct schema suite_schema = SCHEMA(T, FIELD_STR(T, name, REQUIRED), S(version), S(compatible_with));
 #undef T
@@ -92,7 +120,8 @@ static const struct schema engine_schema = SCHEMA(T, FIELD_SELF(T, json), S(kind
 #undef T
 
 #define T typeof(((struct result_record *)0)->build)
-static const struct schema build_schema = SCHEMA(T, FIELD_SELF(T, json), S(cc), S(cc_version), S(cflags));
+static const struct schema build_schema = SCHEMA(T, FIELD_SELF(T, json), S(cc), S(cc_version), S(cflags),
+						 FIELD_STR_ARRAY(T, commands, OPTIONAL));
 #undef T
 
 #define T typeof(((struct result_record *)0)->profile)
@@ -100,7 +129,10 @@ static const struct schema profile_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD
 #undef T
 
 #define T typeof(((struct result_record *)0)->import)
-static const struct schema import_schema = SCHEMA(T, FIELD_SELF(T, json), B(dated_by_import), B(header));
+static const struct schema import_schema = SCHEMA(T, FIELD_SELF(T, json), S(source), S(log),
+						  FIELD_STR_ARRAY(T, formats, OPTIONAL),
+						  FIELD_STR_ARRAY(T, repaired, OPTIONAL), L(problems, problem_schema),
+						  B(dated_by_import), B(header));
 #undef T
 
 #define T typeof(((struct result_record *)0)->environment)
@@ -110,8 +142,9 @@ static const struct schema environment_schema = SCHEMA(T, J(before), J(after));
 #define T struct result_record
 const struct schema result_record_schema =
 	SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED), FIELD_STR(T, run_id, REQUIRED), S(host),
-	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by),
+	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by), O(tool, tool_schema),
 	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
+	       O(options, options_schema),
 	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
 	       O(import, import_schema), O(preflight, preflight_schema), I(online_cpus),
 	       FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema), O(environment, environment_schema),
@@ -163,6 +196,32 @@ static int check_values(const struct result_run *run, size_t i, char **error)
 	return r;
 }
 
+int result_env_decode(json_object *rec, struct result_env *re, char **error)
+{
+	_cleanup_free_ char *env_error = NULL;
+	int r = result_decode(rec, &re->r, error);
+	if (r < 0) {
+		re->env = (struct env_record){0};
+		return r;
+	}
+	(void)env_decode(re->r.environment.before, "environment.before", &re->env, &env_error);
+	return 0;
+}
+
+void result_env_free(struct result_env *re)
+{
+	env_record_free(&re->env);
+	result_record_free(&re->r);
+}
+
+const struct result_test *result_run_test(const struct result_run *run, const char *id)
+{
+	for (size_t i = 0; i < run->tests.n; i++)
+		if (streq_ptr(run->tests.v[i].id, id))
+			return &run->tests.v[i];
+	return NULL;
+}
+
 int result_check(json_object *rec, char **error)
 {
 	*error = NULL;
@@ -202,52 +261,4 @@ int result_check(json_object *rec, char **error)
 	}
 	result_record_free(&r);
 	return ret;
-}
-
-json_object *result_summary(json_object *rec)
-{
-	struct result_record r;
-	_cleanup_free_ char *error = NULL;
-	/* records are checked when they enter the store: a record that does
-	 * not decode is listed with what is known of it, nothing */
-	(void)result_decode(rec, &r, &error);
-	json_object *s = json_object_new_object();
-	jset_str(s, "run_id", r.run_id);
-	jset_str(s, "started_at", r.started_at);
-	jset_str(s, "host", r.host);
-	const char *name = r.suite.name, *version = r.suite.version;
-	_cleanup_free_ char *suite = version ? xasprintf("%s %s", name, version) : xstrdup_or_null(name);
-	jset_str(s, "suite", suite);
-
-	json_object *copies = json_object_new_array(), *scores = json_object_new_array();
-	json_object *flags = json_object_new_array();
-	bool partial = false;
-	for (size_t i = 0; i < r.runs.n; i++) {
-		const struct result_run *run = &r.runs.v[i];
-		json_object_array_add(copies, run->copies.known ? json_object_new_int64(run->copies.v) : NULL);
-		json_object_array_add(scores, run->index.score.known ? json_object_new_double(run->index.score.v) : NULL);
-		partial |= is_true(run->index.partial);
-	}
-	if (is_true(r.quick))
-		jarr_add_str(flags, "quick");
-	if (is_true(r.incomplete))
-		jarr_add_str(flags, "incomplete");
-	if (is_true(r.imported))
-		jarr_add_str(flags, "imported");
-	if (partial)
-		jarr_add_str(flags, "partial");
-	for (size_t i = 0; i < r.profile.profiles.n; i++) {
-		const char *p = r.profile.profiles.v[i];
-		_cleanup_free_ char *f = xasprintf("profile:%s", p ? p : "?");
-		jarr_add_str(flags, f);
-	}
-	struct strv reasons = {0};
-	if (result_stability(rec, &reasons))
-		jarr_add_str(flags, "unstable");
-	strv_free(&reasons);
-	jset(s, "copies", copies);
-	jset(s, "scores", scores);
-	jset(s, "flags", flags);
-	result_record_free(&r);
-	return s;
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include "lib/env-record.h"
 #include "lib/schema.h"
 
 /*
  * The result record (schema ubtune.result/1, docs/result-json.md) as C
  * structs, members named as their keys; what the record does not say is
  * unknown (NULL, known == false). The environment records inside stay
- * JSON here: env_decode() them (lib/env-record.h) where they are read.
+ * JSON here: env_decode() them (lib/env-record.h) where they are read, or
+ * decode a result with its environment (result_env_decode()).
  * To read a new fact: add its member here and its line to the table in
  * lib/result-record.c.
  */
@@ -61,7 +63,7 @@ struct result_index {
 	const char *score_source; /* imported: "report" (as printed) or "computed" */
 	struct opt_num score;
 	struct opt_bool partial;
-	struct opt_int tests_indexed, tests_total;
+	struct opt_int tests_indexed, tests_total, resamples;
 	ARRAY_OF(struct opt_num) ci95;
 };
 
@@ -69,6 +71,7 @@ struct result_run {
 	json_object *json;
 	struct opt_int copies, cpus_in_system;
 	const char *started_at, *ended_at;
+	const char *label; /* imported: which run of a document holding several */
 	ARRAY_OF(struct result_test) tests;
 	struct result_index index;
 };
@@ -81,15 +84,44 @@ struct result_event {
 
 /* One of the sampler's readings. */
 struct result_sample {
-	struct opt_num t;
+	struct opt_num t, temp_mc, others_pct, steal_pct;
 	const char *test;
 	struct opt_int copies;
-	ARRAY_OF(struct opt_num) mhz; /* per CPU */
+	ARRAY_OF(struct opt_num) mhz, busy_pct; /* per CPU */
+	ARRAY_OF(const char *) alarms;          /* the hwmon alarms raised */
+};
+
+/* What a run was asked to do and what it held while it lasted (bench/hold.h). */
+struct result_options {
+	const char *locale, *workdir_description;
+	struct {
+		json_object *json; /* NULL: --pin-single was not given */
+		const char *cpus, *kind, *note;
+	} pin_single;
+	struct {
+		json_object *json; /* NULL: --dma-latency was not given */
+		const char *device, *error;
+		struct opt_int requested_us;
+		struct opt_bool held;
+	} dma_latency;
+	struct {
+		struct opt_int soft;
+		json_object *raised_to; /* a number, "unlimited", or NULL: not raised */
+	} nproc;
+};
+
+/* A line of an imported document that looked like a test but could not be read. */
+struct result_problem {
+	struct opt_int line;
+	const char *text, *problem;
 };
 
 struct result_record {
 	json_object *json;
 	const char *schema, *run_id, *host, *started_at, *ended_at, *interrupted_by;
+	struct {
+		const char *name, *version;
+	} tool;
 	struct {
 		const char *name, *version, *compatible_with;
 	} suite;
@@ -101,14 +133,19 @@ struct result_record {
 	struct {
 		json_object *json; /* NULL: how the programs were built is not known */
 		const char *cc, *cc_version, *cflags;
+		ARRAY_OF(const char *) commands; /* the compile lines */
 	} build;
+	struct result_options options;
 	struct opt_bool quick, incomplete, imported, profile_stale;
 	struct {
 		json_object *json; /* NULL: no profile applied */
 		ARRAY_OF(const char *) profiles;
 	} profile;
 	struct {
-		json_object *json;
+		json_object *json; /* NULL: not imported */
+		const char *source, *log;
+		ARRAY_OF(const char *) formats, repaired;
+		ARRAY_OF(struct result_problem) problems;
 		struct opt_bool dated_by_import, header;
 	} import;
 	struct {
@@ -144,8 +181,20 @@ extern const struct schema result_record_schema;
 int result_decode(json_object *rec, struct result_record *r, char **error);
 void result_record_free(struct result_record *r);
 
+/* A result and the environment it ran in, decoded together. */
+struct result_env {
+	struct result_record r;
+	struct env_record env; /* environment.before: all unknown without one, or with one that does not decode */
+};
+
+/* As result_decode(); an environment that does not decode is left
+ * unknown, as a fact of the wrong type is. */
+int result_env_decode(json_object *rec, struct result_env *re, char **error);
+void result_env_free(struct result_env *re);
+
+/* The test of a run with this id; NULL when the run has none. */
+const struct result_test *result_run_test(const struct result_run *run, const char *id);
+
 /* Checks the parts of a record the store and the reports rely on;
  * *error says what is wrong. */
 int result_check(json_object *rec, char **error);
-/* The listing summary of a record (see store_list()). */
-json_object *result_summary(json_object *rec);

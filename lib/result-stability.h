@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
-#include <json-c/json.h>
-
+#include "lib/result-record.h"
 #include "lib/util.h"
 
 /*
@@ -20,4 +19,4 @@
 #define STABILITY_GAP_MIN_PCT 15.0
 
 /* Appends the reasons to *reasons; returns their number (0: stable). */
-size_t result_stability(json_object *rec, struct strv *reasons);
+size_t result_stability(const struct result_record *r, struct strv *reasons);

@@ -335,7 +335,9 @@ static int add_locked(struct store *s, json_object *result, int64_t *id)
 	int r = scan(s, &v, &n);
 	if (r < 0)
 		return r;
-	_cleanup_free_ char *run = run_part(jpath_str(result, "run_id"));
+	/* the summary names the run, as the index lists it */
+	_cleanup_json_ json_object *summary = result_summary(result);
+	_cleanup_free_ char *run = run_part(jpath_str(summary, "run_id"));
 	int64_t next = n ? v[n - 1].id + 1 : 1;
 	for (size_t i = 0; i < n; i++)
 		if (streq(v[i].run, run)) {
@@ -360,7 +362,6 @@ static int add_locked(struct store *s, json_object *result, int64_t *id)
 		return -errno;
 	*id = next;
 	/* the file is stored; an index line lost here is made again by a listing */
-	_cleanup_json_ json_object *summary = result_summary(result);
 	_cleanup_free_ char *line = index_line(s, name, summary);
 	if (line)
 		index_append(s, line, strlen(line));

@@ -131,16 +131,17 @@ int store_add(struct store *s, json_object *result, int64_t *id)
 	_cleanup_free_ char *why = NULL;
 	if (result_check(result, &why) < 0)
 		return -EBADMSG;
-	const char *run_id = jpath_str(result, "run_id");
+	/* the summary names the run, as the listing does */
+	_cleanup_json_ json_object *summary = result_summary(result);
+	const char *run_id = jpath_str(summary, "run_id");
 	if (lookup_run(s, run_id, id) == 0)
 		return -EEXIST;
-	_cleanup_json_ json_object *summary = result_summary(result);
 	sqlite3_stmt *st;
 	int r = prepare(s, "INSERT INTO results (run_id, started_at, summary, record) VALUES (?, ?, ?, ?)", &st);
 	if (r < 0)
 		return r;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, jpath_str(result, "started_at"), -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, jpath_str(summary, "started_at"), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, jdump(summary, false), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);

@@ -5,6 +5,7 @@
 
 #include "lib/json.h"
 #include "lib/result-record.h"
+#include "lib/result-summary.h"
 
 /*
  * The results store: every result record (schema ubtune.result/1) under

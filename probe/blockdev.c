@@ -114,9 +114,9 @@ const char *blockdev_recommend(const char *kind, const struct strv *offered, cha
 	return NULL;
 }
 
-const char *blockdev_kind_label(json_object *dev)
+const char *blockdev_kind_label(const struct env_device *dev)
 {
-	return blockdev_label(jpath_str(dev, "kind"), jpath_str(dev, "mmc_type"));
+	return blockdev_label(dev->kind, dev->mmc_type);
 }
 
 const char *blockdev_label(const char *kind, const char *mmc_type)

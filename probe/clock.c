@@ -103,30 +103,27 @@ static void mhz_text(int64_t khz, char *buf, size_t n)
 }
 
 /* "Cortex-A72 (CPU 0): 600 MHz measured, cpufreq says 1500 MHz (max 1500 MHz)" */
-void clock_render(json_object *rec, FILE *out)
+void clock_render(const struct env_record *env, FILE *out)
 {
-	json_object *kinds = jpath(rec, "cpu.kinds");
-	bool guest = streq_ptr(jpath_str(rec, "virt.role"), "guest");
-	for (size_t i = 0; i < jarr_len(kinds); i++) {
-		json_object *k = json_object_array_get_idx(kinds, i);
-		int64_t measured, cur, max, cpu;
+	bool guest = streq_ptr(env->virt.role, "guest");
+	for (size_t i = 0; i < env->cpu.kinds.n; i++) {
+		const struct env_cpu_kind *k = &env->cpu.kinds.v[i];
 		char a[24], b[24], c[24];
-		bool have_m = jpath_int(k, "measured_khz", &measured), have_cur = jpath_int(k, "cur_khz", &cur);
-		bool have_max = jpath_int(k, "max_khz", &max);
-		if (!have_m)
+		bool have_cur = k->cur_khz.known, have_max = k->max_khz.known;
+		if (!k->measured_khz.known)
 			continue;
 		struct buf line = {0};
-		buf_printf(&line, "%s", jpath_str(k, "model") ?: "CPU");
-		if (jpath_int(k, "measured_cpu", &cpu))
-			buf_printf(&line, " (CPU %" PRId64 ")", cpu);
-		mhz_text(measured, a, sizeof(a));
+		buf_printf(&line, "%s", k->model ?: "CPU");
+		if (k->measured_cpu.known)
+			buf_printf(&line, " (CPU %" PRId64 ")", k->measured_cpu.v);
+		mhz_text(k->measured_khz.v, a, sizeof(a));
 		buf_printf(&line, ": %s MHz measured", a);
 		if (have_cur) {
-			mhz_text(cur, b, sizeof(b));
+			mhz_text(k->cur_khz.v, b, sizeof(b));
 			buf_printf(&line, ", cpufreq says %s MHz", b);
 		}
 		if (have_max) {
-			mhz_text(max, c, sizeof(c));
+			mhz_text(k->max_khz.v, c, sizeof(c));
 			buf_printf(&line, "%s%s MHz", have_cur ? " (max " : ", max ", c);
 			if (have_cur)
 				buf_puts(&line, ")");

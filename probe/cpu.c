@@ -481,59 +481,55 @@ char *cmdline_cpu_list(const char *cmdline, const char *option)
 }
 
 /* "10 × ARM Cortex-A725 r0p1 (0x41/0xd87)" */
-static void render_kind(json_object *kind, struct buf *b)
+static void render_kind(const struct env_cpu_kind *kind, struct buf *b)
 {
 	struct cpuset cpus = {0};
-	const char *model = jpath_str(kind, "model"), *vendor = jpath_str(kind, "vendor");
-	json_object *midr = jpath(kind, "midr");
-	int64_t rev;
+	const char *model = kind->model, *vendor = kind->vendor;
+	const struct env_midr *midr = &kind->midr;
 
-	if (jpath_str(kind, "cpus") && cpu_list_parse(jpath_str(kind, "cpus"), &cpus) == 0)
+	if (kind->cpus && cpu_list_parse(kind->cpus, &cpus) == 0)
 		buf_printf(b, "%zu × ", cpuset_count(&cpus));
 	cpuset_free(&cpus);
-	if (midr && vendor && model && !startswith(model, vendor))
+	if (midr->json && vendor && model && !startswith(model, vendor))
 		buf_printf(b, "%s ", vendor);
 	buf_puts(b, model ? model : "unknown model");
-	const char *type = jpath_str(kind, "core_type");
-	if (type)
-		buf_printf(b, " (%s cores)", type);
-	if (!midr)
+	if (kind->core_type)
+		buf_printf(b, " (%s cores)", kind->core_type);
+	if (!midr->json)
 		return;
-	if (jpath_str(midr, "variant") && jpath_int(midr, "revision", &rev))
-		buf_printf(b, " r%lup%lld", strtoul(jpath_str(midr, "variant"), NULL, 16), (long long)rev);
-	buf_printf(b, " (%s/%s)", jpath_str(midr, "implementer"), jpath_str(midr, "part"));
+	if (midr->variant && midr->revision.known)
+		buf_printf(b, " r%lup%lld", strtoul(midr->variant, NULL, 16), (long long)midr->revision.v);
+	buf_printf(b, " (%s/%s)", midr->implementer, midr->part);
 }
 
-void cpu_render(json_object *rec, FILE *out)
+void cpu_render(const struct env_record *env, FILE *out)
 {
+	const struct env_cpu *cpu = &env->cpu;
 	struct buf b = {0};
-	int64_t sockets, cores, threads;
-	double bogomips;
-	size_t n = jpath_len(rec, "cpu.kinds");
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < cpu->kinds.n; i++) {
 		if (i)
 			buf_puts(&b, " + ");
-		render_kind(json_object_array_get_idx(jpath(rec, "cpu.kinds"), i), &b);
+		render_kind(&cpu->kinds.v[i], &b);
 	}
-	if (!n)
+	if (!cpu->kinds.n)
 		buf_puts(&b, "model unknown");
-	if (jpath_int(rec, "cpu.sockets", &sockets))
-		buf_printf(&b, " · %lld socket%s", (long long)sockets, sockets == 1 ? "" : "s");
-	if (jpath_int(rec, "cpu.cores", &cores) && jpath_int(rec, "cpu.threads", &threads))
-		buf_printf(&b, ", %lld cores, %lld threads", (long long)cores, (long long)threads);
-	if (jpath_double(rec, "cpu.bogomips", &bogomips))
-		buf_printf(&b, " · BogoMIPS %.2f%s", bogomips,
-			   streq_ptr(jpath_str(rec, "cpu.arch"), "aarch64") ? " (timer rate on arm64)" : "");
+	if (cpu->sockets.known)
+		buf_printf(&b, " · %lld socket%s", (long long)cpu->sockets.v, cpu->sockets.v == 1 ? "" : "s");
+	if (cpu->cores.known && cpu->threads.known)
+		buf_printf(&b, ", %lld cores, %lld threads", (long long)cpu->cores.v, (long long)cpu->threads.v);
+	if (cpu->bogomips.known)
+		buf_printf(&b, " · BogoMIPS %.2f%s", cpu->bogomips.v,
+			   streq_ptr(cpu->arch, "aarch64") ? " (timer rate on arm64)" : "");
 	render_line(out, "CPU", "%s", b.s);
 	buf_free(&b);
 
-	cpufreq_render(rec, out);
-	clock_render(rec, out);
-	idle_render(rec, out);
+	cpufreq_render(env, out);
+	clock_render(env, out);
+	idle_render(env, out);
 
-	const char *online = jpath_str(rec, "cpu.online"), *possible = jpath_str(rec, "cpu.possible");
-	const char *isolated = jpath_str(rec, "cpu.isolated"), *nohz = jpath_str(rec, "cpu.nohz_full");
+	const char *online = cpu->online, *possible = cpu->possible;
+	const char *isolated = cpu->isolated, *nohz = cpu->nohz_full;
 	if (online && possible && !streq(online, possible))
 		buf_printf(&b, "online %s of possible %s", online, possible);
 	if (isolated && *isolated)

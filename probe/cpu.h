@@ -86,10 +86,10 @@ void kinds_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_poli
 void kinds_mark_fastest(json_object *cpu);
 /* cpu.idle: the cpuidle driver and the states of the first online CPU. */
 void idle_collect(struct probe_ctx *ctx, json_object *cpu, unsigned first_cpu);
-void idle_render(json_object *rec, FILE *out);
+void idle_render(const struct env_record *env, FILE *out);
 /* Adds each kind's measured clock and cpufreq's cur and max clock to cpu.kinds. */
 void clock_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);
 /* The measured clock lines of the text report. */
-void clock_render(json_object *rec, FILE *out);
+void clock_render(const struct env_record *env, FILE *out);
 /* The frequency lines of the text report. */
-void cpufreq_render(json_object *rec, FILE *out);
+void cpufreq_render(const struct env_record *env, FILE *out);

@@ -309,8 +309,9 @@ static void render_group(json_object *policies, const size_t *group, size_t g, b
 	}
 }
 
-void cpufreq_render(json_object *rec, FILE *out)
+void cpufreq_render(const struct env_record *env, FILE *out)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	json_object *policies = jpath(rec, "cpu.freq.policies");
 	size_t n = policies ? json_object_array_length(policies) : 0;
 	bool boost;

@@ -144,46 +144,39 @@ void findings_evaluate(json_object *rec)
 	jset(rec, "findings", all);
 }
 
-bool findings_at_least(json_object *rec, enum severity min)
+bool findings_at_least(const struct env_record *env, enum severity min)
 {
-	size_t n = jpath_len(rec, "findings");
-	json_object *a = jpath(rec, "findings");
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < env->findings.n; i++) {
 		enum severity s;
-		const char *name = jpath_str(json_object_array_get_idx(a, i), "severity");
+		const char *name = env->findings.v[i].severity;
 		if (name && severity_parse(name, &s) == 0 && s >= min)
 			return true;
 	}
 	return false;
 }
 
-void findings_render(json_object *rec, FILE *out)
+void findings_render(const struct env_record *env, FILE *out)
 {
-	size_t n = jpath_len(rec, "findings");
-	json_object *a = jpath(rec, "findings");
-
 	fputc('\n', out);
-	if (n == 0) {
+	if (env->findings.n == 0) {
 		fprintf(out, "Findings  none: nothing found that moves a UnixBench score\n");
 		return;
 	}
 	fprintf(out, "%sFindings (worst first)%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
-	for (size_t i = 0; i < n; i++) {
-		json_object *f = json_object_array_get_idx(a, i);
-		const char *sev = jpath_str(f, "severity");
-		const char *color = streq_ptr(sev, "crit") ? ANSI_RED
-				    : streq_ptr(sev, "warn") ? ANSI_YELLOW
-							     : ANSI_DIM;
-		fprintf(out, "  %s%-4s%s %-30s ", term_esc(out, color), sev, term_esc(out, ANSI_RESET),
-			jpath_str(f, "id"));
-		term_print_wrapped(out, jpath_str(f, "message") ? jpath_str(f, "message") : "", 38, 100);
-		if (jpath_str(f, "evidence")) {
+	for (size_t i = 0; i < env->findings.n; i++) {
+		const struct env_finding *f = &env->findings.v[i];
+		const char *color = streq_ptr(f->severity, "crit") ? ANSI_RED
+				    : streq_ptr(f->severity, "warn") ? ANSI_YELLOW
+								     : ANSI_DIM;
+		fprintf(out, "  %s%-4s%s %-30s ", term_esc(out, color), f->severity, term_esc(out, ANSI_RESET), f->id);
+		term_print_wrapped(out, f->message ?: "", 38, 100);
+		if (f->evidence) {
 			fprintf(out, "%*sevidence ", 38, "");
-			term_print_wrapped(out, jpath_str(f, "evidence"), 47, 100);
+			term_print_wrapped(out, f->evidence, 47, 100);
 		}
-		if (jpath_str(f, "fix")) {
+		if (f->fix) {
 			fprintf(out, "%*sfix      ", 38, "");
-			term_print_wrapped(out, jpath_str(f, "fix"), 47, 100);
+			term_print_wrapped(out, f->fix, 47, 100);
 		}
 	}
 }

@@ -53,6 +53,6 @@ void findings_evaluate(json_object *rec);
 const char *severity_name(enum severity s);
 int severity_parse(const char *s, enum severity *out);
 /* True when rec.findings holds a finding of at least this severity. */
-bool findings_at_least(json_object *rec, enum severity s);
+bool findings_at_least(const struct env_record *env, enum severity s);
 /* "Findings (worst first)" section of the text report. */
-void findings_render(json_object *rec, FILE *out);
+void findings_render(const struct env_record *env, FILE *out);

@@ -143,50 +143,54 @@ static void kv_line(struct buf *b, const char *key, const char *value)
 		buf_printf(b, "%s=%s\n", key, value);
 }
 
-char *gather_meta_text(json_object *rec, time_t now)
+/* The reason the record gives for what area could not read, starting with prefix; NULL. */
+static const char *unavailable_reason(const struct env_record *env, const char *prefix)
+{
+	for (size_t i = 0; i < env->unavailable.n; i++) {
+		const char *why = env->unavailable.v[i].reason;
+		if (why && startswith(why, prefix))
+			return why;
+	}
+	return NULL;
+}
+
+char *gather_meta_text(const struct env_record *env, time_t now)
 {
 	struct buf b = {0};
 	_cleanup_free_ char *created = iso8601_utc(now);
 	kv_line(&b, "version", UBTUNE_VERSION);
 	kv_line(&b, "created", created);
-	kv_line(&b, "hostname", jpath_str(rec, "host.hostname"));
-	kv_line(&b, "arch", jpath_str(rec, "host.arch"));
-	kv_line(&b, "workdir", jpath_str(rec, "storage.workdir"));
+	kv_line(&b, "hostname", env->host.hostname);
+	kv_line(&b, "arch", env->host.arch);
+	kv_line(&b, "workdir", env->storage.workdir);
 	/* the kernel log has no file on a live machine: keep why it was missing */
-	json_object *unavailable = jpath(rec, "unavailable");
-	for (size_t i = 0; i < jpath_len(rec, "unavailable"); i++) {
-		json_object *u = json_object_array_get_idx(unavailable, i);
-		if (streq_ptr(jpath_str(u, "area"), "kernel-log")) {
-			kv_line(&b, "kernel-log-unavailable", jpath_str(u, "reason"));
+	for (size_t i = 0; i < env->unavailable.n; i++)
+		if (streq_ptr(env->unavailable.v[i].area, "kernel-log")) {
+			kv_line(&b, "kernel-log-unavailable", env->unavailable.v[i].reason);
 			break;
 		}
-	}
 	/* the measured clock of each kind, or why it was not measured */
-	json_object *kinds = jpath(rec, "cpu.kinds");
-	for (size_t i = 0; i < jarr_len(kinds); i++) {
-		json_object *k = json_object_array_get_idx(kinds, i);
-		int64_t cpu, khz;
-		if (!jpath_int(k, "measured_cpu", &cpu))
+	for (size_t i = 0; i < env->cpu.kinds.n; i++) {
+		const struct env_cpu_kind *k = &env->cpu.kinds.v[i];
+		if (!k->measured_cpu.known)
 			continue;
-		if (jpath_int(k, "measured_khz", &khz)) {
-			buf_printf(&b, "clock-cpu%lld=%lld\n", (long long)cpu, (long long)khz);
+		long long cpu = (long long)k->measured_cpu.v;
+		if (k->measured_khz.known) {
+			buf_printf(&b, "clock-cpu%lld=%lld\n", cpu, (long long)k->measured_khz.v);
 			continue;
 		}
-		_cleanup_free_ char *prefix = xasprintf("measured clock of %s: ", jpath_str(k, "model") ?: "a kind of core");
-		for (size_t u = 0; u < jpath_len(rec, "unavailable"); u++) {
-			const char *why = jpath_str(json_object_array_get_idx(unavailable, u), "reason");
-			if (why && startswith(why, prefix)) {
-				buf_printf(&b, "clock-why-cpu%lld=%s\n", (long long)cpu, why + strlen(prefix));
-				break;
-			}
-		}
+		_cleanup_free_ char *prefix = xasprintf("measured clock of %s: ", k->model ?: "a kind of core");
+		const char *why = unavailable_reason(env, prefix);
+		if (why)
+			buf_printf(&b, "clock-why-cpu%lld=%s\n", cpu, why + strlen(prefix));
 	}
 	/* the audit rules come from a command: their count, or why there is none */
-	int64_t rules, sys;
-	if (jpath_int(rec, "host.audit.rules", &rules) && jpath_int(rec, "host.audit.syscall_rules", &sys))
-		buf_printf(&b, "audit-rules=%lld\naudit-syscall-rules=%lld\n", (long long)rules, (long long)sys);
-	for (size_t i = 0; i < jpath_len(rec, "unavailable"); i++) {
-		const char *why = jpath_str(json_object_array_get_idx(unavailable, i), "reason");
+	const struct env_audit *audit = &env->host.audit;
+	if (audit->rules.known && audit->syscall_rules.known)
+		buf_printf(&b, "audit-rules=%lld\naudit-syscall-rules=%lld\n", (long long)audit->rules.v,
+			   (long long)audit->syscall_rules.v);
+	for (size_t i = 0; i < env->unavailable.n; i++) {
+		const char *why = env->unavailable.v[i].reason;
 		if (why && startswith(why, "audit rules: "))
 			kv_line(&b, "audit-unavailable", why);
 	}
@@ -194,38 +198,34 @@ char *gather_meta_text(json_object *rec, time_t now)
 }
 
 /* GATHER_CPUID from virt.cpuid {hypervisor_bit, vendor}; NULL without it. */
-static char *cpuid_text(json_object *rec)
+static char *cpuid_text(const struct env_record *env)
 {
-	json_object *cpuid = jpath(rec, "virt.cpuid");
-	if (!cpuid || !json_object_is_type(cpuid, json_type_object))
+	typeof(env->virt.cpuid) *cpuid = &env->virt.cpuid;
+	if (!cpuid->json)
 		return NULL;
 	struct buf b = {0};
-	bool bit;
-	int64_t n;
-	if (jpath_bool(cpuid, "hypervisor_bit", &bit))
-		buf_printf(&b, "hypervisor_bit=%d\n", bit);
-	else if (jpath_int(cpuid, "hypervisor_bit", &n))
-		buf_printf(&b, "hypervisor_bit=%lld\n", (long long)n);
-	kv_line(&b, "vendor", jpath_str(cpuid, "vendor"));
+	if (cpuid->hypervisor_bit.known)
+		buf_printf(&b, "hypervisor_bit=%d\n", cpuid->hypervisor_bit.v);
+	kv_line(&b, "vendor", cpuid->vendor);
 	return b.len ? buf_steal(&b) : NULL;
 }
 
 /* GATHER_TOOLCHAIN from toolchain.*; NULL when nothing is known. */
-static char *toolchain_text(json_object *rec)
+static char *toolchain_text(const struct env_record *env)
 {
-	static const char *const keys[] = { "cc", "cc_version", "libc", "libc_version" };
+	const struct env_toolchain *tc = &env->toolchain;
 	struct buf b = {0};
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		_cleanup_free_ char *path = xasprintf("toolchain.%s", keys[i]);
-		kv_line(&b, keys[i], jpath_str(rec, path));
-	}
+	kv_line(&b, "cc", tc->cc);
+	kv_line(&b, "cc_version", tc->cc_version);
+	kv_line(&b, "libc", tc->libc);
+	kv_line(&b, "libc_version", tc->libc_version);
 	return b.len ? buf_steal(&b) : NULL;
 }
 
-static void add_record_files(struct candidates *c, json_object *rec, time_t now)
+static void add_record_files(struct candidates *c, json_object *rec, const struct env_record *env, time_t now)
 {
-	_cleanup_free_ char *meta = gather_meta_text(rec, now), *cpuid = cpuid_text(rec),
-			    *toolchain = toolchain_text(rec), *units = units_file_format(rec);
+	_cleanup_free_ char *meta = gather_meta_text(env, now), *cpuid = cpuid_text(env),
+			    *toolchain = toolchain_text(env), *units = units_file_format(env);
 	_cleanup_free_ char *record = xasprintf("%s\n", jdump(rec, true));
 	add_text(c, GATHER_META, meta);
 	add_text(c, GATHER_CPUID, cpuid);
@@ -233,7 +233,7 @@ static void add_record_files(struct candidates *c, json_object *rec, time_t now)
 	add_text(c, GATHER_UNITS, units);
 	add_text(c, GATHER_RECORD, record);
 	/* the benchmark directory must exist in the dump */
-	const char *workdir = jpath_str(rec, "storage.workdir");
+	const char *workdir = env->storage.workdir;
 	if (workdir && workdir[0] == '/' && workdir[1])
 		add(c, workdir, FROM_LOOK, TAR_DIR, NULL, 0, NULL);
 }
@@ -245,13 +245,19 @@ int gather_build(json_object *rec, struct rootfs *rf, time_t now, struct gather 
 	size_t n;
 
 	*g = (struct gather){0};
+	struct env_record env;
+	int r = env_decode(rec, "", &env, error);
+	if (r < 0)
+		return r;
 	/* a second, untraced view of the same root for what the trace lacks */
-	int r = rootfs_new(rootfs_path(rf), &view);
+	r = rootfs_new(rootfs_path(rf), &view);
 	if (r < 0) {
 		*error = xasprintf("root %s: %s", rootfs_path(rf), strerror(-r));
+		env_record_free(&env);
 		return r;
 	}
-	add_record_files(&c, rec, now);
+	add_record_files(&c, rec, &env, now);
+	env_record_free(&env);
 	const struct rootfs_trace_entry *trace = rootfs_trace_entries(rf, &n);
 	for (size_t i = 0; i < n; i++)
 		if (!add_traced(&c, view, &trace[i]))

@@ -3,6 +3,7 @@
 
 #include <time.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/rootfs.h"
 #include "lib/tarball.h"
@@ -24,9 +25,10 @@ struct gather {
 	uint64_t bytes;		/* content of the files */
 };
 
-/* rec and rf come from probe_collect() with opts.trace set. */
+/* rec and rf come from probe_collect() with opts.trace set; -EBADMSG and
+ * *error naming the key when rec does not decode (lib/env-record.h). */
 int gather_build(json_object *rec, struct rootfs *rf, time_t now, struct gather *g, char **error);
 void gather_free(struct gather *g);
 
 /* The text of GATHER_META for a record. */
-char *gather_meta_text(json_object *rec, time_t now);
+char *gather_meta_text(const struct env_record *env, time_t now);

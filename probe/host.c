@@ -204,26 +204,22 @@ static void format_uptime(int64_t s, char *buf, size_t n)
 		snprintf(buf, n, "up %lld days", (long long)(s / 86400));
 }
 
-void host_render(json_object *rec, FILE *out)
+void host_render(const struct env_record *env, FILE *out)
 {
+	const struct env_host *h = &env->host;
 	struct buf b = {0};
-	const char *parts[] = {
-		jpath_str(rec, "host.hostname"), jpath_str(rec, "host.os"),
-		jpath_str(rec, "host.kernel_release"), jpath_str(rec, "host.arch"),
-	};
+	const char *parts[] = { h->hostname, h->os, h->kernel_release, h->arch };
 	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
 		if (parts[i])
 			buf_printf(&b, "%s%s", b.len ? " · " : "", parts[i]);
-	int64_t up;
-	if (jpath_int(rec, "host.uptime_s", &up)) {
+	if (h->uptime_s.known) {
 		char s[64];
-		format_uptime(up, s, sizeof(s));
+		format_uptime(h->uptime_s.v, s, sizeof(s));
 		buf_printf(&b, "%s%s", b.len ? " · " : "", s);
 	}
-	double load;
-	if (jpath_double(rec, "host.load_avg.0", &load))
-		buf_printf(&b, " · load %.2f", load);
+	if (h->load_avg.n && h->load_avg.v[0].known)
+		buf_printf(&b, " · load %.2f", h->load_avg.v[0].v);
 	render_line(out, "Host", "%s", b.s ? b.s : "unknown");
 	buf_free(&b);
-	limits_render(rec, out);
+	limits_render(env, out);
 }

@@ -92,8 +92,9 @@ void idle_collect(struct probe_ctx *ctx, json_object *cpu, unsigned first_cpu)
 		jset_null(idle, "deepest_latency_us");
 }
 
-void idle_render(json_object *rec, FILE *out)
+void idle_render(const struct env_record *env, FILE *out)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	json_object *states = jpath(rec, "cpu.idle.states");
 	const char *driver = jpath_str(rec, "cpu.idle.driver");
 	if (!states && !driver)
@@ -151,8 +152,9 @@ void devfreq_collect(struct probe_ctx *ctx, json_object *power)
 }
 
 /* "devfreq: dmc (memory) dmc_ondemand 528 MHz of 1560 · fb000000.gpu (gpu) ..." */
-void devfreq_render(json_object *rec, struct buf *b)
+void devfreq_render(const struct env_record *env, struct buf *b)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	json_object *devs = jpath(rec, "power.devfreq");
 	for (size_t i = 0; i < jarr_len(devs); i++) {
 		json_object *d = json_object_array_get_idx(devs, i);

@@ -191,8 +191,9 @@ void limits_collect(struct probe_ctx *ctx, json_object *host)
 	audit_rules(ctx, audit);
 }
 
-void limits_render(json_object *rec, FILE *out)
+void limits_render(const struct env_record *env, FILE *out)
 {
+	json_object *rec = env->json; /* keys the typed record does not decode yet */
 	struct buf b = {0};
 	json_object *l = jpath(rec, "host.limits");
 	const char *keys[] = { "nproc_soft", "pids_max", "pid_max", "threads_max" };

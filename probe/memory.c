@@ -52,36 +52,36 @@ int memory_collect(struct probe_ctx *ctx)
 	return 0;
 }
 
-void memory_render(json_object *rec, FILE *out)
+void memory_render(const struct env_record *env, FILE *out)
 {
+	const struct env_memory *m = &env->memory;
 	struct buf b = {0};
-	int64_t total, avail, swap_total, swap_used;
 	char s[32];
 
-	if (jpath_int(rec, "memory.total_kib", &total)) {
-		kib_text(total, s, sizeof(s));
+	if (m->total_kib.known) {
+		kib_text(m->total_kib.v, s, sizeof(s));
 		buf_puts(&b, s);
 	} else {
 		buf_puts(&b, "size unknown");
 	}
-	if (jpath_int(rec, "memory.available_kib", &avail)) {
-		kib_text(avail, s, sizeof(s));
+	if (m->available_kib.known) {
+		kib_text(m->available_kib.v, s, sizeof(s));
 		buf_printf(&b, ", %s available", s);
 	}
-	if (jpath_int(rec, "memory.swap_total_kib", &swap_total)) {
-		if (swap_total == 0) {
+	if (m->swap_total_kib.known) {
+		if (m->swap_total_kib.v == 0) {
 			buf_puts(&b, " · no swap");
 		} else {
-			kib_text(swap_total, s, sizeof(s));
+			kib_text(m->swap_total_kib.v, s, sizeof(s));
 			buf_printf(&b, " · swap %s", s);
-			if (jpath_int(rec, "memory.swap_used_kib", &swap_used)) {
-				kib_text(swap_used, s, sizeof(s));
+			if (m->swap_used_kib.known) {
+				kib_text(m->swap_used_kib.v, s, sizeof(s));
 				buf_printf(&b, ", %s used", s);
 			}
 		}
 	}
-	if (jpath_str(rec, "memory.thp"))
-		buf_printf(&b, " · THP %s", jpath_str(rec, "memory.thp"));
+	if (m->thp)
+		buf_printf(&b, " · THP %s", m->thp);
 	render_line(out, "Memory", "%s", b.s);
 	buf_free(&b);
 }

@@ -322,12 +322,11 @@ int numa_collect(struct probe_ctx *ctx)
 	return 0;
 }
 
-static void format_mem(struct buf *b, json_object *node)
+static void format_mem(struct buf *b, const struct env_node *node)
 {
-	int64_t kib;
 	char s[32];
-	if (jpath_int(node, "mem_kib", &kib)) {
-		kib_text(kib, s, sizeof(s));
+	if (node->mem_kib.known) {
+		kib_text(node->mem_kib.v, s, sizeof(s));
 		buf_printf(b, ", %s", s);
 	}
 }
@@ -338,15 +337,21 @@ static int cmp_int64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The storage IRQs of the record. */
+struct irqs {
+	const struct env_irq *v;
+	size_t n;
+};
+
 /* IRQ numbers as a list: "27-28", "43", "51,53-54". */
-static char *format_irq_numbers(json_object *irqs)
+static char *format_irq_numbers(struct irqs irqs)
 {
-	size_t n = json_object_array_length(irqs), k = 0;
-	int64_t *v = xcalloc(n ? n : 1, sizeof(*v));
+	size_t k = 0;
+	int64_t *v = xcalloc(irqs.n ? irqs.n : 1, sizeof(*v));
 	struct buf b = {0};
-	for (size_t i = 0; i < n; i++)
-		if (jpath_int(json_object_array_get_idx(irqs, i), "irq", &v[k]))
-			k++;
+	for (size_t i = 0; i < irqs.n; i++)
+		if (irqs.v[i].irq.known)
+			v[k++] = irqs.v[i].irq.v;
 	qsort(v, k, sizeof(*v), cmp_int64);
 	buf_puts(&b, "");
 	for (size_t i = 0; i < k; i++) {
@@ -363,27 +368,26 @@ static char *format_irq_numbers(json_object *irqs)
 }
 
 /* "ahci IRQ 43 on CPU 40" / "IRQs 51,53-54 on CPUs 0-3" */
-static void format_irqs(struct buf *b, json_object *irqs)
+static void format_irqs(struct buf *b, struct irqs irqs)
 {
 	struct cpuset cpus = {0};
-	size_t n = json_object_array_length(irqs), known = 0, remote = 0;
+	size_t n = irqs.n, known = 0, remote = 0;
 	for (size_t i = 0; i < n; i++) {
-		json_object *q = json_object_array_get_idx(irqs, i);
-		bool local;
+		const struct env_irq *q = &irqs.v[i];
 		struct cpuset c = {0};
-		const char *eff = jpath_str(q, "effective") ? jpath_str(q, "effective") : jpath_str(q, "affinity");
+		const char *eff = q->effective ? q->effective : q->affinity;
 		if (eff && cpuset_parse_list(eff, &c) == 0) {
 			known++;
 			for (size_t k = 0; k < cpuset_size(&c); k++)
 				if (cpuset_isset(&c, k))
 					cpuset_set(&cpus, k);
 		}
-		if (jpath_bool(q, "on_device_node", &local) && !local)
+		if (is_false(q->on_device_node))
 			remote++;
 		cpuset_free(&c);
 	}
 	_cleanup_free_ char *ns = format_irq_numbers(irqs), *cs = cpuset_format(&cpus);
-	const char *name = jpath_str(json_object_array_get_idx(irqs, 0), "name");
+	const char *name = irqs.v[0].name;
 	buf_printf(b, " · storage %s%s %s", name && n == 1 ? name : "IRQ", n == 1 ? (name ? " IRQ" : "") : "s", ns);
 	if (known)
 		buf_printf(b, " on CPU%s %s", cpuset_count(&cpus) == 1 ? "" : "s", cs);
@@ -394,33 +398,29 @@ static void format_irqs(struct buf *b, json_object *irqs)
 	cpuset_free(&cpus);
 }
 
-void numa_render(json_object *rec, FILE *out)
+void numa_render(const struct env_record *env, FILE *out)
 {
+	const struct env_numa *numa = &env->numa;
 	struct buf b = {0};
-	json_object *nodes = jpath(rec, "numa.nodes");
-	size_t n = nodes ? json_object_array_length(nodes) : 0;
-	bool running;
+	size_t n = numa->nodes.n;
 
-	if (nodes)
+	if (numa->nodes.json)
 		buf_printf(&b, "%zu node%s", n, n == 1 ? "" : "s");
 	else
 		buf_puts(&b, "nodes unknown");
 	if (n == 1)
-		format_mem(&b, json_object_array_get_idx(nodes, 0));
-	json_object *irqs = jpath(rec, "numa.storage_irqs");
-	if (irqs && json_object_array_length(irqs))
-		format_irqs(&b, irqs);
-	if (jpath_bool(rec, "numa.irqbalance", &running))
-		buf_printf(&b, " · irqbalance %s", running ? "running" : "not running");
-	if (jpath_bool(rec, "numa.numad", &running) && running)
+		format_mem(&b, &numa->nodes.v[0]);
+	if (numa->storage_irqs.n)
+		format_irqs(&b, (struct irqs){ numa->storage_irqs.v, numa->storage_irqs.n });
+	if (numa->irqbalance.known)
+		buf_printf(&b, " · irqbalance %s", numa->irqbalance.v ? "running" : "not running");
+	if (is_true(numa->numad))
 		buf_puts(&b, " · numad running");
 	render_line(out, "NUMA", "%s", b.s);
 	buf_free(&b);
 	for (size_t i = 0; n > 1 && i < n; i++) {
-		json_object *node = json_object_array_get_idx(nodes, i);
-		int64_t id = 0;
-		jpath_int(node, "id", &id);
-		buf_printf(&b, "node %lld: CPUs %s", (long long)id, jpath_str(node, "cpus") ? jpath_str(node, "cpus") : "?");
+		const struct env_node *node = &numa->nodes.v[i];
+		buf_printf(&b, "node %lld: CPUs %s", (long long)int_or(node->id, 0), node->cpus ? node->cpus : "?");
 		format_mem(&b, node);
 		render_line(out, NULL, "%s", b.s);
 		buf_free(&b);

@@ -354,75 +354,61 @@ int power_collect(struct probe_ctx *ctx)
 
 /* ---- text report ---------------------------------------------------- */
 
-static void render_undervoltage(json_object *rec, struct buf *b)
+static void render_undervoltage(const struct env_power *p, struct buf *b)
 {
-	bool now;
-	int64_t events;
-	json_object *hwmon = jpath(rec, "power.hwmon");
-	size_t n = jpath_len(rec, "power.hwmon");
-
-	if (jpath_bool(rec, "power.undervoltage_now", &now)) {
+	if (p->undervoltage_now.known) {
 		const char *name = NULL;
-		for (size_t i = 0; i < n && !name; i++) {
-			json_object *d = json_object_array_get_idx(hwmon, i);
-			size_t m = jpath_len(d, "sensors");
-			for (size_t k = 0; k < m && !name; k++)
-				if (json_object_object_get_ex(jpath(json_object_array_get_idx(jpath(d, "sensors"), k), "alarms"),
-							      "lcrit_alarm", NULL))
-					name = jpath_str(d, "name");
+		for (size_t i = 0; i < p->hwmon.n && !name; i++) {
+			const struct env_hwmon *d = &p->hwmon.v[i];
+			for (size_t k = 0; k < d->sensors.n && !name; k++)
+				if (json_object_object_get_ex(d->sensors.v[k].alarms, "lcrit_alarm", NULL))
+					name = d->name;
 		}
-		buf_printf(b, "%s%s: %s", b->len ? " · " : "", name ?: "hwmon", now ? "UNDERVOLTAGE NOW" : "voltage ok");
+		buf_printf(b, "%s%s: %s", b->len ? " · " : "", name ?: "hwmon",
+			   p->undervoltage_now.v ? "UNDERVOLTAGE NOW" : "voltage ok");
 	}
-	if (jpath_int(rec, "power.undervoltage_events", &events) && events > 0)
+	if (int_or(p->undervoltage_events, 0) > 0)
 		buf_printf(b, "%skernel: %lld × \"Undervoltage detected\" since boot", b->len ? " · " : "",
-			   (long long)events);
+			   (long long)p->undervoltage_events.v);
 }
 
-static void render_throttle(json_object *rec, struct buf *b)
+static void render_throttle(const struct env_throttle *t, struct buf *b)
 {
-	int64_t pkg = 0, core = 0, cpu;
-	jpath_int(rec, "power.throttle.package_events", &pkg);
-	jpath_int(rec, "power.throttle.core_events", &core);
+	int64_t pkg = int_or(t->package_events, 0), core = int_or(t->core_events, 0);
 	if (pkg <= 0 && core <= 0)
 		return;
 	buf_printf(b, "%sTHERMAL THROTTLING since boot:", b->len ? " · " : "");
-	if (pkg > 0 && jpath_int(rec, "power.throttle.package_max_cpu", &cpu))
+	if (pkg > 0 && t->package_max_cpu.known)
 		buf_printf(b, " package %lld×", (long long)pkg);
-	if (core > 0 && jpath_int(rec, "power.throttle.core_max_cpu", &cpu))
-		buf_printf(b, " core %lld× (most on cpu%lld)", (long long)core, (long long)cpu);
+	if (core > 0 && t->core_max_cpu.known)
+		buf_printf(b, " core %lld× (most on cpu%lld)", (long long)core, (long long)t->core_max_cpu.v);
 }
 
-static void render_thermal(json_object *rec, struct buf *b)
+static void render_thermal(const struct env_power *p, struct buf *b)
 {
-	json_object *zones = jpath(rec, "power.thermal");
-	size_t n = jpath_len(rec, "power.thermal"), shown = 0;
+	size_t n = p->thermal.n, shown = 0;
 	for (size_t i = 0; i < n; i++) {
-		json_object *z = json_object_array_get_idx(zones, i);
-		int64_t temp, trip;
-		if (!jpath_int(z, "temp_mc", &temp))
+		const struct env_thermal *z = &p->thermal.v[i];
+		if (!z->temp_mc.known)
 			continue;
 		if (shown == 4) {
 			buf_printf(b, " · %zu more zones", n - i);
 			break;
 		}
-		buf_printf(b, "%s%s %.1f °C", shown ? " · " : "", jpath_str(z, "type") ?: jpath_str(z, "zone"),
-			   (double)temp / 1000.0);
-		if (jpath_int(z, "trip_mc", &trip))
-			buf_printf(b, " (%s %.0f °C)", jpath_str(z, "trip_type") ?: "trip", (double)trip / 1000.0);
+		buf_printf(b, "%s%s %.1f °C", shown ? " · " : "", z->type ?: z->zone, (double)z->temp_mc.v / 1000.0);
+		if (z->trip_mc.known)
+			buf_printf(b, " (%s %.0f °C)", z->trip_type ?: "trip", (double)z->trip_mc.v / 1000.0);
 		shown++;
 	}
 }
 
 /* " (ALARM in1 in2)" for a device's sensors whose alarm is raised */
-static void render_alarms(json_object *d, struct buf *b)
+static void render_alarms(const struct env_hwmon *d, struct buf *b)
 {
-	size_t m = jpath_len(d, "sensors");
 	bool first = true;
-	for (size_t k = 0; k < m; k++) {
-		json_object *s = json_object_array_get_idx(jpath(d, "sensors"), k);
-		bool alarm;
-		if (jpath_bool(s, "alarm", &alarm) && alarm) {
-			buf_printf(b, "%s%s", first ? " (ALARM " : " ", jpath_str(s, "sensor"));
+	for (size_t k = 0; k < d->sensors.n; k++) {
+		if (is_true(d->sensors.v[k].alarm)) {
+			buf_printf(b, "%s%s", first ? " (ALARM " : " ", d->sensors.v[k].sensor);
 			first = false;
 		}
 	}
@@ -431,39 +417,38 @@ static void render_alarms(json_object *d, struct buf *b)
 }
 
 /* "hwmon: coretemp ×2, nct6779 (ALARM in1)" */
-static void render_hwmon(json_object *rec, struct buf *b)
+static void render_hwmon(const struct env_power *p, struct buf *b)
 {
-	json_object *hwmon = jpath(rec, "power.hwmon");
-	size_t n = jpath_len(rec, "power.hwmon");
+	size_t n = p->hwmon.n;
 	if (n == 0)
 		return;
 	buf_puts(b, "hwmon:");
 	for (size_t i = 0, same; i < n; i += same) {
-		const char *name = jpath_str(json_object_array_get_idx(hwmon, i), "name") ?: "(unnamed)";
+		const char *name = p->hwmon.v[i].name ?: "(unnamed)";
 		/* devices of one driver in a row (coretemp per package) as "coretemp ×2" */
 		for (same = 1; i + same < n; same++)
-			if (!streq(name, jpath_str(json_object_array_get_idx(hwmon, i + same), "name") ?: "(unnamed)"))
+			if (!streq(name, p->hwmon.v[i + same].name ?: "(unnamed)"))
 				break;
 		buf_printf(b, "%s %s", i ? "," : "", name);
 		if (same > 1)
 			buf_printf(b, " ×%zu", same);
 		for (size_t k = 0; k < same; k++)
-			render_alarms(json_object_array_get_idx(hwmon, i + k), b);
+			render_alarms(&p->hwmon.v[i + k], b);
 	}
 }
 
-void power_render(json_object *rec, FILE *out)
+void power_render(const struct env_record *env, FILE *out)
 {
+	const struct env_power *p = &env->power;
 	struct buf first = {0}, thermal = {0}, hwmon = {0}, devfreq = {0};
-	bool battery;
 
-	render_undervoltage(rec, &first);
-	if (jpath_bool(rec, "power.on_battery", &battery))
-		buf_printf(&first, "%s%s", first.len ? " · " : "", battery ? "ON BATTERY" : "on mains power");
-	render_throttle(rec, &first);
-	render_thermal(rec, &thermal);
-	render_hwmon(rec, &hwmon);
-	devfreq_render(rec, &devfreq);
+	render_undervoltage(p, &first);
+	if (p->on_battery.known)
+		buf_printf(&first, "%s%s", first.len ? " · " : "", p->on_battery.v ? "ON BATTERY" : "on mains power");
+	render_throttle(&p->throttle, &first);
+	render_thermal(p, &thermal);
+	render_hwmon(p, &hwmon);
+	devfreq_render(env, &devfreq);
 
 	const char *lines[] = { first.s, thermal.s, hwmon.s, devfreq.s };
 	const char *label = "Power";

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "lib/env-record.h"
 #include "lib/hw.h"
 #include "lib/json.h"
 #include "lib/util.h"
@@ -18,4 +19,4 @@ struct probe_ctx;
 /* power.devfreq: each devfreq device, its governor and clocks; null without the class. */
 void devfreq_collect(struct probe_ctx *ctx, json_object *power);
 /* Its part of the report's Power lines ("devfreq: dmc (memory) ..."). */
-void devfreq_render(json_object *rec, struct buf *b);
+void devfreq_render(const struct env_record *env, struct buf *b);

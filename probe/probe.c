@@ -189,25 +189,21 @@ out:
 	return r;
 }
 
-static void render_unavailable(json_object *rec, FILE *out)
+static void render_unavailable(const struct env_record *env, FILE *out)
 {
-	size_t n = jpath_len(rec, "unavailable");
-	if (n == 0)
+	if (env->unavailable.n == 0)
 		return;
 	fprintf(out, "\nNot available\n");
-	json_object *a = jpath(rec, "unavailable");
-	for (size_t i = 0; i < n; i++) {
-		json_object *u = json_object_array_get_idx(a, i);
-		fprintf(out, "  %-10s %s\n", jpath_str(u, "area"), jpath_str(u, "reason"));
-	}
+	for (size_t i = 0; i < env->unavailable.n; i++)
+		fprintf(out, "  %-10s %s\n", env->unavailable.v[i].area, env->unavailable.v[i].reason);
 }
 
-void probe_render(json_object *rec, FILE *out)
+void probe_render(const struct env_record *env, FILE *out)
 {
-	if (!streq_ptr(jpath_str(rec, "root"), "/"))
-		render_line(out, "Dump", "%s", jpath_str(rec, "root"));
+	if (!streq_ptr(env->root, "/"))
+		render_line(out, "Dump", "%s", env->root);
 	for (size_t i = 0; i < probe_n_areas; i++)
-		probe_areas[i].render(rec, out);
-	render_unavailable(rec, out);
-	findings_render(rec, out);
+		probe_areas[i].render(env, out);
+	render_unavailable(env, out);
+	findings_render(env, out);
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/rootfs.h"
 #include "lib/spawn.h"
@@ -51,7 +52,7 @@ struct probe_area {
 	const char *name;
 	int (*collect)(struct probe_ctx *ctx);
 	/* Prints the area's lines of the text report. */
-	void (*render)(json_object *rec, FILE *out);
+	void (*render)(const struct env_record *env, FILE *out);
 };
 
 extern const struct probe_area probe_areas[];
@@ -93,41 +94,42 @@ size_t klog_count(const char *klog, const char *needle, char **last);
 /* The same for lines holding any of needles (NULL-terminated). */
 size_t klog_count_any(const char *klog, const char *const *needles, char **last);
 
+/* The text report of an environment record. */
+void probe_render(const struct env_record *env, FILE *out);
 /* Text report helpers: "Label     first line" then indented continuation. */
-void probe_render(json_object *rec, FILE *out);
 void render_line(FILE *out, const char *label, const char *fmt, ...) _printf_(3, 4);
 #define RENDER_INDENT "          "
 
 /* Area collectors and renderers, one source file each. */
 int host_collect(struct probe_ctx *ctx);
-void host_render(json_object *rec, FILE *out);
+void host_render(const struct env_record *env, FILE *out);
 
 /* host.limits (ulimit -u, pids.max, pid_max, threads-max) and host.audit
  * (seccomp, audit rules); probe/limits.c. */
 void limits_collect(struct probe_ctx *ctx, json_object *host);
-void limits_render(json_object *rec, FILE *out);
+void limits_render(const struct env_record *env, FILE *out);
 /* The rules of an `auditctl -l` listing, and in *syscall_rules those on system calls. */
 size_t audit_count_rules(const char *listing, size_t *syscall_rules);
 int cpu_collect(struct probe_ctx *ctx);
-void cpu_render(json_object *rec, FILE *out);
+void cpu_render(const struct env_record *env, FILE *out);
 int memory_collect(struct probe_ctx *ctx);
-void memory_render(json_object *rec, FILE *out);
+void memory_render(const struct env_record *env, FILE *out);
 int virt_collect(struct probe_ctx *ctx);
-void virt_render(json_object *rec, FILE *out);
+void virt_render(const struct env_record *env, FILE *out);
 int power_collect(struct probe_ctx *ctx);
-void power_render(json_object *rec, FILE *out);
+void power_render(const struct env_record *env, FILE *out);
 int storage_collect(struct probe_ctx *ctx);
-void storage_render(json_object *rec, FILE *out);
+void storage_render(const struct env_record *env, FILE *out);
 int numa_collect(struct probe_ctx *ctx);
-void numa_render(json_object *rec, FILE *out);
+void numa_render(const struct env_record *env, FILE *out);
 int services_collect(struct probe_ctx *ctx);
-void services_render(json_object *rec, FILE *out);
+void services_render(const struct env_record *env, FILE *out);
 int toolchain_collect(struct probe_ctx *ctx);
 /* Live only: starts asking the compiler before the other areas run;
  * toolchain_reap() waits for it when the probe ends early. */
 void toolchain_start(struct probe_ctx *ctx);
 void toolchain_reap(struct probe_ctx *ctx);
-void toolchain_render(json_object *rec, FILE *out);
+void toolchain_render(const struct env_record *env, FILE *out);
 
 /* Parsers exported for unit tests. */
 void toolchain_parse_cc_version(const char *line, char **name, char **version);

@@ -215,15 +215,11 @@ void processes_collect(struct probe_ctx *ctx, const struct proc_table *t)
 	jset(o, "top", top_processes(t, uptime));
 }
 
-void processes_format_top(json_object *rec, struct buf *b)
+void processes_format_top(const struct env_processes *p, struct buf *b)
 {
-	json_object *top = jpath(rec, "processes.top");
-	for (size_t i = 0; i < jpath_len(rec, "processes.top"); i++) {
-		json_object *e = json_object_array_get_idx(top, i);
-		double pct = 0;
-		int64_t pid = 0;
-		jpath_double(e, "cpu_pct", &pct);
-		jpath_int(e, "pid", &pid);
-		buf_printf(b, "%s%s %.1f %% (pid %lld)", i ? ", " : "", jpath_str(e, "comm") ?: "?", pct, (long long)pid);
+	for (size_t i = 0; i < p->top.n; i++) {
+		const struct env_process *e = &p->top.v[i];
+		buf_printf(b, "%s%s %.1f %% (pid %lld)", i ? ", " : "", e->comm ?: "?", num_or(e->cpu_pct, 0),
+			   (long long)int_or(e->pid, 0));
 	}
 }

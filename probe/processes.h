@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/rootfs.h"
 #include "lib/util.h"
@@ -39,7 +40,7 @@ void proc_table_free(struct proc_table *t);
 struct probe_ctx;
 void processes_collect(struct probe_ctx *ctx, const struct proc_table *t);
 /* "stress-ng 98.0 % (pid 500), Xorg 8.0 % (pid 400)" from processes.top. */
-void processes_format_top(json_object *rec, struct buf *b);
+void processes_format_top(const struct env_processes *p, struct buf *b);
 /* Processes above this CPU share since their start are listed in processes.top. */
 #define PROCESSES_TOP_PCT 1.0
 #define PROCESSES_TOP_MAX 5

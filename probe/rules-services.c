@@ -160,7 +160,7 @@ static bool busy(const struct env_record *env, struct finding *f)
 	buf_printf(&ev, "/proc/stat procs_running = %lld besides ubtune", (long long)running);
 	if (pr->top.n) {
 		buf_puts(&ev, "; CPU share since start: ");
-		processes_format_top(env->json, &ev);
+		processes_format_top(&env->processes, &ev);
 	}
 	if (env->host.load_avg.n && env->host.load_avg.v[0].known)
 		buf_printf(&ev, "; load average %.2f", env->host.load_avg.v[0].v);

@@ -20,11 +20,6 @@ _printf_(2, 3) static void append(struct buf *b, const char *fmt, ...)
 	buf_puts(b, s);
 }
 
-static const char *label(const struct env_device *disk)
-{
-	return blockdev_label(disk->kind, disk->mmc_type);
-}
-
 static void check_scheduler(const struct env_device *disk, void *data)
 {
 	struct disk_check *c = data;
@@ -33,7 +28,7 @@ static void check_scheduler(const struct env_device *disk, void *data)
 	if (!cur || !want || streq(cur, want))
 		return;
 	append(&c->evidence, "/sys/block/%s/queue/scheduler = %s (recommended %s for %s)", name, cur, want,
-	       label(disk));
+	       blockdev_kind_label(disk));
 	append(&c->fix, "echo %s > /sys/block/%s/queue/scheduler", want, name);
 }
 
@@ -68,7 +63,7 @@ static void check_medium(const struct env_device *disk, void *data)
 	else
 		return;
 	if (!c->slow_label)
-		c->slow_label = label(disk);
+		c->slow_label = blockdev_kind_label(disk);
 }
 
 /* "an SD card", "an HDD", "an eMMC", "a USB disk": by how the label is spoken. */

@@ -153,21 +153,19 @@ int units_file_parse(const char *text, struct units_file *out, char **error)
 	return 0;
 }
 
-char *units_file_format(json_object *rec)
+char *units_file_format(const struct env_record *env)
 {
-	bool available = false;
-	if (!jpath_bool(rec, "services.available", &available) || !available)
+	const struct env_services *sv = &env->services;
+	if (!is_true(sv->available))
 		return NULL;
 	struct buf b = {0};
 	buf_puts(&b, "# systemd unit states: UNIT LOAD ACTIVE SUB\n");
-	if (jpath_str(rec, "services.default_target"))
-		buf_printf(&b, "default-target=%s\n", jpath_str(rec, "services.default_target"));
-	json_object *noisy = jpath(rec, "services.noisy");
-	for (size_t i = 0; i < jpath_len(rec, "services.noisy"); i++) {
-		json_object *e = json_object_array_get_idx(noisy, i);
-		if (streq_ptr(jpath_str(e, "source"), "unit") && jpath_str(e, "unit"))
-			buf_printf(&b, "%s %s %s %s\n", jpath_str(e, "unit"), jpath_str(e, "load") ?: "-",
-				   jpath_str(e, "state") ?: "-", jpath_str(e, "sub") ?: "-");
+	if (sv->default_target)
+		buf_printf(&b, "default-target=%s\n", sv->default_target);
+	for (size_t i = 0; i < sv->noisy.n; i++) {
+		const struct env_noisy *e = &sv->noisy.v[i];
+		if (streq_ptr(e->source, "unit") && e->unit)
+			buf_printf(&b, "%s %s %s %s\n", e->unit, e->load ?: "-", e->state ?: "-", e->sub ?: "-");
 	}
 	return buf_steal(&b);
 }
@@ -370,39 +368,32 @@ int services_collect(struct probe_ctx *ctx)
 }
 
 /* "cups.service" -> "cups"; other unit types keep their suffix. */
-static void append_noise_name(struct buf *b, json_object *e)
+static void append_noise_name(struct buf *b, const struct env_noisy *e)
 {
-	const char *unit = jpath_str(e, "unit"), *process = jpath_str(e, "process");
-	bool protective = false;
-	jpath_bool(e, "protective", &protective);
-	if (streq_ptr(jpath_str(e, "source"), "process"))
+	const char *unit = e->unit, *process = e->process;
+	if (streq_ptr(e->source, "process"))
 		buf_printf(b, "%s%s", b->len ? ", " : "", process ? process : "?");
 	else if (unit && endswith(unit, ".service"))
 		buf_printf(b, "%s%.*s", b->len ? ", " : "", (int)(strlen(unit) - strlen(".service")), unit);
 	else
 		buf_printf(b, "%s%s", b->len ? ", " : "", unit ? unit : "?");
-	if (protective)
+	if (is_true(e->protective))
 		buf_puts(b, " (protective)");
 }
 
-static void render_services(json_object *rec, FILE *out)
+static void render_services(const struct env_services *sv, FILE *out)
 {
 	struct buf head = {0}, names = {0};
-	bool available = false;
-	jpath_bool(rec, "services.available", &available);
-	const char *manager = jpath_str(rec, "services.manager");
-	if (available)
-		buf_printf(&head, "systemd, default target %s", jpath_str(rec, "services.default_target") ?: "unknown");
+	if (is_true(sv->available))
+		buf_printf(&head, "systemd, default target %s", sv->default_target ?: "unknown");
 	else
-		buf_printf(&head, "init %s (not systemd)", manager ? manager : "unknown");
+		buf_printf(&head, "init %s (not systemd)", sv->manager ? sv->manager : "unknown");
 
-	json_object *noisy = jpath(rec, "services.noisy");
-	size_t n = jpath_len(rec, "services.noisy");
-	for (size_t i = 0; i < n; i++)
-		append_noise_name(&names, json_object_array_get_idx(noisy, i));
-	if (!noisy)
+	for (size_t i = 0; i < sv->noisy.n; i++)
+		append_noise_name(&names, &sv->noisy.v[i]);
+	if (!sv->noisy.json)
 		buf_puts(&head, " · running services unknown");
-	else if (n == 0)
+	else if (sv->noisy.n == 0)
 		buf_puts(&head, " · no known noisy service running");
 	else
 		buf_printf(&head, " · running: %s", names.s);
@@ -411,41 +402,38 @@ static void render_services(json_object *rec, FILE *out)
 	buf_free(&names);
 }
 
-static void render_busy(json_object *rec, FILE *out)
+static void render_busy(const struct env_record *env, FILE *out)
 {
-	if (jpath_len(rec, "processes.top") == 0)
+	if (env->processes.top.n == 0)
 		return;
 	struct buf b = {0};
-	int64_t running;
-	if (jpath_int(rec, "processes.running", &running))
-		buf_printf(&b, "%lld runnable besides ubtune · ", (long long)running);
+	if (env->processes.running.known)
+		buf_printf(&b, "%lld runnable besides ubtune · ", (long long)env->processes.running.v);
 	buf_puts(&b, "CPU share since start: ");
-	processes_format_top(rec, &b);
+	processes_format_top(&env->processes, &b);
 	render_line(out, "Busy", "%s", b.s);
 	buf_free(&b);
 }
 
 /* "running: dropbear, launcher (weston) · not running: ntpd" */
-static void render_init_scripts(json_object *rec, FILE *out)
+static void render_init_scripts(const struct env_services *sv, FILE *out)
 {
 	static const struct {
 		const char *label;
 		int running; /* 1, 0, -1: unknown */
 	} groups[] = { { "running", 1 }, { "not running", 0 }, { "state unknown", -1 } };
-	json_object *a = jpath(rec, "services.init_scripts");
-	size_t n = jpath_len(rec, "services.init_scripts");
-	if (!a || !n)
+	size_t n = sv->init_scripts.n;
+	if (!n)
 		return;
 	struct buf line = {0};
 	for (size_t g = 0; g < ARRAY_SIZE(groups); g++) {
 		struct buf names = {0};
 		for (size_t i = 0; i < n; i++) {
-			json_object *e = json_object_array_get_idx(a, i);
-			bool running = false;
-			int state = jpath_bool(e, "running", &running) ? running : -1;
+			const struct env_init_script *e = &sv->init_scripts.v[i];
+			int state = e->running.known ? e->running.v : -1;
 			if (state != groups[g].running)
 				continue;
-			const char *name = jpath_str(e, "name"), *daemon = jpath_str(e, "daemon");
+			const char *name = e->name, *daemon = e->daemon;
 			buf_printf(&names, "%s%s", names.len ? ", " : "", name ?: "?");
 			if (daemon && name && !streq(daemon, name))
 				buf_printf(&names, " (%s)", daemon);
@@ -458,9 +446,9 @@ static void render_init_scripts(json_object *rec, FILE *out)
 	buf_free(&line);
 }
 
-void services_render(json_object *rec, FILE *out)
+void services_render(const struct env_record *env, FILE *out)
 {
-	render_services(rec, out);
-	render_init_scripts(rec, out);
-	render_busy(rec, out);
+	render_services(&env->services, out);
+	render_init_scripts(&env->services, out);
+	render_busy(env, out);
 }

@@ -46,4 +46,4 @@ int units_file_parse(const char *text, struct units_file *out, char **error);
 void units_file_free(struct units_file *f);
 /* The file for a record's services.* (NULL when the record has no unit
  * states: systemd was not reachable). */
-char *units_file_format(json_object *rec);
+char *units_file_format(const struct env_record *env);

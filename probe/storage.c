@@ -312,16 +312,13 @@ int storage_collect(struct probe_ctx *ctx)
 	return 0;
 }
 
-static void render_disk(json_object *disk, void *data)
+static void render_disk(const struct env_device *disk, void *data)
 {
 	FILE *out = data;
 	struct buf b = {0};
-	const char *cur = jpath_str(disk, "scheduler"), *rec = jpath_str(disk, "recommended_scheduler");
-	const char *note = jpath_str(disk, "scheduler_note");
-	bool rot;
-	int64_t ra, node;
+	const char *cur = disk->scheduler, *rec = disk->recommended_scheduler, *note = disk->scheduler_note;
 
-	buf_printf(&b, "%s: scheduler %s", jpath_str(disk, "name"), cur ? cur : "unknown");
+	buf_printf(&b, "%s: scheduler %s", disk->name, cur ? cur : "unknown");
 	if (rec && streq_ptr(cur, rec))
 		buf_printf(&b, " (recommended for %s%s%s)", blockdev_kind_label(disk), note ? "; " : "",
 			   note ? note : "");
@@ -330,79 +327,75 @@ static void render_disk(json_object *disk, void *data)
 			   note ? note : "");
 	else if (note)
 		buf_printf(&b, " (%s)", note);
-	if (jpath_bool(disk, "rotational", &rot))
-		buf_puts(&b, rot ? " · rotational" : " · not rotational");
-	if (jpath_int(disk, "read_ahead_kb", &ra))
-		buf_printf(&b, " · read-ahead %lld KiB", (long long)ra);
-	const char *driver = jpath_str(disk, "controller.driver");
-	const char *where = jpath_str(disk, "controller.pci");
+	if (disk->rotational.known)
+		buf_puts(&b, disk->rotational.v ? " · rotational" : " · not rotational");
+	if (disk->read_ahead_kb.known)
+		buf_printf(&b, " · read-ahead %lld KiB", (long long)disk->read_ahead_kb.v);
+	const char *driver = disk->controller.driver, *where = disk->controller.pci;
 	if (driver || where) {
 		buf_printf(&b, " · %s%s%s", driver ? driver : "controller", where ? (driver ? " at " : " ") : "",
 			   where ? where : "");
-		if (jpath_int(disk, "numa_node", &node))
-			buf_printf(&b, ", node %lld", (long long)node);
+		if (disk->numa_node.known)
+			buf_printf(&b, ", node %lld", (long long)disk->numa_node.v);
 	}
 	render_line(out, NULL, "%s", b.s);
 	buf_free(&b);
 }
 
 /* "on NVMe nvme0n1 "Samsung SSD 970"", "over SSD sda" for what a device stands on. */
-static void describe_device(struct buf *b, json_object *dev)
+static void describe_device(struct buf *b, const struct env_device *dev)
 {
-	const char *name = jpath_str(dev, "name"), *model = jpath_str(dev, "model");
-	const char *kind = jpath_str(dev, "kind");
+	const char *name = dev->name, *model = dev->model, *kind = dev->kind;
 	if (streq_ptr(kind, "tmpfs")) {
 		buf_puts(b, " in memory");
 		return;
 	}
 	if (streq_ptr(kind, "nfs")) {
-		buf_printf(b, " on NFS %s", jpath_str(dev, "remote") ? jpath_str(dev, "remote") : "");
+		buf_printf(b, " on NFS %s", dev->remote ? dev->remote : "");
 		return;
 	}
 	if (streq_ptr(kind, "overlay")) {
-		const char *src = jpath_str(dev, "backing.mount.source");
+		const char *src = dev->backing.mount.source;
 		buf_printf(b, " (overlay, upper layer on %s", src ? src : "an unknown device");
-		if (jpath(dev, "backing.device"))
-			describe_device(b, jpath(dev, "backing.device"));
+		if (dev->backing.device)
+			describe_device(b, dev->backing.device);
 		buf_puts(b, ")");
 		return;
 	}
-	if (jpath_str(dev, "layer"))
-		buf_printf(b, " on %s (%s%s%s)", name, jpath_str(dev, "layer"), jpath_str(dev, "layer_type") ? " " : "",
-			   jpath_str(dev, "layer_type") ? jpath_str(dev, "layer_type") : "");
+	if (dev->layer)
+		buf_printf(b, " on %s (%s%s%s)", name, dev->layer, dev->layer_type ? " " : "",
+			   dev->layer_type ? dev->layer_type : "");
 	else
 		buf_printf(b, " on %s %s", blockdev_kind_label(dev), name ? name : "?");
 	if (model)
 		buf_printf(b, " \"%s\"", model);
-	json_object *slaves = jpath(dev, "slaves");
-	for (size_t i = 0; slaves && i < json_object_array_length(slaves); i++) {
-		json_object *s = json_object_array_get_idx(slaves, i);
-		buf_printf(b, "%s %s %s", i ? "," : " over", blockdev_kind_label(s), jpath_str(s, "name"));
+	for (size_t i = 0; i < dev->slaves.n; i++) {
+		const struct env_device *s = &dev->slaves.v[i];
+		buf_printf(b, "%s %s %s", i ? "," : " over", blockdev_kind_label(s), s->name);
 	}
-	if (jpath(dev, "backing.device")) {
-		buf_printf(b, ", backed by %s", jpath_str(dev, "backing.path"));
-		describe_device(b, jpath(dev, "backing.device"));
+	if (dev->backing.device) {
+		buf_printf(b, ", backed by %s", dev->backing.path);
+		describe_device(b, dev->backing.device);
 	}
 }
 
-void storage_render(json_object *rec, FILE *out)
+void storage_render(const struct env_record *env, FILE *out)
 {
+	const struct env_storage *st = &env->storage;
 	struct buf b = {0};
-	json_object *dev = jpath(rec, "storage.device");
-	buf_printf(&b, "workdir %s", jpath_str(rec, "storage.workdir"));
-	if (jpath(rec, "storage.mount")) {
-		const char *fstype = jpath_str(rec, "storage.mount.fstype");
-		const char *source = jpath_str(rec, "storage.mount.source");
+	buf_printf(&b, "workdir %s", st->workdir);
+	if (st->mount.json) {
+		const char *fstype = st->mount.fstype, *source = st->mount.source;
 		buf_printf(&b, " → %s", source ? source : "?");
 		if (fstype && !streq_ptr(fstype, source))
 			buf_printf(&b, " %s", fstype);
-		buf_printf(&b, " (%s)", jpath_str(rec, "storage.mount.options"));
+		buf_printf(&b, " (%s)", st->mount.options);
 	} else {
 		buf_puts(&b, " (mount unknown)");
 	}
-	if (dev)
-		describe_device(&b, dev);
+	if (st->device)
+		describe_device(&b, st->device);
 	render_line(out, "Storage", "%s", b.s);
 	buf_free(&b);
-	storage_foreach_disk(rec, render_disk, out);
+	storage_foreach_device(env, render_disk, out);
 }

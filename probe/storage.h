@@ -57,7 +57,7 @@ const char *blockdev_kind(const char *name, const char *syspath, int rotational)
  */
 const char *blockdev_recommend(const char *kind, const struct strv *offered, char **note);
 /* Human name of a device object's kind: "NVMe", "SD card", "HDD", ... */
-const char *blockdev_kind_label(json_object *dev);
+const char *blockdev_kind_label(const struct env_device *dev);
 const char *blockdev_label(const char *kind, const char *mmc_type);
 
 /*

@@ -130,10 +130,10 @@ int toolchain_collect(struct probe_ctx *ctx)
 	return 0;
 }
 
-void toolchain_render(json_object *rec, FILE *out)
+void toolchain_render(const struct env_record *env, FILE *out)
 {
-	const char *cc = jpath_str(rec, "toolchain.cc"), *ccv = jpath_str(rec, "toolchain.cc_version");
-	const char *libc = jpath_str(rec, "toolchain.libc"), *libcv = jpath_str(rec, "toolchain.libc_version");
+	const char *cc = env->toolchain.cc, *ccv = env->toolchain.cc_version;
+	const char *libc = env->toolchain.libc, *libcv = env->toolchain.libc_version;
 	if (!cc && !libc)
 		return;
 	render_line(out, "Toolchain", "%s%s%s · %s%s%s", cc ? cc : "no compiler", ccv ? " " : "", ccv ? ccv : "",

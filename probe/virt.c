@@ -835,31 +835,26 @@ const char *virt_hypervisor_name(const char *id)
 }
 
 /* " (cpuid = KVMKVMKVM)": the first fact that named the hypervisor. */
-static void render_guest_source(json_object *rec, const char *hv, struct buf *b)
+static void render_guest_source(const struct env_virt *v, const char *hv, struct buf *b)
 {
-	json_object *ev = jpath(rec, "virt.evidence");
-	size_t n = jpath_len(rec, "virt.evidence");
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-		if (streq_ptr(jpath_str(e, "layer"), "hypervisor") && streq_ptr(jpath_str(e, "means"), hv)) {
-			buf_printf(b, " (%s = %s)", jpath_str(e, "source"), jpath_str(e, "value"));
+	for (size_t i = 0; i < v->evidence.n; i++) {
+		const struct env_evidence *e = &v->evidence.v[i];
+		if (streq_ptr(e->layer, "hypervisor") && streq_ptr(e->means, hv)) {
+			buf_printf(b, " (%s = %s)", e->source, e->value);
 			return;
 		}
 	}
 }
 
-void virt_render(json_object *rec, FILE *out)
+void virt_render(const struct env_record *env, FILE *out)
 {
+	const struct env_virt *v = &env->virt;
 	struct buf b = {0};
-	const char *role = jpath_str(rec, "virt.role");
-	const char *hv = jpath_str(rec, "virt.hypervisor");
-	const char *el = jpath_str(rec, "virt.boot_el");
-	bool kvm_dev, kvm_init;
-	double steal;
+	const char *role = v->role, *hv = v->hypervisor, *el = v->boot_el;
 
 	if (streq_ptr(role, "guest")) {
 		buf_printf(&b, "%s guest", virt_hypervisor_name(hv ?: "unknown"));
-		render_guest_source(rec, hv, &b);
+		render_guest_source(v, hv, &b);
 	} else if (streq_ptr(role, "host")) {
 		buf_puts(&b, hv ? "Xen dom0 (host)" : "bare metal, KVM host");
 	} else if (streq_ptr(role, "none")) {
@@ -867,22 +862,22 @@ void virt_render(json_object *rec, FILE *out)
 	} else {
 		buf_puts(&b, "guest or bare metal: unknown");
 	}
-	if (jpath_str(rec, "virt.container"))
-		buf_printf(&b, " · container %s", jpath_str(rec, "virt.container"));
+	if (v->container)
+		buf_printf(&b, " · container %s", v->container);
 	if (el)
 		buf_printf(&b, " · %s%s", streq(el, "mixed") ? "CPUs booted at mixed exception levels" : "booted at ",
 			   streq(el, "mixed") ? "" : el);
 	if (el && streq(el, "EL1") && !streq_ptr(role, "guest"))
 		buf_puts(&b, " (cannot host KVM)");
-	if (jpath_bool(rec, "virt.kvm_initialized", &kvm_init))
-		buf_printf(&b, " · KVM %s", kvm_init ? "initialised" : "not available");
-	if (jpath_bool(rec, "virt.kvm_dev", &kvm_dev))
-		buf_printf(&b, " · /dev/kvm %s", !kvm_dev ? "absent"
+	if (v->kvm_initialized.known)
+		buf_printf(&b, " · KVM %s", v->kvm_initialized.v ? "initialised" : "not available");
+	if (v->kvm_dev.known)
+		buf_printf(&b, " · /dev/kvm %s", !v->kvm_dev.v ? "absent"
 						: streq_ptr(role, "guest") ? "present (nested)" : "present");
-	if (streq_ptr(jpath_str(rec, "virt.config_kvm"), "n"))
+	if (streq_ptr(v->config_kvm, "n"))
 		buf_puts(&b, " · kernel built without KVM");
-	if (streq_ptr(role, "guest") && jpath_double(rec, "virt.steal_pct", &steal))
-		buf_printf(&b, " · steal %.1f %%", steal);
+	if (streq_ptr(role, "guest") && v->steal_pct.known)
+		buf_printf(&b, " · steal %.1f %%", v->steal_pct.v);
 	render_line(out, "Virt", "%s", b.s);
 	buf_free(&b);
 }

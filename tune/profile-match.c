@@ -4,6 +4,8 @@
 #include <fnmatch.h>
 #include <strings.h>
 
+#include "lib/env-record.h"
+
 /* Which conditional sections of a profile apply on a machine, and the
  * settings that win. */
 
@@ -38,7 +40,7 @@ static bool patterns_match(const char *patterns, const char *const *facts, bool 
  * cpu.model, match-virt against virt.role or virt.hypervisor. A fact the
  * record lacks matches nothing. *why says what decided.
  */
-static bool section_matches(const struct profile_section *s, json_object *rec, char **why)
+static bool section_matches(const struct profile_section *s, const struct env_record *env, char **why)
 {
 	bool any = false;
 	for (size_t i = 0; i < s->n; i++) {
@@ -47,14 +49,14 @@ static bool section_matches(const struct profile_section *s, json_object *rec, c
 		const char *what;
 		if (streq(e->key, "match-arch")) {
 			what = "cpu.arch";
-			facts[0] = jpath_str(rec, "cpu.arch") ?: jpath_str(rec, "host.arch");
+			facts[0] = env->cpu.arch ?: env->host.arch;
 		} else if (streq(e->key, "match-cpu")) {
 			what = "cpu.model";
-			facts[0] = jpath_str(rec, "cpu.model");
+			facts[0] = env->cpu.model;
 		} else if (streq(e->key, "match-virt")) {
 			what = "virt.role/virt.hypervisor";
-			facts[0] = jpath_str(rec, "virt.role");
-			facts[facts[0] ? 1 : 0] = jpath_str(rec, "virt.hypervisor");
+			facts[0] = env->virt.role;
+			facts[facts[0] ? 1 : 0] = env->virt.hypervisor;
 		} else {
 			continue;
 		}
@@ -102,13 +104,17 @@ static void set_value(struct profile *p, const struct profile_section *s, const 
 
 void profile_resolve(struct profile *p, struct profile_section *const *sections, size_t n, json_object *rec)
 {
+	struct env_record env;
+	_cleanup_free_ char *env_error = NULL;
+	/* a fact of the wrong type is not known, and matches nothing */
+	(void)env_decode(rec, "", &env, &env_error);
 	for (size_t i = 0; i < n; i++) {
 		const struct profile_section *s = sections[i];
 		if (!s->type || streq(s->type, "profile"))
 			continue;
 		if (is_conditional(s)) {
 			_cleanup_free_ char *why = NULL;
-			bool ok = rec && section_matches(s, rec, &why);
+			bool ok = rec && section_matches(s, &env, &why);
 			strv_take(&p->notes, xasprintf("%s:%u [%s] %s: %s", s->file, s->line, s->name,
 						       ok ? "applies" : "skipped",
 						       rec ? why : "no machine to match (checked only)"));
@@ -119,4 +125,5 @@ void profile_resolve(struct profile *p, struct profile_section *const *sections,
 			if (!profile_is_match_key(s->e[j].key))
 				set_value(p, s, &s->e[j]);
 	}
+	env_record_free(&env);
 }

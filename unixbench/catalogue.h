@@ -49,6 +49,7 @@ struct ub_test_info {
 	unsigned extra_s;    /* wall time beyond the duration (calibration, priming) */
 	bool needs_input;    /* reads sort.src from the working directory */
 	unsigned procs;      /* processes one copy can have at once */
+	bool user_space;     /* all its time is its own, in user space: kernel time during it is another's */
 };
 
 /* The whole table, ending with an entry whose id is NULL:

@@ -39,15 +39,26 @@ static void dma_latency(void **state)
 	unsetenv("UBTUNE_DMA_LATENCY_DEV");
 }
 
+/* hold_pin_fastest() on the environment record of this JSON text. */
+static json_object *pin_of(const char *text, cpu_set_t *set, size_t size, bool *pinned)
+{
+	_cleanup_json_ json_object *rec = json_lit(text);
+	struct env_record env;
+	env_of(rec, "the test", &env);
+	json_object *pin = hold_pin_fastest(&env, set, size, pinned);
+	env_record_free(&env);
+	return pin;
+}
+
 static void pin_fastest(void **state)
 {
 	size_t size = CPU_ALLOC_SIZE(64);
 	cpu_set_t *set = CPU_ALLOC(64);
 	bool pinned;
-	_cleanup_json_ json_object *env = json_lit(
-		"{\"cpu\": {\"kinds\": [{\"model\": \"Cortex-A55\", \"cpus\": \"0-3\", \"fastest\": false},"
-		" {\"model\": \"Cortex-A76\", \"cpus\": \"4-7\", \"fastest\": true}]}}");
-	_cleanup_json_ json_object *pin = hold_pin_fastest(env, set, size, &pinned);
+	_cleanup_json_ json_object *pin =
+		pin_of("{\"cpu\": {\"kinds\": [{\"model\": \"Cortex-A55\", \"cpus\": \"0-3\", \"fastest\": false},"
+		       " {\"model\": \"Cortex-A76\", \"cpus\": \"4-7\", \"fastest\": true}]}}",
+		       set, size, &pinned);
 	assert_true(pinned);
 	assert_int_equal(CPU_COUNT_S(size, set), 4);
 	assert_true(CPU_ISSET_S(4, size, set) && CPU_ISSET_S(7, size, set) && !CPU_ISSET_S(3, size, set));
@@ -55,14 +66,14 @@ static void pin_fastest(void **state)
 	assert_jstr(pin, "cpus", "4-7");
 	assert_jnull(pin, "note");
 
-	_cleanup_json_ json_object *one = json_lit("{\"cpu\": {\"kinds\": [{\"model\": \"Xeon\", \"cpus\": \"0-7\", \"fastest\": true}]}}");
-	_cleanup_json_ json_object *p1 = hold_pin_fastest(one, set, size, &pinned);
+	_cleanup_json_ json_object *p1 = pin_of("{\"cpu\": {\"kinds\": [{\"model\": \"Xeon\", \"cpus\": \"0-7\", \"fastest\": true}]}}",
+						set, size, &pinned);
 	assert_false(pinned);
 	assert_jstr(p1, "note", "one kind of core: nothing to pin");
 	assert_jnull(p1, "cpus");
 
-	_cleanup_json_ json_object *unknown = json_lit("{\"cpu\": {\"kinds\": [{\"cpus\": \"0-3\"}, {\"cpus\": \"4-7\"}]}}");
-	_cleanup_json_ json_object *p2 = hold_pin_fastest(unknown, set, size, &pinned);
+	_cleanup_json_ json_object *p2 = pin_of("{\"cpu\": {\"kinds\": [{\"cpus\": \"0-3\"}, {\"cpus\": \"4-7\"}]}}", set, size,
+						&pinned);
 	assert_false(pinned);
 	assert_jstr(p2, "note", "the fastest kind of core is not known");
 	CPU_FREE(set);

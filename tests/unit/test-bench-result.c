@@ -35,8 +35,10 @@ static char *report_of(json_object *rec)
 {
 	char *text = NULL;
 	size_t len = 0;
+	_cleanup_free_ char *error = NULL;
 	FILE *f = open_memstream(&text, &len);
-	result_render(rec, f);
+	if (result_render(rec, f, &error) < 0)
+		fail_msg("%s", error);
 	fclose(f);
 	return text;
 }
@@ -132,7 +134,8 @@ static void imported_record_renders(void **state)
 static void background_and_clock(void **state)
 {
 	_cleanup_json_ json_object *rec = json_lit(
-		"{\"schema\": \"ubtune.result/1\", \"started_at\": \"2026-01-01T12:00:00+0000\","
+		"{\"schema\": \"ubtune.result/1\", \"run_id\": \"cd\", \"started_at\": \"2026-01-01T12:00:00+0000\","
+		" \"suite\": {\"name\": \"native\"},"
 		" \"environment\": {\"before\": {\"cpu\": {\"kinds\": [{\"model\": \"Cortex-A76\"}, {\"model\": \"Cortex-A55\"}]}}},"
 		" \"runs\": [{\"copies\": 4, \"tests\": ["
 		"  {\"id\": \"dhry2reg\", \"name\": \"Dhrystone 2 using register variables\", \"unit\": \"lps\", \"baseline\": 116700,"

@@ -66,12 +66,7 @@ static void not_in_a_dump(void **state)
 static char *render(const char *json)
 {
 	_cleanup_json_ json_object *rec = json_lit(json);
-	char *text = NULL;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	clock_render(rec, f);
-	fclose(f);
-	return text;
+	return render_text(clock_render, rec);
 }
 
 #define KIND(measured, cur) \

@@ -409,10 +409,26 @@ static void charts(void **state)
 	assert_non_null(strstr(rel, "stroke-dasharray=\"4 3\""));
 }
 
+/* A result record of runs without tests, and what follows it. */
+#define TIMELINE_HEAD                                                                                                  \
+	"{\"schema\": \"ubtune.result/1\", \"run_id\": \"ab\", \"started_at\": \"2026-01-01T12:00:00+0000\","       \
+	" \"suite\": {\"name\": \"native\"}, \"runs\": [],"
+
+static bool timeline_of(json_object *rec, FILE *m)
+{
+	struct result_record r;
+	_cleanup_free_ char *error = NULL;
+	if (result_decode(rec, &r, &error) < 0)
+		fail_msg("%s", error);
+	bool drawn = chart_timeline(&r, CHART_INLINE, m);
+	result_record_free(&r);
+	return drawn;
+}
+
 static void timeline(void **state)
 {
 	_cleanup_json_ json_object *rec = json_lit(
-		"{\"samples\": ["
+		TIMELINE_HEAD " \"samples\": ["
 		" {\"t\": 1, \"test\": \"pipe\", \"copies\": 1, \"mhz\": [1800, 1800], \"temp_mc\": 61000},"
 		" {\"t\": 2, \"test\": \"pipe\", \"copies\": 1, \"mhz\": [600, 1800], \"temp_mc\": 63000,"
 		"  \"alarms\": [\"rpi_volt in0\"]},"
@@ -422,7 +438,7 @@ static void timeline(void **state)
 	char *out = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&out, &len);
-	assert_true(chart_timeline(rec, CHART_INLINE, m));
+	assert_true(timeline_of(rec, m));
 	fclose(m);
 	assert_true(startswith(out, "<svg "));
 	assert_int_equal(count(out, "<polyline "), 3);
@@ -432,9 +448,9 @@ static void timeline(void **state)
 	assert_non_null(strstr(out, "raised &lt;during&gt; Pipe"));
 	free(out);
 
-	_cleanup_json_ json_object *none = json_lit("{\"samples\": []}");
+	_cleanup_json_ json_object *none = json_lit(TIMELINE_HEAD " \"samples\": []}");
 	m = open_memstream(&out, &len);
-	assert_false(chart_timeline(none, CHART_INLINE, m));
+	assert_false(timeline_of(none, m));
 	fclose(m);
 	assert_int_equal(len, 0);
 	free(out);
@@ -447,8 +463,10 @@ static void html_page(void **state)
 	struct compare_input in[] = { { a, "first", 0 }, { b, "second & <last>", 0 } };
 	char *out = NULL;
 	size_t len = 0;
+	_cleanup_free_ char *error = NULL;
 	FILE *m = open_memstream(&out, &len);
-	report_html(in, 2, m);
+	if (report_html(in, 2, m, &error) < 0)
+		fail_msg("%s", error);
 	fclose(m);
 	assert_true(startswith(out, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\""));
 	assert_true(endswith(out, "</html>\n"));

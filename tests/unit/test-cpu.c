@@ -109,12 +109,7 @@ static double jdouble(json_object *rec, const char *path)
 
 static char *render_cpu(json_object *rec)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	cpu_render(rec, f);
-	fclose(f);
-	return text;
+	return render_text(cpu_render, rec);
 }
 
 /* ---- real dumps ---- */

@@ -63,19 +63,27 @@ static void expect_first(const char *got, const char *want)
 		fail_msg("causes \"%s\", expected first %s", got, want);
 }
 
-/* The causes of a change of the groups by `by` between two results that
- * say nothing else of themselves, labelled la and lb. */
-static char *explain_change(const double by[DIAG_NGROUPS], const char *la, const char *lb, bool *one)
+/* The causes of a change of the groups by `by` between two results labelled
+ * la and lb whose environments hold env_a and env_b (NULL: nothing else). */
+static char *explain_envs(const char *env_a, const char *env_b, const double by[DIAG_NGROUPS], const char *la,
+			  const char *lb, bool *one)
 {
-	_cleanup_json_ json_object *a = result_of(NULL, same, NULL), *b = result_of(NULL, by, NULL);
+	_cleanup_json_ json_object *a = result_of(env_a, same, NULL), *b = result_of(env_b, by, NULL);
 	return explain(a, b, la, lb, one);
 }
 
-static void expect_change(const double by[DIAG_NGROUPS], const char *la, const char *lb, const char *want)
+static void expect_envs(const char *env_a, const char *env_b, const double by[DIAG_NGROUPS], const char *la,
+			const char *lb, const char *want)
 {
 	bool one;
-	_cleanup_free_ char *got = explain_change(by, la, lb, &one);
+	_cleanup_free_ char *got = explain_envs(env_a, env_b, by, la, lb, &one);
 	expect_first(got, want);
+}
+
+/* The same between two results that say nothing else of themselves. */
+static void expect_change(const double by[DIAG_NGROUPS], const char *la, const char *lb, const char *want)
+{
+	expect_envs(NULL, NULL, by, la, lb, want);
 }
 
 static void two_clocks(void **state)
@@ -89,10 +97,8 @@ static void two_clocks(void **state)
 	assert_true(one);
 	expect_first(got, "diff.clock:high");
 	/* x86: the BogoMIPS of the two headers */
-	_cleanup_json_ json_object *x = result_of("{\"cpu\": {\"arch\": \"x86_64\", \"bogomips\": 4000}}", same, NULL);
-	_cleanup_json_ json_object *y = result_of("{\"cpu\": {\"arch\": \"x86_64\", \"bogomips\": 5200}}", faster, NULL);
-	_cleanup_free_ char *bogo = explain(x, y, "base", "turbo", &one);
-	expect_first(bogo, "diff.clock:high");
+	expect_envs("{\"cpu\": {\"arch\": \"x86_64\", \"bogomips\": 4000}}",
+		    "{\"cpu\": {\"arch\": \"x86_64\", \"bogomips\": 5200}}", faster, "base", "turbo", "diff.clock:high");
 }
 
 static void build(void **state)
@@ -114,11 +120,8 @@ static void kernel(void **state)
 {
 	(void)state;
 	static const double sys[DIAG_NGROUPS] = { 1.0, 1.25, 1.1, 1.15, 1.0, 1.04 };
-	_cleanup_json_ json_object *a = result_of("{\"host\": {\"kernel_release\": \"5.4.0\"}}", same, NULL);
-	_cleanup_json_ json_object *b = result_of("{\"host\": {\"kernel_release\": \"6.1.0\"}}", sys, NULL);
-	bool one;
-	_cleanup_free_ char *got = explain(a, b, "5.4", "6.1", &one);
-	expect_first(got, "diff.kernel:high");
+	expect_envs("{\"host\": {\"kernel_release\": \"5.4.0\"}}", "{\"host\": {\"kernel_release\": \"6.1.0\"}}", sys, "5.4",
+		    "6.1", "diff.kernel:high");
 	expect_change(sys, "before patch", "after patch", "diff.kernel:medium");
 }
 
@@ -142,12 +145,11 @@ static void noise_and_machines(void **state)
 	/* within noise: no cause */
 	static const double tiny[DIAG_NGROUPS] = { 1.004, 0.99, 0.88, 1.01, 0.993, 1.002 };
 	bool one;
-	_cleanup_free_ char *got = explain_change(tiny, "rv64gc", "rv64gc_xtheadba", &one);
+	_cleanup_free_ char *got = explain_envs(NULL, NULL, tiny, "rv64gc", "rv64gc_xtheadba", &one);
 	assert_string_equal(got, "");
 	/* two machines: compared with nothing */
-	_cleanup_json_ json_object *x = result_of("{\"cpu\": {\"model\": \"Cortex-A72\"}}", same, NULL);
-	_cleanup_json_ json_object *y = result_of("{\"cpu\": {\"model\": \"Cortex-A76\"}}", tiny, NULL);
-	_cleanup_free_ char *two = explain(x, y, "pi4", "pi5", &one);
+	_cleanup_free_ char *two = explain_envs("{\"cpu\": {\"model\": \"Cortex-A72\"}}",
+						"{\"cpu\": {\"model\": \"Cortex-A76\"}}", tiny, "pi4", "pi5", &one);
 	assert_false(one);
 	assert_string_equal(two, "");
 }

@@ -25,7 +25,8 @@ static void start_times(void **state)
 static json_object *result(const char *host, const char *run)
 {
 	_cleanup_free_ char *text = xasprintf(
-		"{\"host\": \"%s\", \"run_id\": \"%s\", \"started_at\": \"2026-01-01T12:00:00+0100\", \"runs\": ["
+		"{\"schema\": \"ubtune.result/1\", \"suite\": {\"name\": \"native\"},"
+		" \"host\": \"%s\", \"run_id\": \"%s\", \"started_at\": \"2026-01-01T12:00:00+0100\", \"runs\": ["
 		"{\"copies\": 2, \"index\": {\"score\": 512.5}, \"tests\": ["
 		"{\"id\": \"whetstone-double\", \"name\": \"Double-Precision Whetstone\", \"unit\": \"MWIPS\","
 		" \"result\": 2000, \"index\": 363.6}]}]}",

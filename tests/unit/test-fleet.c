@@ -141,6 +141,28 @@ static json_object *host(const char *name, const char *fstype, const char *kind,
 	return json_lit(text);
 }
 
+/* fleet_differences() of records as the store gives them. */
+static json_object *differences(json_object *rec, json_object *const *peers, size_t npeers, int t)
+{
+	_cleanup_free_ char *error = NULL;
+	struct result_env own, *decoded = xcalloc(npeers, sizeof(*decoded));
+	const struct result_env **p = xcalloc(npeers, sizeof(*p));
+	if (result_env_decode(rec, &own, &error) < 0)
+		fail_msg("%s", error);
+	for (size_t i = 0; i < npeers; i++) {
+		if (result_env_decode(peers[i], &decoded[i], &error) < 0)
+			fail_msg("%s", error);
+		p[i] = &decoded[i];
+	}
+	json_object *d = fleet_differences(&own, p, npeers, t);
+	for (size_t i = 0; i < npeers; i++)
+		result_env_free(&decoded[i]);
+	result_env_free(&own);
+	free(decoded);
+	free(p);
+	return d;
+}
+
 static json_object *difference(json_object *diffs, size_t i)
 {
 	assert_true(i < jarr_len(diffs));
@@ -161,7 +183,7 @@ static void fact_ranking(void **state)
 
 	/* File Copy: the workdir and the governor separate fully; the workdir
 	 * moves fewer tests, so it comes first; the kernel is shared */
-	_cleanup_json_ json_object *fc = fleet_differences(slow, peers, 4, DT_FC1K);
+	_cleanup_json_ json_object *fc = differences(slow, peers, 4, DT_FC1K);
 	assert_int_equal(jarr_len(fc), 2);
 	json_object *d = difference(fc, 0);
 	assert_jstr(d, "fact", "workdir medium");
@@ -172,7 +194,7 @@ static void fact_ranking(void **state)
 	assert_jstr(difference(fc, 1), "fact", "governor");
 
 	/* Dhrystone: the workdir does not move it, so it goes last */
-	_cleanup_json_ json_object *dhry = fleet_differences(slow, peers, 4, DT_DHRY);
+	_cleanup_json_ json_object *dhry = differences(slow, peers, 4, DT_DHRY);
 	assert_jstr(difference(dhry, 0), "fact", "governor");
 	assert_jstr(difference(dhry, 0), "theirs", "theirs performance");
 	assert_jstr(difference(dhry, 1), "fact", "workdir medium");
@@ -181,14 +203,14 @@ static void fact_ranking(void **state)
 	/* peers that disagree: the common value is named with its count; a
 	 * value half the peers share does not set the host apart */
 	_cleanup_json_ json_object *odd = host("k9", "tmpfs", "tmpfs", "performance", "6.1.0-9", 300);
-	_cleanup_json_ json_object *k = fleet_differences(odd, peers, 4, DT_FC1K);
+	_cleanup_json_ json_object *k = differences(odd, peers, 4, DT_FC1K);
 	assert_int_equal(jarr_len(k), 1);
 	assert_jstr(difference(k, 0), "fact", "kernel");
 	assert_jstr(difference(k, 0), "own", "it runs kernel 6.1.0-9");
 	assert_jstr(difference(k, 0), "theirs", "they run 6.1.0-18 (3 of 4)");
 	json_object *p2[2] = { peers[0], peers[2] };
 	json_object_put(k);
-	k = fleet_differences(odd, p2, 2, DT_FC1K);
+	k = differences(odd, p2, 2, DT_FC1K);
 	assert_int_equal(jarr_len(k), 0);
 
 	/* a separation of every peer beats a partial one of a more specific fact */
@@ -199,14 +221,16 @@ static void fact_ranking(void **state)
 		host("m4", "tmpfs", "tmpfs", "powersave", "6.1.0-18", 450),
 	};
 	_cleanup_json_ json_object *perf = host("q1", "ext4", "ssd", "performance", "6.1.0-18", 300);
-	_cleanup_json_ json_object *m = fleet_differences(perf, mixed, 4, DT_FC1K);
+	_cleanup_json_ json_object *m = differences(perf, mixed, 4, DT_FC1K);
 	assert_jstr(difference(m, 0), "fact", "governor");
 	assert_jstr(difference(m, 1), "fact", "workdir medium");
 	assert_jstr(difference(m, 1), "theirs", "theirs on tmpfs (3 of 4)");
 
 	/* a fact the host's record does not have is not compared */
-	_cleanup_json_ json_object *bare = json_lit("{\"host\": \"x\"}");
-	_cleanup_json_ json_object *none = fleet_differences(bare, peers, 4, DT_FC1K);
+	_cleanup_json_ json_object *bare = json_lit("{\"schema\": \"ubtune.result/1\", \"run_id\": \"x\", \"host\": \"x\","
+						   " \"started_at\": \"2026-01-01T12:00:00+0100\","
+						   " \"suite\": {\"name\": \"native\"}, \"runs\": []}");
+	_cleanup_json_ json_object *none = differences(bare, peers, 4, DT_FC1K);
 	assert_int_equal(jarr_len(none), 0);
 	for (int i = 0; i < 4; i++) {
 		json_object_put(peers[i]);

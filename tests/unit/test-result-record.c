@@ -5,6 +5,7 @@
 
 #include "lib/env-record.h"
 #include "lib/result-record.h"
+#include "lib/result-summary.h"
 #include "testlib.h"
 
 static json_object *load(const char *name)

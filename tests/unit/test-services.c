@@ -92,7 +92,10 @@ static void units_file(void **state)
 		"{\"services\": {\"available\": true, \"default_target\": \"graphical.target\", \"noisy\": ["
 		"{\"unit\": \"cups.service\", \"state\": \"active\", \"sub\": \"running\", \"load\": \"loaded\", \"source\": \"unit\"},"
 		"{\"unit\": null, \"process\": \"Xorg\", \"pid\": 900, \"state\": \"running\", \"source\": \"process\"}]}}");
-	_cleanup_free_ char *text = units_file_format(rec);
+	struct env_record env;
+	env_of(rec, "the test", &env);
+	_cleanup_free_ char *text = units_file_format(&env);
+	env_record_free(&env);
 	assert_string_equal(text, "# systemd unit states: UNIT LOAD ACTIVE SUB\ndefault-target=graphical.target\n"
 				  "cups.service loaded active running\n");
 	assert_int_equal(units_file_parse(text, &f, &error), 0);
@@ -100,7 +103,9 @@ static void units_file(void **state)
 	units_file_free(&f);
 
 	_cleanup_json_ json_object *none = json_lit("{\"services\": {\"available\": false, \"noisy\": []}}");
-	assert_null(units_file_format(none));
+	env_of(none, "the test", &env);
+	assert_null(units_file_format(&env));
+	env_record_free(&env);
 }
 
 /* Runs one rule by id on a record literal; returns whether it matched. */

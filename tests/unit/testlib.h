@@ -28,14 +28,35 @@ static inline char *fixture_root(const char *name)
 	return xasprintf("%s/build/fixtures/%s", SRCDIR, name);
 }
 
+/* Decodes an environment record (asserts that it fits the schema); what names it. */
+static inline void env_of(json_object *rec, const char *what, struct env_record *env)
+{
+	_cleanup_free_ char *error = NULL;
+	if (env_decode(rec, "", env, &error) < 0)
+		fail_msg("the record of %s does not decode: %s", what, error);
+}
+
 /* Every record the probe writes fits the environment schema. */
 static inline void assert_decodes(json_object *rec, const char *what)
 {
 	struct env_record env;
-	_cleanup_free_ char *error = NULL;
-	if (env_decode(rec, "", &env, &error) < 0)
-		fail_msg("the record of %s does not decode: %s", what, error);
+	env_of(rec, what, &env);
 	env_record_free(&env);
+}
+
+/* What an area's render function prints for rec (caller frees). */
+static inline char *render_text(void (*render)(const struct env_record *env, FILE *out), json_object *rec)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct env_record env;
+	env_of(rec, "the test", &env);
+	FILE *out = open_memstream(&text, &len);
+	assert_non_null(out);
+	render(&env, out);
+	fclose(out);
+	env_record_free(&env);
+	return text;
 }
 
 /* Probes a root directory and returns the record (asserts success). */

@@ -117,14 +117,3 @@ static inline const char *finding_field(json_object *rec, const char *id, const 
 	return NULL;
 }
 
-/* What an area's render function prints for rec (caller frees). */
-static inline char *render_text(void (*render)(json_object *rec, FILE *out), json_object *rec)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	assert_non_null(out);
-	render(rec, out);
-	fclose(out);
-	return text;
-}

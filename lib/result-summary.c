@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The summary that lists a result in the store. */
+#include "result-summary.h"
+
+#include "result-stability.h"
+#include "util.h"
+
+json_object *result_summary(json_object *rec)
+{
+	struct result_record r;
+	_cleanup_free_ char *error = NULL;
+	/* records are checked when they enter the store: a record that does
+	 * not decode is listed with what is known of it, nothing */
+	(void)result_decode(rec, &r, &error);
+	json_object *s = json_object_new_object();
+	jset_str(s, "run_id", r.run_id);
+	jset_str(s, "started_at", r.started_at);
+	jset_str(s, "host", r.host);
+	const char *name = r.suite.name, *version = r.suite.version;
+	_cleanup_free_ char *suite = version ? xasprintf("%s %s", name, version) : xstrdup_or_null(name);
+	jset_str(s, "suite", suite);
+
+	json_object *copies = json_object_new_array(), *scores = json_object_new_array();
+	json_object *flags = json_object_new_array();
+	bool partial = false;
+	for (size_t i = 0; i < r.runs.n; i++) {
+		const struct result_run *run = &r.runs.v[i];
+		json_object_array_add(copies, run->copies.known ? json_object_new_int64(run->copies.v) : NULL);
+		json_object_array_add(scores, run->index.score.known ? json_object_new_double(run->index.score.v) : NULL);
+		partial |= is_true(run->index.partial);
+	}
+	if (is_true(r.quick))
+		jarr_add_str(flags, "quick");
+	if (is_true(r.incomplete))
+		jarr_add_str(flags, "incomplete");
+	if (is_true(r.imported))
+		jarr_add_str(flags, "imported");
+	if (partial)
+		jarr_add_str(flags, "partial");
+	for (size_t i = 0; i < r.profile.profiles.n; i++) {
+		const char *p = r.profile.profiles.v[i];
+		_cleanup_free_ char *f = xasprintf("profile:%s", p ? p : "?");
+		jarr_add_str(flags, f);
+	}
+	struct strv reasons = {0};
+	if (result_stability(&r, &reasons))
+		jarr_add_str(flags, "unstable");
+	strv_free(&reasons);
+	jset(s, "copies", copies);
+	jset(s, "scores", scores);
+	jset(s, "flags", flags);
+	result_record_free(&r);
+	return s;
+}
