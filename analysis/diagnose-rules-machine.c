@@ -365,7 +365,6 @@ static const struct {
 	{ "cpu.governor.other", DC_LOW, NULL },
 	{ "cpu.max-freq-capped", DC_MEDIUM, "maximum frequency capped" },
 	{ "power.on-battery", DC_MEDIUM, "on battery" },
-	{ "cpu.boost-off", DC_LOW, "boost off" },
 };
 
 /* intel_pstate's and amd-pstate-epp's powersave is their dynamic governor. */

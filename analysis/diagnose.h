@@ -264,7 +264,8 @@ struct diag_rule {
 };
 
 /* Rule tables, each ended by an entry with id == NULL. */
-extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[], diag_rules_header[];
+extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[], diag_rules_header[],
+	diag_rules_knobs[];
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data);
 const struct diag_rule *diag_rule_lookup(const char *id);
 /* Runs one rule on a case; the caller clears d. */
