@@ -94,6 +94,13 @@ static double clock_after(const struct result_test *test, int64_t cpu, double *c
 	return NAN;
 }
 
+/* How long a test ran: its mean pass time by its passes; NAN when not known. */
+static double test_time(const struct result_test *t)
+{
+	int64_t passes = t->passes.n ? (int64_t)t->passes.n : int_or(t->samples, 1);
+	return num_or(t->time_s, NAN) * (double)passes;
+}
+
 static bool allcore_boost(const struct diag_case *c)
 {
 	const struct env_freq *freq = &diag_env(c)->cpu.freq;
@@ -137,8 +144,8 @@ static void run_clock(const struct diag_case *c, const struct result_run *run, c
 			if (isnan(mhz))
 				continue;
 			bool low = mhz < threshold * kinds[k].max_mhz;
-			/* the clock after a test stands for the test's time */
-			double t = num_or(run->tests.v[i].time_s, NAN);
+			/* the clock after a test stands for the test's time: its passes' */
+			double t = test_time(&run->tests.v[i]);
 			one.measured++;
 			one.low += low;
 			one.time_s += t;

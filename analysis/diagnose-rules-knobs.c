@@ -147,7 +147,8 @@ static void check_idle_wakeup(const struct diag_case *c, struct diagnosis *d)
 		diag_evidence(d, "the run asked to hold the DMA latency, but could not: %s", qos->error ?: "not held");
 	else if (held_us >= DEEP_IDLE_US)
 		diag_evidence(d, "the run held the DMA latency at %" PRId64 " µs: deep enough for these states", held_us);
-	if (diag_gain_from_refs(d, c, DT_WAKEUP, DT_KERNEL))
+	/* the references say what the hand-overs should reach only where they are slow */
+	if (slow && diag_gain_from_refs(d, c, DT_WAKEUP, DT_KERNEL))
 		return;
 	if (slow)
 		diag_gain(d, one, DT_CTX, CTX_LOW_SINGLE * one->index[DT_PIPE]);

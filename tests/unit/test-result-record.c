@@ -19,7 +19,7 @@ static json_object *load(const char *name)
 static void stored_records(void **state)
 {
 	static const char *const names[] = { "bench-programs-quick.json", "bench-run-engine.json",
-					     "rpi4-undervoltage.json" };
+					     "rpi4-undervoltage.json", "rk3568-board-knobs.json", "laptop-knobs.json" };
 	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
 		_cleanup_json_ json_object *rec = load(names[f]);
 		_cleanup_free_ char *error = NULL;
