@@ -3,7 +3,9 @@
  * Causes in the knobs around the CPU and the kernel that the probe reads
  * and a profile or a bench option sets: the memory controller's devfreq
  * governor, idle states and the DMA latency a run holds, process limits,
- * audit rules and seccomp, boost and the energy preferences (EPP, EPB).
+ * audit rules and seccomp, the kernel's mitigations, where the 1-copy
+ * pass ran on a CPU of several kinds, boost and the energy preferences
+ * (EPP, EPB).
  * Each reads the environment record (its facts and the probe's findings)
  * and what the run recorded (its options, tests and events). Records
  * without a probe (imported logs) know none of these: the rules stay
@@ -389,6 +391,75 @@ static void check_energy_policy(const struct diag_case *c, struct diagnosis *d)
 		d->expect = xstrdup("the 1-copy tests gain the most (one busy core boosts highest); all copies less");
 }
 
+/* ---- kernel mitigations ---- */
+
+/* The tests that enter the kernel, against the references, relative to
+ * Dhrystone and Whetstone: what the mitigations' cost on each entry, exit
+ * and switch shows as. */
+#define DT_KERNEL_ENTRY (DT_KERNEL | DT(DT_CTX) | DT_PROCESS)
+
+static void check_mitigations(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct env_finding *f = diag_finding(c, "cpu.mitigations");
+	if (!c->probed || !f)
+		return;
+	double rel = held_back(c, DT_KERNEL_ENTRY, DT_CPU);
+	if (!(rel < KNOB_REL_LOW)) {
+		if (rel > 0)
+			diag_set_normal(d, "the kernel mitigates CPU vulnerabilities, and the tests that enter it are at "
+					   "%.0f %% of the published runs relative to Dhrystone and Whetstone",
+					100 * rel);
+		return;
+	}
+	diag_fire(d, DC_LOW, DT_KERNEL_ENTRY,
+		  "the tests that enter the kernel are low against the same CPU's published runs while the CPU tests "
+		  "are not, and the kernel mitigates CPU vulnerabilities: each system call and switch pays for them");
+	diag_evidence_finding(d, f);
+	held_back_evidence(d, c, DT_KERNEL_ENTRY, "the system-call, pipe, context-switch and process tests", DT_CPU,
+			   "Dhrystone and Whetstone");
+	d->expect = xstrdup("the kernel-entry tests gain what the mitigations cost; a fair comparison needs the "
+			    "same kernel and mitigations on both sides");
+}
+
+/* ---- where the 1-copy pass ran ---- */
+
+/* N copies over 1 copy above what the topology allows: the one copy ran
+ * slower than the fastest core. */
+#define SINGLE_TOO_SLOW 1.1
+
+static void check_single_placement(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_topology *t = &c->topo;
+	const typeof(c->r.options.pin_single) *pin = &c->r.options.pin_single;
+	if (t->n < 2 || !diag_single(c))
+		return;
+	if (pin->cpus) {
+		diag_set_normal(d, "the 1-copy pass ran on the fastest kind of core, %s (CPUs %s)", pin->kind ?: "?",
+				pin->cpus);
+		return;
+	}
+	if (c->imported) {
+		diag_set_unchecked(d, "where the 1-copy pass ran: not in an imported log of a CPU with %zu kinds of core",
+				   t->n);
+		return;
+	}
+	double eff = diag_scaling(c, DT_DHRY);
+	diag_fire(d, eff > SINGLE_TOO_SLOW ? DC_MEDIUM : DC_LOW, DT_ALL,
+		  "the 1-copy pass was not pinned on a CPU with %zu kinds of core: the scheduler may have run it on a "
+		  "slower kind for part of its time",
+		  t->n);
+	diag_evidence(d, "fastest kind: %u × %s; slowest: %u × %s, at about %.0f %% of its speed", t->kinds[0].cpus,
+		      t->kinds[0].name ?: "CPU", t->kinds[t->n - 1].cpus, t->kinds[t->n - 1].name ?: "CPU",
+		      100 * t->kinds[t->n - 1].speed);
+	if (pin->note)
+		diag_evidence(d, "the run was asked to pin it, but: %s", pin->note);
+	if (eff > SINGLE_TOO_SLOW)
+		diag_evidence(d, "%u copies: Dhrystone 2 at %.0f %% of what its cores give against the 1-copy run: "
+				 "one copy ran below the fastest core's speed",
+			      diag_multi(c)->copies, 100 * eff);
+	d->expect = xstrdup("the 1-copy scores of the fastest core, and a scaling that the topology explains");
+}
+
 const struct diag_rule diag_rules_knobs[] = {
 	{
 		.id = "diag.memory-clock",
@@ -424,6 +495,22 @@ const struct diag_rule diag_rules_knobs[] = {
 		.experiment = "remove the rules (or run outside the filter), run `ubtune bench --tests syscall,pipe,execl` "
 			      "and `ubtune compare`",
 		.check = check_syscall_filters,
+	},
+	{
+		.id = "diag.mitigations",
+		.title = "The kernel's vulnerability mitigations tax each entry",
+		.fix = "compare only with runs under the same kernel and mitigations; to measure their cost, boot a test "
+		       "machine with mitigations=off (it is then unprotected)",
+		.experiment = "on a test machine, boot once with mitigations=off, run again and `ubtune compare`",
+		.check = check_mitigations,
+	},
+	{
+		.id = "diag.single-copy-placement",
+		.title = "The 1-copy pass was not held on the fastest cores",
+		.fix = "`ubtune bench --pin-single fastest` (profile key `[bench] pin-single = fastest`): the 1-copy pass "
+		       "runs on the fastest kind of core, and the result says so",
+		.experiment = "run with `--pin-single fastest`, then `ubtune compare last~1 last`",
+		.check = check_single_placement,
 	},
 	{
 		.id = "diag.energy-policy",

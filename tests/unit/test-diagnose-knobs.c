@@ -62,7 +62,8 @@ static bool has_evidence(const struct diagnosis *d, const char *part)
 static void silent_when_imported(void **state)
 {
 	static const char *const ids[] = { "diag.memory-clock", "diag.idle-wakeup", "diag.process-limit",
-					   "diag.syscall-filters", "diag.energy-policy" };
+					   "diag.syscall-filters", "diag.mitigations", "diag.single-copy-placement",
+					   "diag.energy-policy" };
 	_cleanup_json_ json_object *rec = published_result("rk3568-native-tmpfs");
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
 		struct diagnosis d;
@@ -287,11 +288,77 @@ static void energy_policy(void **state)
 	expect_rule("diag.energy-policy", fast, DC_NONE, "boost on, energy preference performance, bias normal or faster");
 }
 
+#define MITIGATED                                                                                                      \
+	"{\"findings\": [{\"id\": \"cpu.mitigations\", \"severity\": \"info\", \"evidence\": "                       \
+	"\"/sys/devices/system/cpu/vulnerabilities: spectre_v1, spectre_v2 say Mitigation\"}]}"
+
+static void mitigations(void **state)
+{
+	/* the kernel-entry tests at 70 % of the same board's runs, the CPU tests at theirs: low */
+	_cleanup_json_ json_object *low = rk3568(DT_KERNEL | DT(DT_CTX) | DT_PROCESS, 0.7, MITIGATED);
+	struct diagnosis d;
+	rule_excluding("diag.mitigations", low, "rk3568-native-tmpfs", &d);
+	assert_int_equal(d.confidence, DC_LOW);
+	assert_true(has_evidence(&d, "finding cpu.mitigations"));
+	assert_true(has_evidence(&d, "1 copy: the system-call, pipe, context-switch and process tests at "));
+	diagnosis_clear(&d);
+	/* at the references: said to be normal */
+	_cleanup_json_ json_object *fine = rk3568(0, 1, MITIGATED);
+	rule_excluding("diag.mitigations", fine, "rk3568-native-tmpfs", &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_non_null(strstr(d.normal, "the tests that enter it are at "));
+	diagnosis_clear(&d);
+	/* no references to weigh them against: nothing said */
+	_cleanup_json_ json_object *alone = probed(healthy1, healthy4, MITIGATED);
+	jset_str(jpath(alone, "environment.before"), "cpu", NULL);
+	rule_on("diag.mitigations", alone, &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_null(d.normal);
+	diagnosis_clear(&d);
+}
+
+#define RK3588_KINDS                                                                                                   \
+	"\"cpu\": {\"arch\": \"aarch64\", \"kinds\": [{\"model\": \"Cortex-A55\", \"cpus\": \"0-3\", \"capacity\": "       \
+	"414}, {\"model\": \"Cortex-A76\", \"cpus\": \"4-7\", \"capacity\": 1024, \"fastest\": true}]}"
+
+static void single_copy_placement(void **state)
+{
+	double one[DIAG_NTESTS], many[DIAG_NTESTS];
+	for (int t = 0; t < DIAG_NTESTS; t++) {
+		one[t] = healthy1[t];
+		many[t] = healthy1[t] * 2;
+	}
+	/* 8 copies 6.5× one copy where the cores give 5.6×: one copy ran slower than an A76 */
+	many[DT_DHRY] = one[DT_DHRY] * 6.5;
+	json_object *rec = result_new();
+	result_add_run(rec, 1, one);
+	result_add_run(rec, 8, many);
+	jset_int(rec, "online_cpus", 8);
+	result_env(rec, "{" RK3588_KINDS "}");
+	expect_rule("diag.single-copy-placement", rec, DC_MEDIUM, "was not pinned on a CPU with 2 kinds of core");
+	struct diagnosis d;
+	rule_on("diag.single-copy-placement", rec, &d);
+	assert_true(has_evidence(&d, "fastest kind: 4 × Cortex-A76; slowest: 4 × Cortex-A55, at about 40 % of its speed"));
+	diagnosis_clear(&d);
+	/* pinned: said */
+	result_merge(rec, "{\"options\": {\"pin_single\": {\"requested\": \"fastest\", \"cpus\": \"4-7\", \"kind\": "
+			  "\"Cortex-A76\", \"note\": null}}}");
+	expect_rule("diag.single-copy-placement", rec, DC_NONE, "ran on the fastest kind of core, Cortex-A76 (CPUs 4-7)");
+	json_object_put(rec);
+	/* one kind of core: nothing to say */
+	_cleanup_json_ json_object *one_kind = probed(healthy1, healthy4, "{\"cpu\": {\"cores\": 4, \"threads\": 4}}");
+	rule_on("diag.single-copy-placement", one_kind, &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_null(d.normal);
+	diagnosis_clear(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(silent_when_imported), cmocka_unit_test(memory_clock),	  cmocka_unit_test(idle_wakeup),
 		cmocka_unit_test(process_limit),	cmocka_unit_test(syscall_filters), cmocka_unit_test(energy_policy),
+		cmocka_unit_test(mitigations),		cmocka_unit_test(single_copy_placement),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
