@@ -482,7 +482,8 @@ const struct diag_rule diag_rules_knobs[] = {
 		.id = "diag.process-limit",
 		.title = "A process limit stops the copies",
 		.fix = "raise the limit for the run: ulimit -u (LimitNPROC=), the cgroup's pids.max (TasksMax= of the "
-		       "service or session), sysctl kernel.pid_max or kernel.threads-max; or run fewer copies",
+		       "service or session), kernel.pid_max or kernel.threads-max (`[sysctl]` in a profile); or run "
+		       "fewer copies",
 		.experiment = "raise the limit, run the process and shell tests again (`ubtune bench --tests "
 			      "spawn,shell1,shell8`) and `ubtune compare`",
 		.check = check_process_limit,
