@@ -9,11 +9,12 @@ mkdir -p "$T/fake" "$T/run"
 [ -r /proc/uptime ] || skip "no /proc/uptime to stamp the messages with"
 
 # /proc/uptime is CLOCK_BOOTTIME, the clock of /dev/kmsg's time stamps
+# (awk's %d stops at 2^31: microseconds after 36 minutes of uptime need %.0f)
 cat >"$T/fake/ubtune-workloads" <<EOF2
 #!/bin/sh
 if [ "\$1" = spawn ]; then
 	read up idle </proc/uptime
-	us=\$(echo "\$up" | awk '{ printf "%d", \$1 * 1000000 }')
+	us=\$(echo "\$up" | awk '{ printf "%.0f", \$1 * 1000000 }')
 	echo "3,1,\$us,-;Out of memory: Killed process \$\$ (spawn)" >>"$UBTUNE_KMSG_DEV"
 	sleep 0.3
 fi
