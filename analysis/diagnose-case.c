@@ -283,6 +283,7 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 	c->sampled = c->r.sampler.json && c->r.events.json;
 	c->imported = is_true(c->r.imported);
 	diag_case_header(c);
+	diag_case_topology(c);
 	for (size_t i = 0; i < c->nruns; i++)
 		match_run(c, &c->runs[i], &c->match[i]);
 	return 0;

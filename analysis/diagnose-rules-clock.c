@@ -35,7 +35,9 @@ struct kind_ref {
 struct run_clock {
 	unsigned copies;
 	unsigned measured, low, below_cpufreq; /* tests */
+	double time_s, low_time_s; /* of the measured tests, and of the low ones; NAN: a test's time not known */
 	double min_mhz, share;    /* lowest measured clock, and its share of the maximum */
+	double low_max_mhz;       /* the highest clock of the low tests */
 	double cur_mhz;           /* what cpufreq said beside the lowest */
 	const struct kind_ref *kind;
 	double samples_low_pct;   /* the run's readings whose cpufreq clock was low; NAN: none */
@@ -92,6 +94,13 @@ static double clock_after(const struct result_test *test, int64_t cpu, double *c
 	return NAN;
 }
 
+/* How long a test ran: its mean pass time by its passes; NAN when not known. */
+static double test_time(const struct result_test *t)
+{
+	int64_t passes = t->passes.n ? (int64_t)t->passes.n : int_or(t->samples, 1);
+	return num_or(t->time_s, NAN) * (double)passes;
+}
+
 static bool allcore_boost(const struct diag_case *c)
 {
 	const struct env_freq *freq = &diag_env(c)->cpu.freq;
@@ -134,8 +143,16 @@ static void run_clock(const struct diag_case *c, const struct result_run *run, c
 			double cur, mhz = clock_after(&run->tests.v[i], kinds[k].cpu, &cur);
 			if (isnan(mhz))
 				continue;
+			bool low = mhz < threshold * kinds[k].max_mhz;
+			/* the clock after a test stands for the test's time: its passes' */
+			double t = test_time(&run->tests.v[i]);
 			one.measured++;
-			one.low += mhz < threshold * kinds[k].max_mhz;
+			one.low += low;
+			one.time_s += t;
+			if (low) {
+				one.low_time_s += t;
+				one.low_max_mhz = fmax(one.low_max_mhz, mhz);
+			}
 			one.below_cpufreq += cur > 0 && mhz < CLOCK_BELOW_CPUFREQ * cur;
 			if (mhz < one.min_mhz)
 				one.min_mhz = mhz, one.cur_mhz = cur;
@@ -149,6 +166,17 @@ static void run_clock(const struct diag_case *c, const struct result_run *run, c
 	}
 	if (rc->kind)
 		rc->samples_low_pct = samples_low(c, rc->copies, rc->kind, threshold);
+}
+
+/* "600 MHz for 92 % of its time" (by the tests' times, else their count). */
+static char *low_share_text(const struct run_clock *rc)
+{
+	_cleanup_free_ char *mhz = rc->low_max_mhz > rc->min_mhz + 0.5
+					   ? xasprintf("%.0f-%.0f MHz", rc->min_mhz, rc->low_max_mhz)
+					   : xasprintf("%.0f MHz", rc->min_mhz);
+	if (rc->time_s > 0)
+		return xasprintf("%s for %.0f %% of its time", mhz, 100 * rc->low_time_s / rc->time_s);
+	return xasprintf("%s in %.0f %% of its tests", mhz, 100.0 * rc->low / rc->measured);
 }
 
 static const struct diag_run *diag_run_of(const struct diag_case *c, unsigned copies)
@@ -205,9 +233,10 @@ static void check_measured_clock(const struct diag_case *c, struct diagnosis *d)
 		if (here > conf) {
 			const char *why = hidden ? "a cap below the kernel (firmware, supply or heat): cpufreq did not see it"
 						 : "the clock did not reach its maximum under load";
-			diag_fire(d, here, DT_ALL, "the %u-copy run ran at %.0f MHz, %.0f %% of the %.0f MHz the %s reaches "
+			_cleanup_free_ char *when = low_share_text(&rc);
+			diag_fire(d, here, DT_ALL, "the %u-copy pass ran at %s, %.0f %% of the %.0f MHz the %s reaches "
 						   "(measured after %u of its %u tests): %s",
-				  rc.copies, rc.min_mhz, 100 * rc.share, rc.kind->max_mhz, rc.kind->model, rc.low, rc.measured, why);
+				  rc.copies, when, 100 * rc.share, rc.kind->max_mhz, rc.kind->model, rc.low, rc.measured, why);
 			conf = here;
 		}
 		diag_evidence(d, "%u cop%s: %s measured at %.0f MHz after %u of %u tests (maximum %.0f MHz)", rc.copies,
@@ -286,20 +315,60 @@ static void check_background(const struct diag_case *c, struct diagnosis *d)
 
 /* ---- kernel log ---- */
 
-/* What the kernel logged during the run (bench/kevents.h): an OOM kill, a
- * hung task, a machine check or a heat shutdown spoil the run; throttling
- * and voltage messages lower it. */
+/* What the kernel logged, in words: "an OOM kill". */
+static const struct {
+	const char *kind, *words;
+	bool severe; /* a process killed or stalled, or the machine failed */
+} kernel_kinds[] = {
+	{ "kernel-oom", "an OOM kill", true },
+	{ "kernel-hung-task", "a hung task", true },
+	{ "kernel-thermal-shutdown", "a CPU shut down for heat", true },
+	{ "kernel-mce", "a machine check", true },
+	{ "kernel-fork-rejected", "a fork refused by the cgroup's pids.max", false },
+	{ "kernel-thermal", "a thermal message", false },
+	{ "kernel-voltage", "a voltage message", false },
+};
+
+static int kernel_kind(const char *kind)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(kernel_kinds); k++)
+		if (streq_ptr(kind, kernel_kinds[k].kind))
+			return (int)k;
+	return -1;
+}
+
+/* "an OOM kill during Shell Scripts (8 concurrent), 16 copies", or without
+ * the test when the event was not placed in one. */
+static char *kernel_event_text(const struct result_event *e)
+{
+	int k = kernel_kind(e->kind), t = diag_test_lookup(e->test);
+	const char *words = k >= 0 ? kernel_kinds[k].words : "a message";
+	int64_t copies = int_or(e->copies, 0);
+	if (t < 0 || copies <= 0)
+		return xstrdup(words);
+	return xasprintf("%s during %s, %" PRId64 " cop%s", words, ub_tests[t].name, copies, copies == 1 ? "y" : "ies");
+}
+
+/* What the kernel logged during the run (bench/kevents.h), each in the test
+ * it fell in: an OOM kill, a hung task, a machine check or a heat shutdown
+ * spoil that test; throttling and voltage messages lower it. */
 static void check_kernel_events(const struct diag_case *c, struct diagnosis *d)
 {
-	static const char *const severe[] = { "kernel-oom", "kernel-hung-task", "kernel-thermal-shutdown", "kernel-mce" };
 	size_t count = 0;
-	bool bad = false;
+	const struct result_event *worst = NULL;
+	bool placed = true;
+	unsigned affects = 0;
 	diag_foreach_event(c, e) {
-		const char *kind = e->kind;
-		if (!kind || !startswith(kind, "kernel-"))
+		if (!e->kind || !startswith(e->kind, "kernel-"))
 			continue;
-		for (size_t k = 0; k < ARRAY_SIZE(severe); k++)
-			bad |= streq(kind, severe[k]);
+		int k = kernel_kind(e->kind), t = diag_test_lookup(e->test);
+		if (!worst || (k >= 0 && kernel_kinds[k].severe && !(kernel_kind(worst->kind) >= 0 &&
+								     kernel_kinds[kernel_kind(worst->kind)].severe)))
+			worst = e;
+		if (t >= 0)
+			affects |= DT(t);
+		else
+			placed = false;
 		if (count++ < 4)
 			diag_evidence(d, "%s", e->message);
 	}
@@ -308,9 +377,14 @@ static void check_kernel_events(const struct diag_case *c, struct diagnosis *d)
 			diag_set_normal(d, "the kernel logged no OOM kill, hung task, heat or voltage message during the run");
 		return;
 	}
-	diag_fire(d, bad ? DC_HIGH : DC_MEDIUM, DT_ALL, "the kernel logged %zu event%s during the run%s", count,
-		  count == 1 ? "" : "s", bad ? ": a process was killed or stalled, or the machine failed" : "");
-	d->expect = xstrdup("without the events, the affected tests come back to the level of the rest");
+	int wk = kernel_kind(worst->kind);
+	bool bad = wk >= 0 && kernel_kinds[wk].severe;
+	_cleanup_free_ char *what = kernel_event_text(worst);
+	diag_fire(d, bad ? DC_HIGH : DC_MEDIUM, placed ? affects : DT_ALL, "the kernel logged %zu event%s during the run%s%s%s",
+		  count, count == 1 ? "" : "s", count == 1 ? ": " : ", the worst ", what,
+		  bad ? "; a process was killed or stalled, or the machine failed" : "");
+	d->expect = xstrdup(placed ? "without the events, the tests they fell in come back to the level of the rest"
+				   : "without the events, the affected tests come back to the level of the rest");
 }
 
 const struct diag_rule diag_rules_clock[] = {

@@ -304,10 +304,16 @@ static void check_scaling(const struct diag_case *c, struct diagnosis *d)
 					many->copies, eff * cap, cpus);
 		return;
 	}
-	diag_fire(d, eff < DIAG_SCALING_POOR ? DC_MEDIUM : DC_LOW, DT_ALL,
+	/* a hybrid part whose split is not known: its small cores may be all the gap */
+	bool unsplit = c->topo.hybrid_unsplit;
+	diag_fire(d, eff < DIAG_SCALING_POOR && !unsplit ? DC_MEDIUM : DC_LOW, DT_ALL,
 		  "%u copies run the CPU tests only %.2f× as fast as 1 copy on %s: something caps the clocks or "
 		  "takes the CPUs under all-core load (supply, heat, other processes, overcommitted vCPUs)",
 		  many->copies, eff * cap, cpus);
+	if (unsplit)
+		diag_evidence(d, "the %s has performance and efficiency cores, and the record does not say how many of "
+				 "each: the expectation counts them all as performance cores",
+			      c->topo.hybrid_model);
 	scaling_evidence(d, c, &s);
 	diag_gain_scaling(d, c, DT_ALL);
 }
@@ -365,7 +371,6 @@ static const struct {
 	{ "cpu.governor.other", DC_LOW, NULL },
 	{ "cpu.max-freq-capped", DC_MEDIUM, "maximum frequency capped" },
 	{ "power.on-battery", DC_MEDIUM, "on battery" },
-	{ "cpu.boost-off", DC_LOW, "boost off" },
 };
 
 /* intel_pstate's and amd-pstate-epp's powersave is their dynamic governor. */

@@ -4,7 +4,8 @@
 
 #define DIAGNOSIS_SCHEMA "ubtune.diagnosis/1"
 
-static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_clock, diag_rules_header };
+static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_clock,
+							 diag_rules_header, diag_rules_knobs };
 
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data)
 {

@@ -137,10 +137,33 @@ struct diag_header {
 	bool graphical;              /* runlevel 5, or the probe's graphical target */
 	unsigned threads;            /* logical CPUs; 0: not known */
 	unsigned cores;              /* physical cores; 0: not known (or no SMT) */
-	unsigned big, little;        /* CPUs of the fast and the slow kind of a hybrid CPU; 0: one kind */
-	const char *big_model, *little_model;
 	double bogomips_mhz;         /* x86: the TSC clock BogoMIPS implies (BogoMIPS / 2); NAN */
 };
+
+/*
+ * The cores the copies of a run get (analysis/diagnose-topology.c): the
+ * kinds of core, fastest first, each with its CPUs, the cores they are on
+ * (fewer with SMT) and its speed per core against the fastest kind.
+ */
+#define DIAG_MAX_KINDS 6
+struct diag_kind {
+	const char *name;     /* "Cortex-A76", "P-core"; NULL: the machine's only kind */
+	unsigned cpus, cores;
+	double speed;         /* 1 for the fastest kind */
+};
+struct diag_topology {
+	struct diag_kind kinds[DIAG_MAX_KINDS];
+	size_t n;             /* 0: nothing known (one copy per CPU is what N copies reach) */
+	const char *source;   /* "probe" (cpu.kinds, cpu.cores/threads) or "header" (the CPU lines) */
+	bool hybrid_unsplit;  /* a hybrid part (Intel 12th Gen on) whose split of cores is not known */
+	const char *hybrid_model;
+};
+/* How many times one copy on the fastest core n copies can reach: a core
+ * of each kind at its speed, fastest first, then a quarter of a core per
+ * SMT sibling; n where nothing is known. */
+double diag_topology_capacity(const struct diag_topology *t, unsigned n);
+/* The CPUs n copies get: "4 Cortex-A76 + 4 Cortex-A55", "8 threads on 4 cores". */
+void diag_topology_text(const struct diag_topology *t, unsigned n, char *buf, size_t size);
 
 struct diag_case {
 	json_object *rec;        /* the result record (borrowed) */
@@ -161,6 +184,7 @@ struct diag_case {
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
 	struct diag_header hdr;
+	struct diag_topology topo;
 };
 
 /* The environment before the run, else after (an all-unknown record when neither). */
@@ -168,6 +192,8 @@ struct diag_case {
 
 /* Fills c->hdr from the environment record and the runs (diag_case_init does). */
 void diag_case_header(struct diag_case *c);
+/* Fills c->topo from the environment record and c->hdr (diag_case_init does). */
+void diag_case_topology(struct diag_case *c);
 
 /*
  * Reads what the rules need from a result record (schema ubtune.result/1,
@@ -264,7 +290,8 @@ struct diag_rule {
 };
 
 /* Rule tables, each ended by an entry with id == NULL. */
-extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[], diag_rules_header[];
+extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[], diag_rules_header[],
+	diag_rules_knobs[];
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data);
 const struct diag_rule *diag_rule_lookup(const char *id);
 /* Runs one rule on a case; the caller clears d. */

@@ -298,9 +298,9 @@ static void record_finish(json_object *rec, struct sampler *s)
 }
 
 /* What the kernel logged during the run (bench/kevents.h), after the sampler's events. */
-static void kernel_events(json_object *rec, struct kevents *k)
+static void kernel_events(json_object *rec, struct kevents *k, const struct phases *ph)
 {
-	json_object *summary, *kev = kevents_finish(k, &summary), *events = jpath(rec, "events");
+	json_object *summary, *kev = kevents_finish(k, ph, &summary), *events = jpath(rec, "events");
 	for (size_t i = 0; i < jarr_len(kev); i++)
 		json_object_array_add(events, json_object_get(json_object_array_get_idx(kev, i)));
 	json_object_put(kev);
@@ -403,7 +403,7 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	if (r < 0) {
 		*error = xasprintf("cannot start the sampler: %s", strerror(-r));
 		json_object *ksum;
-		json_object_put(kevents_finish(&kev, &ksum));
+		json_object_put(kevents_finish(&kev, NULL, &ksum));
 		json_object_put(ksum);
 		sampler_free(st.sampler);
 		bench_clock_free(st.clock);
@@ -428,8 +428,8 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 	if (st.pin)
 		CPU_FREE(st.pin);
 	record_finish(rec, st.sampler);
+	kernel_events(rec, &kev, sampler_phases(st.sampler));
 	sampler_free(st.sampler);
-	kernel_events(rec, &kev);
 	jset(env, "after", probe_record(wd->base));
 	for (char **e = st.env; *e; e++)
 		free(*e);

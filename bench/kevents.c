@@ -6,19 +6,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench/phases.h"
 #include "lib/util.h"
+#include "unixbench/catalogue.h"
 
 const char *kevents_device(void)
 {
 	const char *dev = getenv("UBTUNE_KMSG_DEV");
 	return dev && *dev ? dev : "/dev/kmsg";
-}
-
-static double boottime_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void kevents_start(struct kevents *k, const char *run_id)
@@ -75,6 +70,7 @@ const char *kevents_class(const char *m)
 		{ "Voltage normalised", "voltage" },
 		{ "over-current", "voltage" },
 		{ "Machine check", "mce" },
+		{ "fork rejected by pids controller", "fork-rejected" },
 		{ "Hardware Error", "mce" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
@@ -91,22 +87,34 @@ const char *kevents_class(const char *m)
 	return NULL;
 }
 
-static json_object *event_json(const char *class, double offset, const char *text, size_t len)
+/* The event of one message logged at t (seconds since boot), placed in
+ * the test that ran then. */
+static json_object *event_json(const struct kevents *k, const struct phases *ph, const char *class, double t,
+			       const char *text, size_t len)
 {
 	json_object *ev = json_object_new_object();
+	double offset = t - k->boot_s;
+	int test = -1;
+	unsigned copies = 0;
+	bool placed = ph && phases_at(ph, t, &test, &copies);
 	_cleanup_free_ char *kind = xasprintf("kernel-%s", class);
-	_cleanup_free_ char *msg = xasprintf("kernel: %.*s", (int)len, text);
+	_cleanup_free_ char *during = placed ? phase_text(test, copies) : NULL;
+	_cleanup_free_ char *msg = during ? xasprintf("kernel: %.*s (%s)", (int)len, text, during)
+					  : xasprintf("kernel: %.*s", (int)len, text);
 	jset_str(ev, "kind", kind);
 	jset_null(ev, "time");
 	jset_double(ev, "offset_s", offset > 0 ? (double)(long long)(offset * 10 + 0.5) / 10 : 0);
 	jset_double(ev, "duration_s", 0);
-	jset_null(ev, "test");
-	jset_null(ev, "copies");
+	jset_str(ev, "test", test >= 0 && test < UB_NINDEX ? ub_tests[test].id : NULL);
+	if (test >= 0 && test < UB_NINDEX)
+		jset_int(ev, "copies", copies);
+	else
+		jset_null(ev, "copies");
 	jset_str(ev, "message", msg);
 	return ev;
 }
 
-json_object *kevents_finish(struct kevents *k, json_object **summary)
+json_object *kevents_finish(struct kevents *k, const struct phases *ph, json_object **summary)
 {
 	json_object *events = json_object_new_array();
 	*summary = json_object_new_object();
@@ -134,7 +142,7 @@ json_object *kevents_finish(struct kevents *k, json_object **summary)
 				_cleanup_free_ char *t = xstrndup(text, len);
 				const char *class = kevents_class(t);
 				if (class && !(k->marker && strstr(t, k->marker)))
-					json_object_array_add(events, event_json(class, (double)ts / 1e6 - k->boot_s, text, len));
+					json_object_array_add(events, event_json(k, ph, class, (double)ts / 1e6, text, len));
 			}
 		}
 		close(k->fd);

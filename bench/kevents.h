@@ -3,6 +3,8 @@
 
 #include "lib/json.h"
 
+struct phases;
+
 /*
  * Kernel-log events during a run, as sbc-bench reads them: OOM kills,
  * hung tasks, CPUs shut down or throttled for heat, undervoltage and
@@ -28,13 +30,17 @@ void kevents_start(struct kevents *k, const char *run_id);
 /*
  * Reads what was logged since kevents_start() and returns the events
  * ({"kind": "kernel-oom" | ..., "time": null, "offset_s", "duration_s": 0,
- * "test": null, "copies": null, "message"}) as an array; *summary gets
+ * "test", "copies", "message"}) as an array, each placed by ph (NULL:
+ * not placed) in the test and copy count that ran when it was logged:
+ * "test" and "copies" are null between tests, and the message ends with
+ * "(during Shell Scripts (8 concurrent), 16 copies)". *summary gets
  * {"source", "marker", "read": bool, "error"}. Closes the log.
  */
-json_object *kevents_finish(struct kevents *k, json_object **summary);
+json_object *kevents_finish(struct kevents *k, const struct phases *ph, json_object **summary);
 
 /* The class of a kernel message ("oom", "hung-task", "thermal-shutdown",
- * "thermal", "voltage", "mce"), or NULL for one that does not matter here. */
+ * "thermal", "voltage", "mce", "fork-rejected": the cgroup's pids.max was
+ * hit), or NULL for one that does not matter here. */
 const char *kevents_class(const char *message);
 
 /* Splits a /dev/kmsg record "6,1234,5678901,-;text": the timestamp (µs

@@ -77,6 +77,7 @@ struct sampler {
 	pthread_mutex_t lock;
 	int test;
 	unsigned copies;
+	struct phases phases; /* every phase with its start, for the kernel log */
 
 	/* previous reading */
 	bool have_prev, in_reference;
@@ -194,6 +195,7 @@ void sampler_free(struct sampler *s)
 	free(s->eps);
 	json_object_put(s->samples);
 	json_object_put(s->events);
+	phases_free(&s->phases);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -204,6 +206,12 @@ void sampler_set_phase(struct sampler *s, int test, unsigned copies)
 	s->test = test;
 	s->copies = copies;
 	pthread_mutex_unlock(&s->lock);
+	phases_mark(&s->phases, test, copies);
+}
+
+const struct phases *sampler_phases(const struct sampler *s)
+{
+	return &s->phases;
 }
 
 /* ---- events ---- */
@@ -282,13 +290,6 @@ static const struct condition cond_swap = { "swap", 0, 3, false, describe_swap }
 static const struct condition cond_others = { "others", 2, 3, false, describe_others };
 static const struct condition cond_undervoltage = { "undervoltage", 0, 0, true, describe_alarm };
 static const struct condition cond_alarm = { "hwmon-alarm", 0, 0, true, describe_alarm };
-
-static char *phase_text(int test, unsigned copies)
-{
-	if (test < 0 || test >= UB_NINDEX)
-		return xstrdup("between tests");
-	return xasprintf("during %s, %u cop%s", ub_tests[test].name, copies, copies == 1 ? "y" : "ies");
-}
 
 static void episode_close(struct sampler *s, struct episode *e, time_t wall, bool run_end)
 {

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "lib/json.h"
+#include "bench/phases.h"
 #include "lib/rootfs.h"
 
 /*
@@ -36,6 +37,8 @@ void sampler_free(struct sampler *s);
 
 /* What is running now: index into ub_tests (-1: between tests). */
 void sampler_set_phase(struct sampler *s, int test, unsigned copies);
+/* Every phase set so far, with when it began (bench/phases.h). */
+const struct phases *sampler_phases(const struct sampler *s);
 
 /* One reading at monotonic time t (seconds) and wall time wall. The
  * first reading is the reference the next ones are measured against. */

@@ -135,6 +135,24 @@ static const struct schema import_schema = SCHEMA(T, FIELD_SELF(T, json), S(sour
 						  B(dated_by_import), B(header));
 #undef T
 
+#define T typeof(((struct result_options *)0)->dma_latency)
+static const struct schema dma_latency_schema = SCHEMA(T, FIELD_SELF(T, json), I(requested_us), S(device), S(error),
+						       B(held));
+#undef T
+
+#define T typeof(((struct result_options *)0)->pin_single)
+static const struct schema pin_single_schema = SCHEMA(T, FIELD_SELF(T, json), S(requested), S(cpus), S(kind), S(note));
+#undef T
+
+#define T typeof(((struct result_options *)0)->nproc)
+static const struct schema nproc_schema = SCHEMA(T, FIELD_SELF(T, json), I(soft), I(hard), I(needed), J(raised_to));
+#undef T
+
+#define T struct result_options
+static const struct schema options_schema = SCHEMA(T, O(dma_latency, dma_latency_schema),
+						O(pin_single, pin_single_schema), O(nproc, nproc_schema));
+#undef T
+
 #define T typeof(((struct result_record *)0)->environment)
 static const struct schema environment_schema = SCHEMA(T, J(before), J(after));
 #undef T
@@ -146,7 +164,7 @@ const struct schema result_record_schema =
 	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
 	       O(options, options_schema),
 	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
-	       O(import, import_schema), O(preflight, preflight_schema), I(online_cpus),
+	       O(import, import_schema), O(preflight, preflight_schema), I(online_cpus), O(options, options_schema),
 	       FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema), O(environment, environment_schema),
 	       L(events, event_schema), O(sampler, sampler_schema), L(samples, sample_schema),
 	       O(kernel_log, kernel_log_schema));

@@ -116,6 +116,26 @@ struct result_problem {
 	const char *text, *problem;
 };
 
+/* The options a run was given (docs/result-json.md): what it held while it
+ * lasted (bench/hold.h). */
+struct result_options {
+	struct {
+		json_object *json; /* NULL: not asked for */
+		struct opt_int requested_us;
+		const char *device, *error;
+		struct opt_bool held;
+	} dma_latency;
+	struct {
+		json_object *json; /* NULL: not asked for */
+		const char *requested, *cpus, *kind, *note;
+	} pin_single;
+	struct {
+		json_object *json; /* NULL: nothing known */
+		struct opt_int soft, hard, needed; /* soft, hard: unknown here means unlimited */
+		json_object *raised_to;            /* a number, "unlimited", or NULL */
+	} nproc;
+};
+
 struct result_record {
 	json_object *json;
 	const char *schema, *run_id, *host, *started_at, *ended_at, *interrupted_by;
@@ -154,6 +174,7 @@ struct result_record {
 		struct opt_bool busy;
 	} preflight;
 	struct opt_int online_cpus;
+	struct result_options options;
 	ARRAY_OF(struct result_run) runs;
 	struct {
 		json_object *before, *after; /* probe records: env_decode() */

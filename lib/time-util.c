@@ -29,6 +29,13 @@ double now_s(void)
 	return (double)now_usec() / 1e6;
 }
 
+double boottime_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 char *iso8601_utc(time_t t)
 {
 	return iso8601(t, true);

@@ -9,9 +9,9 @@
  * clock (make bench-clock). */
 #define CLOCK_MISMATCH_PCT 5.0
 
-static bool is_guest(json_object *rec)
+static bool is_guest(const struct env_record *env)
 {
-	return streq_ptr(jpath_str(rec, "virt.role"), "guest");
+	return streq_ptr(env->virt.role, "guest");
 }
 
 /*
@@ -19,24 +19,23 @@ static bool is_guest(json_object *rec)
  * CLOCK_MISMATCH_PCT, lower (sign -1) or higher (sign 1). A guest
  * measures its host's clock: that is said in the report, not flagged.
  */
-static bool clock_vs_cpufreq(json_object *rec, struct finding *f, int sign)
+static bool clock_vs_cpufreq(const struct env_record *env, struct finding *f, int sign)
 {
-	json_object *kinds = jpath(rec, "cpu.kinds");
 	struct buf b = {0};
-	if (is_guest(rec))
+	if (is_guest(env))
 		return false;
-	for (size_t i = 0; i < jarr_len(kinds); i++) {
-		json_object *k = json_object_array_get_idx(kinds, i);
-		int64_t measured, cur, cpu = -1;
-		if (!jpath_int(k, "measured_khz", &measured) || !jpath_int(k, "cur_khz", &cur) || cur <= 0)
+	for (size_t i = 0; i < env->cpu.kinds.n; i++) {
+		const struct env_cpu_kind *k = &env->cpu.kinds.v[i];
+		if (!k->measured_khz.known || !k->cur_khz.known || k->cur_khz.v <= 0)
 			continue;
+		int64_t measured = k->measured_khz.v, cur = k->cur_khz.v;
 		double pct = 100.0 * (double)(measured - cur) / (double)cur;
 		if (sign < 0 ? pct > -CLOCK_MISMATCH_PCT : pct < CLOCK_MISMATCH_PCT)
 			continue;
-		jpath_int(k, "measured_cpu", &cpu);
 		buf_printf(&b, "%s%s: CPU %" PRId64 " measured at %.0f MHz, its policy's scaling_cur_freq = %" PRId64
 			       " (%+.0f %%)",
-			   b.len ? "; " : "", jpath_str(k, "model") ?: "CPU", cpu, (double)measured / 1000, cur, pct);
+			   b.len ? "; " : "", k->model ?: "CPU", int_or(k->measured_cpu, -1), (double)measured / 1000, cur,
+			   pct);
 	}
 	if (!b.len)
 		return false;
@@ -46,14 +45,12 @@ static bool clock_vs_cpufreq(json_object *rec, struct finding *f, int sign)
 
 static bool slower_than_cpufreq(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	return clock_vs_cpufreq(rec, f, -1);
+	return clock_vs_cpufreq(env, f, -1);
 }
 
 static bool faster_than_cpufreq(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	return clock_vs_cpufreq(rec, f, 1);
+	return clock_vs_cpufreq(env, f, 1);
 }
 
 /* EPP values that ask the hardware to save power rather than run fast. */
@@ -64,14 +61,11 @@ static bool epp_saves_power(const char *epp)
 
 static bool epp_power_saving(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	json_object *policies = jpath(rec, "cpu.freq.policies");
-	json_object *first = NULL;
+	const struct env_policy *first = NULL;
 	size_t hits = 0;
-	for (size_t i = 0; i < jarr_len(policies); i++) {
-		json_object *p = json_object_array_get_idx(policies, i);
-		const char *epp = jpath_str(p, "epp");
-		if (!epp || !epp_saves_power(epp))
+	for (size_t i = 0; i < env->cpu.freq.policies.n; i++) {
+		const struct env_policy *p = &env->cpu.freq.policies.v[i];
+		if (!p->epp || !epp_saves_power(p->epp))
 			continue;
 		if (!first)
 			first = p;
@@ -79,8 +73,8 @@ static bool epp_power_saving(const struct env_record *env, struct finding *f)
 	}
 	if (!first)
 		return false;
-	const char *path = jpath_str(first, "path") ?: "cpufreq policy";
-	finding_set(&f->evidence, "%s/energy_performance_preference = %s%s", path, jpath_str(first, "epp"),
+	const char *path = first->path ?: "cpufreq policy";
+	finding_set(&f->evidence, "%s/energy_performance_preference = %s%s", path, first->epp,
 		    hits > 1 ? " (and more policies)" : "");
 	finding_set(&f->fix, "`[cpu] epp = performance` in a profile, or as root: echo performance > %s/"
 			     "energy_performance_preference", path);
@@ -92,12 +86,11 @@ static bool epp_power_saving(const struct env_record *env, struct finding *f)
 
 static bool epb_power_saving(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	int64_t epb;
-	if (!jpath_int(rec, "cpu.freq.epb", &epb) || epb <= EPB_NORMAL)
+	const struct env_freq *freq = &env->cpu.freq;
+	if (!freq->epb.known || freq->epb.v <= EPB_NORMAL)
 		return false;
-	const char *source = jpath_str(rec, "cpu.freq.epb_source") ?: "energy_perf_bias";
-	finding_set(&f->evidence, "%s = %" PRId64 " (0 performance, 6 normal, 15 power)", source, epb);
+	const char *source = freq->epb_source ?: "energy_perf_bias";
+	finding_set(&f->evidence, "%s = %" PRId64 " (0 performance, 6 normal, 15 power)", source, freq->epb.v);
 	finding_set(&f->fix, "`[cpu] epb = performance` in a profile, or as root: echo 0 > %s (on every CPU)", source);
 	return true;
 }

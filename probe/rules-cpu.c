@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Findings about the CPU: governor, boost, mitigations, isolated CPUs. */
+/* Findings about the CPU: governor, boost, mitigations, kinds of core, isolated CPUs. */
 #include "findings.h"
 
 #define GOVERNOR_FIX "ubtune apply generic.profile, or as root: cpupower frequency-set -g performance"
@@ -169,6 +169,41 @@ static bool isolated(const struct env_record *env, struct finding *f)
 	return true;
 }
 
+/* The kind's name in a finding: its core type on Intel, else its model. */
+static const char *kind_name(const struct env_cpu_kind *k)
+{
+	return streq_ptr(k->core_type, "performance") ? "P-cores"
+	       : streq_ptr(k->core_type, "efficiency") ? "E-cores"
+							: k->model ?: "CPUs";
+}
+
+static const char *cpus_word(const char *list)
+{
+	return list && !strpbrk(list, "-,") ? "CPU" : "CPUs";
+}
+
+static bool several_kinds(const struct env_record *env, struct finding *f)
+{
+	const struct env_cpu_kind *fast = NULL;
+	struct buf b = {0};
+	if (env->cpu.kinds.n < 2)
+		return false;
+	for (size_t i = 0; i < env->cpu.kinds.n; i++) {
+		const struct env_cpu_kind *k = &env->cpu.kinds.v[i];
+		if (is_true(k->fastest))
+			fast = k;
+		buf_printf(&b, "%s%s (%s %s%s)", b.len ? ", " : "cpu.kinds: ", kind_name(k), cpus_word(k->cpus),
+			   k->cpus ?: "?", is_true(k->fastest) ? ", fastest" : "");
+	}
+	f->evidence = buf_steal(&b);
+	if (fast && fast->cpus)
+		finding_set(&f->fix, "`ubtune bench --pin-single fastest` (or `[bench] pin-single = fastest` in a profile) "
+				     "runs the 1-copy pass on %s %s and records it; compare 1-copy scores only with runs "
+				     "pinned alike",
+			    cpus_word(fast->cpus), fast->cpus);
+	return true;
+}
+
 const struct rule cpu_rules[] = {
 	{
 		.id = "cpu.governor.powersave",
@@ -252,6 +287,16 @@ const struct rule cpu_rules[] = {
 		.fix = "nothing to fix for a fair comparison; to measure the cost, boot a test machine with "
 		       "mitigations=off (it is then unprotected)",
 		.check = mitigations,
+	},
+	{
+		.id = "cpu.several-kinds",
+		.area = "cpu",
+		.severity = SEV_INFO,
+		.message = "The CPUs are of several kinds (big.LITTLE, P- and E-cores): one copy scores what the core "
+			   "it lands on gives, which can change from run to run, and N copies reach less than N times "
+			   "one copy on the fastest kind.",
+		.fix = "`ubtune bench --pin-single fastest` runs the 1-copy pass on the fastest kind and records it",
+		.check = several_kinds,
 	},
 	{
 		.id = "cpu.isolated",

@@ -9,26 +9,28 @@
  * C1 is 1-2 µs, Intel C6 and ARM cluster sleep 100 µs and more. */
 #define DEEP_IDLE_US 50
 
-static bool deep_idle(const struct env_record *env, struct finding *f)
+/* The enabled state whose exit latency is the deepest one's. */
+static const struct env_idle_state *deepest_state(const struct env_idle *idle, int64_t lat)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	int64_t lat;
-	if (!jpath_int(rec, "cpu.idle.deepest_latency_us", &lat) || lat < DEEP_IDLE_US)
-		return false;
-	json_object *states = jpath(rec, "cpu.idle.states"), *deep = NULL;
-	for (size_t i = 0; i < jarr_len(states); i++) {
-		int64_t v;
-		bool off = false;
-		json_object *s = json_object_array_get_idx(states, i);
-		jpath_bool(s, "disabled", &off);
-		if (!off && jpath_int(s, "latency_us", &v) && v == lat)
+	const struct env_idle_state *deep = NULL;
+	for (size_t i = 0; i < idle->states.n; i++) {
+		const struct env_idle_state *s = &idle->states.v[i];
+		if (!is_true(s->disabled) && s->latency_us.known && s->latency_us.v == lat)
 			deep = s;
 	}
-	int64_t cpu = 0;
-	jpath_int(rec, "cpu.idle.cpu", &cpu);
-	finding_set(&f->evidence, "cpu%" PRId64 " idle state %s (%s): exit latency %" PRId64 " µs; driver %s", cpu,
-		    jpath_str(deep, "name") ?: "?", jpath_str(deep, "desc") ?: "?", lat,
-		    jpath_str(rec, "cpu.idle.driver") ?: "unknown");
+	return deep;
+}
+
+static bool deep_idle(const struct env_record *env, struct finding *f)
+{
+	const struct env_idle *idle = &env->cpu.idle;
+	if (!idle->deepest_latency_us.known || idle->deepest_latency_us.v < DEEP_IDLE_US)
+		return false;
+	int64_t lat = idle->deepest_latency_us.v;
+	const struct env_idle_state *deep = deepest_state(idle, lat);
+	finding_set(&f->evidence, "cpu%" PRId64 " idle state %s (%s): exit latency %" PRId64 " µs; driver %s",
+		    int_or(idle->cpu, 0), deep && deep->name ? deep->name : "?", deep && deep->desc ? deep->desc : "?",
+		    lat, idle->driver ?: "unknown");
 	return true;
 }
 
@@ -36,25 +38,22 @@ static bool deep_idle(const struct env_record *env, struct finding *f)
  * either below its top clock now or able to go there. */
 static bool devfreq_memory_dynamic(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	json_object *devs = jpath(rec, "power.devfreq");
-	for (size_t i = 0; i < jarr_len(devs); i++) {
-		json_object *d = json_object_array_get_idx(devs, i);
-		const char *gov = jpath_str(d, "governor");
-		int64_t cur, max;
-		if (!streq_ptr(jpath_str(d, "kind"), "memory") || !gov || streq(gov, "performance"))
+	for (size_t i = 0; i < env->power.devfreq.n; i++) {
+		const struct env_devfreq *d = &env->power.devfreq.v[i];
+		const char *gov = d->governor;
+		if (!streq_ptr(d->kind, "memory") || !gov || streq(gov, "performance"))
 			continue;
-		bool below = jpath_int(d, "cur_hz", &cur) && jpath_int(d, "max_hz", &max) && cur < max;
+		bool below = d->cur_hz.known && d->max_hz.known && d->cur_hz.v < d->max_hz.v;
 		if (streq(gov, "userspace") && !below)
 			continue;
 		if (!below)
-			finding_set(&f->evidence, "%s/governor = %s (at its top clock now)", jpath_str(d, "path"), gov);
+			finding_set(&f->evidence, "%s/governor = %s (at its top clock now)", d->path, gov);
 		else
 			finding_set(&f->evidence, "%s/governor = %s, cur_freq %" PRId64 " MHz of max_freq %" PRId64 " MHz",
-				    jpath_str(d, "path"), gov, cur / 1000000, max / 1000000);
+				    d->path, gov, d->cur_hz.v / 1000000, d->max_hz.v / 1000000);
 		finding_set(&f->fix, "`[devfreq] governor = performance` in a profile, or as root: echo performance > "
 				     "%s/governor",
-			    jpath_str(d, "path"));
+			    d->path);
 		return true;
 	}
 	return false;

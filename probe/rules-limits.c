@@ -3,35 +3,43 @@
 #include <inttypes.h>
 
 #include "findings.h"
-#include "probe.h"
 #include "unixbench/catalogue.h"
 
 /* The processes a full run needs at once: one copy of the test with the
  * most processes (Shell Scripts (8 concurrent)) per online CPU. */
-static int64_t procs_needed(json_object *rec)
+static int64_t procs_needed(const struct env_record *env)
 {
-	int64_t threads;
-	return jpath_int(rec, "cpu.threads", &threads) && threads > 0 ? threads * ub_most_procs()->procs : -1;
+	int64_t threads = int_or(env->cpu.threads, 0);
+	return threads > 0 ? threads * ub_most_procs()->procs : -1;
+}
+
+/* A limit that is a number ("unlimited" and "max" are none): *v. */
+static bool limit_number(json_object *o, int64_t *v)
+{
+	if (!o || !(json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)))
+		return false;
+	*v = json_object_get_int64(o);
+	return true;
 }
 
 static bool process_limit(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	int64_t needed = procs_needed(rec);
+	const struct env_limits *l = &env->host.limits;
+	int64_t needed = procs_needed(env);
 	if (needed < 0)
 		return false;
-	static const struct { const char *key, *name; } limits[] = {
-		{ "host.limits.nproc_hard", "ulimit -u (hard; the soft limit is raised to it for a run)" },
-		{ "host.limits.pids_max", "pids.max of this cgroup" },
-		{ "host.limits.threads_max", "kernel.threads-max" },
-		{ "host.limits.pid_max", "kernel.pid_max" },
+	int64_t nproc_hard = 0, pids_max = 0;
+	const struct { bool known; int64_t v; const char *name; } limits[] = {
+		{ limit_number(l->nproc_hard, &nproc_hard), nproc_hard,
+		  "ulimit -u (hard; the soft limit is raised to it for a run)" },
+		{ limit_number(l->pids_max, &pids_max), pids_max, "pids.max of this cgroup" },
+		{ l->threads_max.known, l->threads_max.v, "kernel.threads-max" },
+		{ l->pid_max.known, l->pid_max.v, "kernel.pid_max" },
 	};
 	struct buf b = {0};
-	for (size_t i = 0; i < ARRAY_SIZE(limits); i++) {
-		int64_t v;
-		if (jpath_int(rec, limits[i].key, &v) && v < needed)
-			buf_printf(&b, "%s%s = %" PRId64, b.len ? "; " : "", limits[i].name, v);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(limits); i++)
+		if (limits[i].known && limits[i].v < needed)
+			buf_printf(&b, "%s%s = %" PRId64, b.len ? "; " : "", limits[i].name, limits[i].v);
 	if (!b.len)
 		return false;
 	const struct ub_test_info *most = ub_most_procs();
@@ -43,24 +51,22 @@ static bool process_limit(const struct env_record *env, struct finding *f)
 
 static bool audit_syscall_rules(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	int64_t n, all;
-	if (!jpath_int(rec, "host.audit.syscall_rules", &n) || n == 0)
+	const struct env_audit *a = &env->host.audit;
+	if (!a->syscall_rules.known || a->syscall_rules.v == 0)
 		return false;
-	jpath_int(rec, "host.audit.rules", &all);
-	finding_set(&f->evidence, "auditctl -l: %" PRId64 " rules, %" PRId64 " of them on system calls (-S)", all, n);
+	finding_set(&f->evidence, "auditctl -l: %" PRId64 " rules, %" PRId64 " of them on system calls (-S)",
+		    int_or(a->rules, 0), a->syscall_rules.v);
 	return true;
 }
 
 static bool seccomp_filter(const struct env_record *env, struct finding *f)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	if (!streq_ptr(jpath_str(rec, "host.audit.seccomp"), "filter"))
+	const struct env_audit *a = &env->host.audit;
+	if (!streq_ptr(a->seccomp, "filter"))
 		return false;
-	int64_t n = -1;
-	jpath_int(rec, "host.audit.seccomp_filters", &n);
-	if (n >= 0)
-		finding_set(&f->evidence, "/proc/self/status: Seccomp 2 (filter), Seccomp_filters %" PRId64, n);
+	if (a->seccomp_filters.known)
+		finding_set(&f->evidence, "/proc/self/status: Seccomp 2 (filter), Seccomp_filters %" PRId64,
+			    a->seccomp_filters.v);
 	else
 		finding_set(&f->evidence, "/proc/self/status: Seccomp 2 (filter)");
 	return true;

@@ -36,6 +36,31 @@ for c in $causes; do
 	grep -q "^$n\. .*(confidence: ${c#*:})  ${c%%:*}\$" "$T/text" || fail "text lacks cause $n $c"
 done
 
+# the knob cases: what the run held and hit, what the kernel logged and in which
+# test, and the clock by the share of a pass's time
+KNOBS="$SRCDIR/tests/fixtures/results"
+"$UBTUNE" diagnose --json "$KNOBS/rk3568-board-knobs.json" >"$T/board.json" || fail "diagnose of the board case failed"
+causes=$(json_get "$T/board.json" "' '.join(c['id'] + ':' + c['confidence'] for c in d['causes'])")
+[[ $causes == "diag.process-limit:high "* ]] || fail "board causes: $causes"
+for c in diag.idle-wakeup:low diag.memory-clock:low; do
+	[[ " $causes " == *" $c "* ]] || fail "board causes lack $c: $causes"
+done
+"$UBTUNE" diagnose --json "$KNOBS/laptop-knobs.json" >"$T/laptop.json" || fail "diagnose of the laptop case failed"
+$PY - "$T/laptop.json" <<'PYEOF' || fail "the laptop case is not diagnosed as its events and knobs say"
+import json, sys
+d = json.load(open(sys.argv[1]))
+causes = {c["id"]: c for c in d["causes"]}
+k = causes["diag.kernel-events"]
+assert k["confidence"] == "high" and "an OOM kill during Shell Scripts (8 concurrent), 8 copies" in k["reason"], k
+assert k["affects"] == ["shell8"], k["affects"]
+m = causes["diag.measured-clock"]
+assert m["reason"].startswith("the 8-copy pass ran at 1800 MHz for 92 % of its time"), m["reason"]
+assert causes["diag.syscall-filters"]["confidence"] == "medium", causes["diag.syscall-filters"]
+assert causes["diag.energy-policy"]["confidence"] == "low", causes["diag.energy-policy"]
+# 8 copies on 4 cores with SMT are not judged against 8 cores
+assert "on 8 threads on 4 cores" in causes["diag.poor-scaling"]["reason"], causes["diag.poor-scaling"]
+PYEOF
+
 # bad input: one line naming the file, exit 2; a missing file: exit 1
 expect_exit 1 "$UBTUNE" diagnose "$T/missing.json"
 grep -q "$T/missing.json" "$T/stderr" || fail "no file name in: $(cat "$T/stderr")"

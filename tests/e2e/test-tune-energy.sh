@@ -63,3 +63,38 @@ echo performance >"$dmc/governor"
 
 expect_exit 0 "$UBTUNE" revert --root "$R"
 same_as_pristine "apply, revert"
+
+# boost where the machine has no global switch: intel_pstate's inverted
+# no_turbo, and one boost file per policy; set and reverted byte for byte
+cat >"$T/b.profile" <<'EOF2'
+[profile]
+description = boost on
+
+[cpu]
+boost = on
+EOF2
+for kind in no_turbo per-policy; do
+	rm -f "$CPUFREQ/boost"
+	if [ $kind = no_turbo ]; then
+		mkdir -p "$R/sys/devices/system/cpu/intel_pstate"
+		echo 1 >"$R/sys/devices/system/cpu/intel_pstate/no_turbo"
+	else
+		rm -rf "$R/sys/devices/system/cpu/intel_pstate"
+		echo 0 >"$CPUFREQ/policy0/boost"
+		echo 0 >"$CPUFREQ/policy4/boost"
+	fi
+	rm -rf "$T/pristine"
+	cp -a "$R" "$T/pristine"
+	expect_exit 0 apply "$T/b.profile"
+	if [ $kind = no_turbo ]; then
+		[ "$(cat "$R/sys/devices/system/cpu/intel_pstate/no_turbo")" = 0 ] || fail "no_turbo not cleared"
+	else
+		[ "$(cat "$CPUFREQ/policy0/boost")$(cat "$CPUFREQ/policy4/boost")" = 11 ] || fail "per-policy boost not set"
+	fi
+	grep -q '"op":"set"' "$STATE/journal" || fail "$kind: the journal has no entry"
+	expect_exit 0 "$UBTUNE" status --root "$R" --json
+	json_get "$T/stdout" 'd["drifted"] == 0' | grep -q True || fail "$kind status: $(cat "$T/stdout")"
+	expect_exit 0 "$UBTUNE" revert --root "$R"
+	same_as_pristine "boost through $kind, revert"
+done
+pass

@@ -729,6 +729,29 @@ static void rule_isolated(void **state)
 	assert_false(run_rule("cpu.isolated", "{\"cpu\": {\"isolated\": null, \"nohz_full\": null}}", &f));
 }
 
+static void rule_several_kinds(void **state)
+{
+	struct finding f;
+	assert_true(run_rule("cpu.several-kinds",
+			     "{\"cpu\": {\"kinds\": [{\"model\": \"Cortex-A55\", \"cpus\": \"0-3\", \"fastest\": false}, "
+			     "{\"model\": \"Cortex-A76\", \"cpus\": \"4-7\", \"fastest\": true}]}}",
+			     &f));
+	assert_string_equal(f.evidence, "cpu.kinds: Cortex-A55 (CPUs 0-3), Cortex-A76 (CPUs 4-7, fastest)");
+	assert_non_null(strstr(f.fix, "runs the 1-copy pass on CPUs 4-7"));
+	finding_clear(&f);
+	/* Intel's kinds by their core types; one fastest CPU */
+	assert_true(run_rule("cpu.several-kinds",
+			     "{\"cpu\": {\"kinds\": [{\"model\": \"i7\", \"core_type\": \"performance\", \"cpus\": \"0\", "
+			     "\"fastest\": true}, {\"model\": \"i7\", \"core_type\": \"efficiency\", \"cpus\": \"1-8\"}]}}",
+			     &f));
+	assert_string_equal(f.evidence, "cpu.kinds: P-cores (CPU 0, fastest), E-cores (CPUs 1-8)");
+	finding_clear(&f);
+	assert_false(run_rule("cpu.several-kinds", "{\"cpu\": {\"kinds\": [{\"model\": \"Cortex-A55\", \"cpus\": "
+						   "\"0-3\"}]}}",
+			      &f));
+	assert_false(run_rule("cpu.several-kinds", "{\"cpu\": {\"kinds\": null}}", &f));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -755,6 +778,7 @@ int main(void)
 		cmocka_unit_test(rule_max_freq_capped),
 		cmocka_unit_test(rule_mitigations),
 		cmocka_unit_test(rule_isolated),
+		cmocka_unit_test(rule_several_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,10 +55,27 @@ static void measured_clock(void **state)
 	_cleanup_json_ json_object *capped = clocked(ARM_BOARD, 1500000, 600000, 1500000);
 	_cleanup_free_ char *a = outcome("diag.measured-clock", capped, &conf, &ev);
 	assert_int_equal(conf, DC_HIGH);
-	assert_non_null(strstr(a, "the 4-copy run ran at 600 MHz, 40 % of the 1500 MHz the Cortex-A72 reaches"));
+	assert_non_null(strstr(a, "the 4-copy pass ran at 600 MHz in 100 % of its tests, 40 % of the 1500 MHz the "
+				  "Cortex-A72 reaches"));
 	assert_non_null(strstr(a, "cpufreq did not see it"));
 	assert_true(strv_contains(&ev, "cpufreq said 1500 MHz at the same moments"));
 	strv_free(&ev);
+
+	/* by the tests' times: Dhrystone (23 s) low, Pipe Throughput (2 s) at the maximum */
+	_cleanup_json_ json_object *timed = clocked(ARM_BOARD, 1500000, 600000, 1500000);
+	jset_double(jpath(timed, "runs.1.tests.0"), "time_s", 23);
+	jset_double(jpath(timed, "runs.1.tests.1"), "time_s", 2);
+	jset(jpath(timed, "runs.1.tests.1"), "clock",
+	     json_lit("{\"after\": [{\"cpu\": 0, \"measured_khz\": 1500000, \"cur_khz\": 1500000}]}"));
+	_cleanup_free_ char *t = outcome("diag.measured-clock", timed, &conf, NULL);
+	assert_int_equal(conf, DC_HIGH);
+	assert_non_null(strstr(t, "the 4-copy pass ran at 600 MHz for 92 % of its time"));
+	/* low tests at different clocks: the range */
+	jset(jpath(timed, "runs.1.tests.1"), "clock",
+	     json_lit("{\"after\": [{\"cpu\": 0, \"measured_khz\": 900000, \"cur_khz\": 1500000}]}"));
+	_cleanup_free_ char *r = outcome("diag.measured-clock", timed, &conf, NULL);
+	assert_int_equal(conf, DC_HIGH);
+	assert_non_null(strstr(r, "ran at 600-900 MHz for 100 % of its time"));
 
 	/* low, and cpufreq knew (a governor that stayed low): medium */
 	_cleanup_json_ json_object *slow = clocked(ARM_BOARD, 1500000, 600000, 600000);
@@ -136,6 +153,23 @@ static void kernel_events(void **state)
 	_cleanup_free_ char *oom = outcome("diag.kernel-events", rec, &conf, NULL);
 	assert_int_equal(conf, DC_HIGH);
 	assert_non_null(strstr(oom, "a process was killed or stalled"));
+
+	/* placed in the test it fell in: that test is named, and only it is affected */
+	jset(rec, "events", json_lit("[{\"kind\": \"kernel-thermal\", \"test\": \"dhry2reg\", \"copies\": 16, "
+				     "\"message\": \"kernel: CPU3: Core temperature above threshold, cpu clock throttled "
+				     "(during Dhrystone 2 using register variables, 16 copies)\"}, "
+				     "{\"kind\": \"kernel-oom\", \"test\": \"shell8\", \"copies\": 16, \"message\": "
+				     "\"kernel: Out of memory: Killed process 4242 (sh) (during Shell Scripts (8 concurrent), "
+				     "16 copies)\"}]"));
+	struct diagnosis d;
+	rule_on("diag.kernel-events", rec, &d);
+	assert_int_equal(d.confidence, DC_HIGH);
+	assert_string_equal(d.reason, "the kernel logged 2 events during the run, the worst an OOM kill during Shell "
+				      "Scripts (8 concurrent), 16 copies; a process was killed or stalled, or the machine "
+				      "failed");
+	assert_int_equal(d.affects, DT(DT_DHRY) | DT(DT_SH8));
+	assert_int_equal(d.evidence.n, 2);
+	diagnosis_clear(&d);
 }
 
 int main(void)

@@ -20,7 +20,7 @@ static json_object *load(const char *name)
 static void stored_records(void **state)
 {
 	static const char *const names[] = { "bench-programs-quick.json", "bench-run-engine.json",
-					     "rpi4-undervoltage.json" };
+					     "rpi4-undervoltage.json", "rk3568-board-knobs.json", "laptop-knobs.json" };
 	for (size_t f = 0; f < ARRAY_SIZE(names); f++) {
 		_cleanup_json_ json_object *rec = load(names[f]);
 		_cleanup_free_ char *error = NULL;
@@ -177,6 +177,42 @@ static void sampled_parts(void **state)
 }
 
 /* The listing summary: suite, copies, scores (null when unknown) and flags. */
+/* What a run held, from its options (bench/hold.h). */
+static void held_options(void **state)
+{
+	_cleanup_json_ json_object *rec = json_lit(
+		HEAD "\"options\": {\"tests\": [\"spawn\"], \"copies\": [1, 8], "
+		"\"dma_latency\": {\"requested_us\": 0, \"device\": \"/dev/cpu_dma_latency\", \"held\": false, "
+		"\"error\": \"Permission denied\"}, \"pin_single\": {\"requested\": \"fastest\", \"cpus\": \"4-7\", "
+		"\"kind\": \"Cortex-A76\", \"note\": null}, \"nproc\": {\"soft\": 50, \"hard\": null, \"needed\": "
+		"264, \"raised_to\": \"unlimited\"}}, \"runs\": []}");
+	struct result_record r;
+	_cleanup_free_ char *error = NULL;
+	if (result_decode(rec, &r, &error) < 0)
+		fail_msg("%s", error);
+	assert_non_null(r.options.dma_latency.json);
+	assert_int_equal(int_or(r.options.dma_latency.requested_us, -1), 0);
+	assert_true(is_false(r.options.dma_latency.held));
+	assert_string_equal(r.options.dma_latency.error, "Permission denied");
+	assert_string_equal(r.options.pin_single.kind, "Cortex-A76");
+	assert_null(r.options.pin_single.note);
+	assert_int_equal(int_or(r.options.nproc.soft, 0), 50);
+	assert_false(r.options.nproc.hard.known);
+	assert_string_equal(json_object_get_string(r.options.nproc.raised_to), "unlimited");
+	result_record_free(&r);
+
+	/* nothing held: nothing known */
+	_cleanup_json_ json_object *bare = json_lit(HEAD "\"options\": {\"tests\": [\"spawn\"]}, \"runs\": []}");
+	assert_int_equal(result_decode(bare, &r, &error), 0);
+	assert_null(r.options.dma_latency.json);
+	assert_null(r.options.nproc.json);
+	result_record_free(&r);
+	/* a key of the wrong type is named */
+	_cleanup_json_ json_object *bad = json_lit(HEAD "\"options\": {\"dma_latency\": {\"held\": \"yes\"}}, \"runs\": []}");
+	assert_int_equal(result_decode(bad, &r, &error), -EBADMSG);
+	assert_non_null(strstr(error, "options.dma_latency.held"));
+}
+
 static void summary(void **state)
 {
 	_cleanup_json_ json_object *rec =
@@ -196,6 +232,7 @@ int main(void)
 		cmocka_unit_test(stored_records),
 		cmocka_unit_test(check),
 		cmocka_unit_test(sampled_parts),
+		cmocka_unit_test(held_options),
 		cmocka_unit_test(summary),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
