@@ -64,25 +64,6 @@ static const struct schema sample_schema = SCHEMA(T, N(t), S(test), I(copies), F
 						  FIELD_STR_ARRAY(T, alarms, OPTIONAL), N(others_pct), N(steal_pct));
 #undef T
 
-#define T typeof(((struct result_options *)0)->pin_single)
-static const struct schema pin_single_schema = SCHEMA(T, FIELD_SELF(T, json), S(cpus), S(kind), S(note));
-#undef T
-
-#define T typeof(((struct result_options *)0)->dma_latency)
-static const struct schema dma_latency_schema = SCHEMA(T, FIELD_SELF(T, json), S(device), S(error), I(requested_us),
-						       B(held));
-#undef T
-
-#define T typeof(((struct result_options *)0)->nproc)
-static const struct schema nproc_schema = SCHEMA(T, I(soft), J(raised_to));
-#undef T
-
-#define T struct result_options
-static const struct schema options_schema = SCHEMA(T, S(locale), S(workdir_description),
-						   O(pin_single, pin_single_schema), O(dma_latency, dma_latency_schema),
-						   O(nproc, nproc_schema));
-#undef T
-
 #define T struct result_problem
 static const struct schema problem_schema = SCHEMA(T, I(line), S(text), S(problem));
 #undef T
@@ -149,8 +130,9 @@ static const struct schema nproc_schema = SCHEMA(T, FIELD_SELF(T, json), I(soft)
 #undef T
 
 #define T struct result_options
-static const struct schema options_schema = SCHEMA(T, O(dma_latency, dma_latency_schema),
-						O(pin_single, pin_single_schema), O(nproc, nproc_schema));
+static const struct schema options_schema = SCHEMA(T, S(locale), S(workdir_description),
+						O(dma_latency, dma_latency_schema), O(pin_single, pin_single_schema),
+						O(nproc, nproc_schema));
 #undef T
 
 #define T typeof(((struct result_record *)0)->environment)
@@ -162,7 +144,6 @@ const struct schema result_record_schema =
 	SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED), FIELD_STR(T, run_id, REQUIRED), S(host),
 	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by), O(tool, tool_schema),
 	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
-	       O(options, options_schema),
 	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
 	       O(import, import_schema), O(preflight, preflight_schema), I(online_cpus), O(options, options_schema),
 	       FIELD_OBJ_ARRAY(T, runs, REQUIRED, run_schema), O(environment, environment_schema),

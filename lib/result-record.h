@@ -91,25 +91,6 @@ struct result_sample {
 	ARRAY_OF(const char *) alarms;          /* the hwmon alarms raised */
 };
 
-/* What a run was asked to do and what it held while it lasted (bench/hold.h). */
-struct result_options {
-	const char *locale, *workdir_description;
-	struct {
-		json_object *json; /* NULL: --pin-single was not given */
-		const char *cpus, *kind, *note;
-	} pin_single;
-	struct {
-		json_object *json; /* NULL: --dma-latency was not given */
-		const char *device, *error;
-		struct opt_int requested_us;
-		struct opt_bool held;
-	} dma_latency;
-	struct {
-		struct opt_int soft;
-		json_object *raised_to; /* a number, "unlimited", or NULL: not raised */
-	} nproc;
-};
-
 /* A line of an imported document that looked like a test but could not be read. */
 struct result_problem {
 	struct opt_int line;
@@ -119,6 +100,7 @@ struct result_problem {
 /* The options a run was given (docs/result-json.md): what it held while it
  * lasted (bench/hold.h). */
 struct result_options {
+	const char *locale, *workdir_description;
 	struct {
 		json_object *json; /* NULL: not asked for */
 		struct opt_int requested_us;
@@ -174,7 +156,6 @@ struct result_record {
 		struct opt_bool busy;
 	} preflight;
 	struct opt_int online_cpus;
-	struct result_options options;
 	ARRAY_OF(struct result_run) runs;
 	struct {
 		json_object *before, *after; /* probe records: env_decode() */
