@@ -43,16 +43,32 @@ struct run_state {
 	char *first_error;
 };
 
+static void say(const struct bench_opts *o, bool status, const char *fmt, va_list ap)
+{
+	void (*fn)(const char *msg, void *data) = !o->ui ? NULL : status && o->ui->status ? o->ui->status : o->ui->notice;
+	if (!fn)
+		return;
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	fn(msg, o->ui->data);
+}
+
 static void notice(const struct bench_opts *o, const char *fmt, ...) _printf_(2, 3);
 static void notice(const struct bench_opts *o, const char *fmt, ...)
 {
-	if (!o->ui || !o->ui->notice)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	say(o, false, fmt, ap);
 	va_end(ap);
-	o->ui->notice(msg, o->ui->data);
+}
+
+/* A line that the next status, notice or progress line replaces. */
+static void status(const struct bench_opts *o, const char *fmt, ...) _printf_(2, 3);
+static void status(const struct bench_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(o, true, fmt, ap);
+	va_end(ap);
 }
 
 /* Measures until the machine is quiet, --wait runs out or --force says go. */
@@ -75,8 +91,11 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 		_cleanup_free_ char *what = preflight_describe(&p);
 		bool busy = p.busy;
 		preflight_free(&p);
-		if (!busy)
+		if (!busy) {
+			if (now_s() - start > PREFLIGHT_S * 1.5)
+				notice(o, "the machine is quiet after %.0f s of waiting", now_s() - start);
 			return 0;
+		}
 		if (o->force) {
 			notice(o, "the machine is busy (%s); running anyway (--force)", what);
 			return 0;
@@ -88,7 +107,7 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 					   what);
 			return -EBUSY;
 		}
-		notice(o, "the machine is busy (%s); waiting up to %.0f s more", what, left);
+		status(o, "waiting up to %.0f s more for the machine to calm down: %s", left, what);
 		r = runner_sleep(left < PREFLIGHT_RETRY_S ? left : PREFLIGHT_RETRY_S);
 		if (r < 0) {
 			*error = xstrdup("interrupted before the first test");

@@ -110,6 +110,17 @@ static void clock_text(double s, char *b, size_t n)
 		snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* One line on the terminal that the next one replaces: cut to its width
+ * (a column spare, so that the cursor does not wrap), for \r to redraw it
+ * in place. */
+static void draw_line(struct ui_state *ui, const char *head, const char *rest)
+{
+	size_t width = term_width(stderr), room = width > strlen(head) + 1 ? width - strlen(head) - 1 : 0;
+	fprintf(stderr, "\r\033[K%s%s%s%.*s", term_esc(stderr, ANSI_BOLD), head, term_esc(stderr, ANSI_RESET),
+		(int)term_fit(rest, room), rest);
+	ui->line_open = true;
+}
+
 static void on_progress(const struct bench_progress *p, void *data)
 {
 	struct ui_state *ui = data;
@@ -118,14 +129,10 @@ static void on_progress(const struct bench_progress *p, void *data)
 	clock_text(p->eta_s, eta, sizeof(eta));
 	_cleanup_free_ char *left = isnan(p->eta_s) ? xstrdup("") : xasprintf(", about %s left", eta);
 	if (ui->tty) {
-		/* one line, cut to the terminal's width so that \r redraws it in place */
 		_cleanup_free_ char *step = xasprintf("[%u/%u]", p->step, p->steps);
 		_cleanup_free_ char *rest = xasprintf(" %s, %u cop%s, pass %u/%u, %s elapsed%s", p->test->name, p->copies,
 						      p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
-		size_t width = term_width(stderr), room = width > strlen(step) + 1 ? width - strlen(step) - 1 : 0;
-		fprintf(stderr, "\r\033[K%s%s%s%.*s", term_esc(stderr, ANSI_BOLD), step, term_esc(stderr, ANSI_RESET),
-			(int)(strlen(rest) < room ? strlen(rest) : room), rest);
-		ui->line_open = true;
+		draw_line(ui, step, rest);
 	} else {
 		fprintf(stderr, "ubtune bench: [%u/%u] %s, %u cop%s, pass %u/%u (%s elapsed%s)\n", p->step, p->steps,
 			p->test->name, p->copies, p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
@@ -144,6 +151,19 @@ static void on_notice(const char *msg, void *data)
 {
 	end_line(data);
 	log_warning("%s", msg);
+}
+
+/* Waiting for the machine to calm down: redrawn in place as the progress is. */
+static void on_status(const char *msg, void *data)
+{
+	struct ui_state *ui = data;
+	if (!ui->tty) {
+		log_warning("%s", msg);
+		return;
+	}
+	_cleanup_free_ char *rest = xasprintf(" %s", msg);
+	draw_line(ui, "[waiting]", rest);
+	fflush(stderr);
 }
 
 /* Run before 6.0 runs no system test at more copies than its cap. */
@@ -227,7 +247,7 @@ static int exit_code(int r)
 static int run_bench(const struct args *a, struct bench_opts *o)
 {
 	struct ui_state ui = { .tty = term_is_tty(stderr) };
-	struct bench_ui callbacks = { on_progress, on_notice, &ui };
+	struct bench_ui callbacks = { .progress = on_progress, .notice = on_notice, .status = on_status, .data = &ui };
 	o->ui = &callbacks;
 	_cleanup_json_ json_object *rec = NULL;
 	_cleanup_free_ char *error = NULL;

@@ -71,6 +71,19 @@ const char *term_esc(FILE *f, const char *esc)
 	return term_color(f) ? esc : "";
 }
 
+size_t term_fit(const char *s, size_t cols)
+{
+	size_t i = 0, used = 0;
+	while (s[i] && used < cols) {
+		/* one character: its lead byte and its continuation bytes */
+		i++;
+		while ((s[i] & 0xc0) == 0x80)
+			i++;
+		used++;
+	}
+	return i;
+}
+
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
 {
 	size_t col = indent;

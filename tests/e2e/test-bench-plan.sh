@@ -130,4 +130,26 @@ expect_exit 0 "$UBTUNE" bench --quick --tests syscall --copies 1 --force --no-st
 head -1 "$T/stderr" | grep -q '^ubtune: expected to take about [0-9]* s (1 copy count of about .*; an estimate' ||
 	fail "no expected duration first: $(head -3 "$T/stderr")"
 
+# waiting for a busy machine: one line, cut to the width, redrawn in place
+yes >/dev/null &
+y1=$!
+yes >/dev/null &
+y2=$!
+COLUMNS=70 script -qec "$UBTUNE bench --wait 5 --quick --tests syscall --copies 1 --no-store ${ENGINE[*]}" /dev/null \
+	>"$T/tty" 2>&1
+kill $y1 $y2
+wait $y1 $y2 2>/dev/null
+$PY - "$T/tty" <<'PY' || fail "the waiting line is not redrawn in place: $(head -c 800 "$T/tty" | cat -v)"
+import re, sys
+text = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+# the waiting lines are segments between carriage returns, none ends a line
+lines = plain.split("\n")
+waiting = [(i, seg) for i, line in enumerate(lines) for seg in line.split("\r") if seg.startswith("[waiting]")]
+assert len(waiting) >= 2, waiting
+assert len({i for i, _ in waiting}) == 1, "a waiting line was ended by a newline"
+assert all(len(seg) <= 69 for _, seg in waiting), [seg for _, seg in waiting if len(seg) > 69]
+assert "waiting up to" in waiting[0][1], waiting[0]
+assert "the machine is busy: " in plain, plain[-400:]
+PY
 pass
