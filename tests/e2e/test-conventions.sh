@@ -77,4 +77,23 @@ for c in compare import report diagnose; do
 done
 COLUMNS=70 "$UBTUNE" help >"$T/h70" || fail "help failed"
 awk 'length > 70 {print; bad = 1} END {exit bad}' "$T/h70" >"$T/long" || fail "COLUMNS=70 help: $(cat "$T/long")"
+
+# charts leave out what has no data on either side: runs of different test
+# sets are drawn on the tests both ran (and those tests' mean, not the
+# partial scores), a copy count one side did not run is no panel, and two
+# imported runs without readings get no timelines
+"$UBTUNE" compare "$LOGS/v6-full/vm-2026-11-29-01" "$LOGS/v6-brief-i3/vm-2026-11-29-01" --chart "$T/partial.svg" \
+	>"$T/out" 2>&1 || fail "compare --chart of different test sets: $(cat "$T/out")"
+grep -q 'Partial: not comparable' "$T/out" || fail "the table does not say the runs are partial: $(cat "$T/out")"
+grep -q 'n/a' "$T/partial.svg" && fail "the chart draws bars facing nothing"
+grep -q 'Geometric mean of the 2 common tests' "$T/partial.svg" || fail "the chart does not draw the common tests' mean"
+grep -q 'Dhrystone\|System Benchmarks Index Score\|2 copies' "$T/partial.svg" &&
+	fail "the chart draws tests, scores or copy counts only one side has"
+[ "$(grep -c '<title>[AB], ' "$T/partial.svg")" = 6 ] || fail "the chart should have 3 rows of 2 bars"
+if command -v xmllint >/dev/null; then
+	xmllint --noout "$T/partial.svg" || fail "the chart of different test sets is not well-formed"
+fi
+expect_exit 0 "$UBTUNE" report "$LOGS/v6-full/vm-2026-11-29-01" "$LOGS/v5-full/vm-2026-11-29-01" --html "$T/two.html"
+grep -q '<h2 id="charts">' "$T/two.html" || fail "the page of two imported runs has no charts"
+grep -q 'id="timeline"\|no readings' "$T/two.html" && fail "the page of two imported runs draws empty timelines"
 pass
