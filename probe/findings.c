@@ -168,22 +168,27 @@ void findings_render(json_object *rec, FILE *out)
 		return;
 	}
 	fprintf(out, "%sFindings (worst first)%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
+	/* the text beside the ids where there is room for it, else under them */
+	size_t width = term_width(out), at = width >= FINDINGS_WIDE ? 38 : 7;
 	for (size_t i = 0; i < n; i++) {
 		json_object *f = json_object_array_get_idx(a, i);
 		const char *sev = jpath_str(f, "severity");
 		const char *color = streq_ptr(sev, "crit") ? ANSI_RED
 				    : streq_ptr(sev, "warn") ? ANSI_YELLOW
 							     : ANSI_DIM;
-		fprintf(out, "  %s%-4s%s %-30s ", term_esc(out, color), sev, term_esc(out, ANSI_RESET),
-			jpath_str(f, "id"));
-		term_print_wrapped(out, jpath_str(f, "message") ? jpath_str(f, "message") : "", 38, 100);
+		fprintf(out, "  %s%-4s%s ", term_esc(out, color), sev, term_esc(out, ANSI_RESET));
+		if (at > 7)
+			fprintf(out, "%-30s ", jpath_str(f, "id"));
+		else
+			fprintf(out, "%s\n%*s", jpath_str(f, "id"), (int)at, "");
+		term_print_wrapped(out, jpath_str(f, "message") ? jpath_str(f, "message") : "", at, width);
 		if (jpath_str(f, "evidence")) {
-			fprintf(out, "%*sevidence ", 38, "");
-			term_print_wrapped(out, jpath_str(f, "evidence"), 47, 100);
+			fprintf(out, "%*sevidence ", (int)at, "");
+			term_print_wrapped(out, jpath_str(f, "evidence"), at + 9, width);
 		}
 		if (jpath_str(f, "fix")) {
-			fprintf(out, "%*sfix      ", 38, "");
-			term_print_wrapped(out, jpath_str(f, "fix"), 47, 100);
+			fprintf(out, "%*sfix      ", (int)at, "");
+			term_print_wrapped(out, jpath_str(f, "fix"), at + 9, width);
 		}
 	}
 }

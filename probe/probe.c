@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "findings.h"
+#include "lib/term.h"
 
 const struct probe_area probe_areas[] = {
 	{ "host", host_collect, host_render },
@@ -44,11 +45,12 @@ void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt,
 void render_line(FILE *out, const char *label, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(out, "%-10s", label ? label : "");
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	_cleanup_free_ char *text = xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', out);
+	fprintf(out, "%-10s", label ? label : "");
+	/* a fact per item: a long line breaks between them */
+	term_print_items(out, text, " \xc2\xb7 ", 10, term_width(out));
 }
 
 /* A dump must look like one: a directory with proc/ or sys/ in it. */
@@ -192,7 +194,8 @@ static void render_unavailable(json_object *rec, FILE *out)
 	json_object *a = jpath(rec, "unavailable");
 	for (size_t i = 0; i < n; i++) {
 		json_object *u = json_object_array_get_idx(a, i);
-		fprintf(out, "  %-10s %s\n", jpath_str(u, "area"), jpath_str(u, "reason"));
+		fprintf(out, "  %-10s ", jpath_str(u, "area"));
+		term_print_wrapped(out, jpath_str(u, "reason") ?: "", 13, term_width(out));
 	}
 }
 

@@ -77,6 +77,36 @@ for c in compare import report diagnose; do
 done
 COLUMNS=70 "$UBTUNE" help >"$T/h70" || fail "help failed"
 awk 'length > 70 {print; bad = 1} END {exit bad}' "$T/h70" >"$T/long" || fail "COLUMNS=70 help: $(cat "$T/long")"
+# reports too: the probe's facts break between items, findings, diagnoses
+# and the lists of a plan at spaces; only a word longer than a line (a
+# path) and the rows of a table may pass the width
+narrow() { # narrow WIDTH FILE [TABLE-REGEX]
+	$PY - "$@" <<'PY'
+import re, sys
+width, path = int(sys.argv[1]), sys.argv[2]
+table = re.compile(sys.argv[3]) if len(sys.argv) > 3 else None
+bad = [l for l in open(path, encoding="utf-8").read().split("\n")
+       if len(l) > width and max(len(w) for w in l.split()) < 40 and not (table and table.search(l))]
+if bad:
+    sys.exit("\n".join(bad))
+PY
+}
+ROOT="$FIXTURES/rpi4-undervoltage"
+# the plan's table (its heading and rows) and the JSON values recorded for bench
+table='^area  | -> |^  [a-z]+ +[{[]'
+for w in 70 100; do
+	COLUMNS=$w "$UBTUNE" probe --root "$ROOT" >"$T/probe$w" || fail "probe --root failed"
+	narrow $w "$T/probe$w" || fail "COLUMNS=$w probe: $(narrow $w "$T/probe$w" 2>&1)"
+	COLUMNS=$w "$UBTUNE" diagnose "$RESULTS/rpi4-undervoltage.json" >"$T/diag$w" || fail "diagnose failed"
+	narrow $w "$T/diag$w" || fail "COLUMNS=$w diagnose: $(narrow $w "$T/diag$w" 2>&1)"
+	COLUMNS=$w "$UBTUNE" apply --dry-run --root "$ROOT" rpi4 >"$T/plan$w" || fail "apply --dry-run failed"
+	narrow $w "$T/plan$w" "$table" || fail "COLUMNS=$w apply --dry-run: $(narrow $w "$T/plan$w" "$table" 2>&1)"
+done
+grep -q '^Host      raspberrypi · Debian GNU/Linux 12 (bookworm)$' "$T/probe70" ||
+	fail "the probe's Host line is not broken between its facts: $(grep -A1 '^Host' "$T/probe70")"
+grep -q '^  crit power.undervoltage$' "$T/probe70" || fail "narrow findings keep their text beside the id"
+grep -q '^  crit power.undervoltage  *Undervoltage right now' "$T/probe100" || fail "wide findings lost their layout"
+cmp -s "$T/probe70" "$T/probe100" && fail "the probe is the same at 70 and 100 columns"
 
 # charts leave out what has no data on either side: runs of different test
 # sets are drawn on the tests both ran (and those tests' mean, not the

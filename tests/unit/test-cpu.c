@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 
+#include "lib/term.h"
 #include "probe/cpu.h"
 #include "probe/findings.h"
 #include "testlib.h"
@@ -112,7 +113,10 @@ static char *render_cpu(json_object *rec)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
+	/* a line per fact, unwrapped: the tests check whole lines */
+	term_set_width(TERM_WIDTH_MAX);
 	cpu_render(rec, f);
+	term_set_width(0);
 	fclose(f);
 	return text;
 }

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "lib/term.h"
 #include "probe/findings.h"
 #include "probetest.h"
 
@@ -124,7 +125,10 @@ static inline char *render_text(void (*render)(json_object *rec, FILE *out), jso
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	assert_non_null(out);
+	/* a line per fact, unwrapped: the tests check whole lines */
+	term_set_width(TERM_WIDTH_MAX);
 	render(rec, out);
+	term_set_width(0);
 	fclose(out);
 	return text;
 }
