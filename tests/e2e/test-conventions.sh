@@ -108,6 +108,29 @@ grep -q '^  crit power.undervoltage$' "$T/probe70" || fail "narrow findings keep
 grep -q '^  crit power.undervoltage  *Undervoltage right now' "$T/probe100" || fail "wide findings lost their layout"
 cmp -s "$T/probe70" "$T/probe100" && fail "the probe is the same at 70 and 100 columns"
 
+# the README's first screen shows output of this ubtune: each of its lines
+# (an elided end "..." left out) is part of a line the commands print
+mkdir -p "$T/rpi4-state"
+printf '{"profiles": ["generic", "rpi4"], "build": {"cc": "gcc", "cflags": "-O3 -mcpu=cortex-a72"}}\n' \
+	>"$T/rpi4-state/applied.json"
+{
+	cat "$T/probe100" "$T/plan100" "$T/diag100"
+	"$UBTUNE" compare "$RESULTS/rpi4-undervoltage.json" "$RESULTS/rpi4-undervoltage.json"
+	UBTUNE_STATE_DIR="$T/rpi4-state" UBTUNE_CACHE_DIR="$T/rpi4-cache" "$UBTUNE" bench --dry-run --copies 1,4 \
+		--width 1000 | sed 's/^Expected time: /ubtune: expected to take /'
+} >"$T/real" 2>&1
+$PY - "$SRCDIR/README.md" "$T/real" <<'PY' || fail "the README shows output ubtune does not print"
+import sys
+readme = open(sys.argv[1], encoding="utf-8").read()
+real = open(sys.argv[2], encoding="utf-8").read().split("\n")
+session = readme.split("A typical session", 1)[1].split("\nTo have", 1)[0]
+shown = [l[4:] for l in session.split("\n") if l.startswith("    ") and not l.startswith("    $")]
+assert len(shown) >= 6, shown
+missing = [s for s in shown if not any(s.rstrip(". ").strip() in r for r in real)]
+if missing:
+    sys.exit("not printed: " + repr(missing))
+PY
+
 # charts leave out what has no data on either side: runs of different test
 # sets are drawn on the tests both ran (and those tests' mean, not the
 # partial scores), a copy count one side did not run is no panel, and two
