@@ -40,20 +40,15 @@ static char *passes_text(json_object *plan)
 	bool quick = false;
 	int64_t it = 0;
 	jpath_bool(plan, "quick", &quick);
-	bool run = streq_ptr(jpath_str(plan, "engine.kind"), "run");
-	if (jpath_int(plan, "iterations", &it))
-		return xasprintf("--iterations %lld: %lld of the long tests, %lld of the short ones%s", (long long)it,
-				 (long long)it, (long long)((it + 1) / 3 ? (it + 1) / 3 : 1),
-				 quick && !run ? ", at short durations (quick)" : "");
-	if (quick && run)
-		return xasprintf("quick: Run's -i %d (%d of the long tests, %d of the short ones) at Run's own "
-				 "durations",
-				 UB_QUICK_PASSES_LONG, UB_QUICK_PASSES_LONG, UB_QUICK_PASSES_SHORT);
-	if (quick)
-		return xasprintf("quick: %d of the long tests, %d of the short ones, at short durations",
-				 UB_QUICK_PASSES_LONG, UB_QUICK_PASSES_SHORT);
-	return xasprintf("UnixBench's: %d of the long tests, %d of the short ones", UB_PASSES_LONG,
-			 UB_PASSES_SHORT);
+	bool run = streq_ptr(jpath_str(plan, "engine.kind"), "run"), given = jpath_int(plan, "iterations", &it);
+	unsigned n[2] = { 0, 0 }; /* the passes of a short test and of a long one */
+	for (size_t i = 0; i < UB_NINDEX; i++)
+		n[ub_tests[i].long_test] = ub_passes(&ub_tests[i], given ? (unsigned)it : 0, quick);
+	_cleanup_free_ char *how = given ? xasprintf("--iterations %lld", (long long)it)
+				 : quick && run ? xasprintf("quick: Run's -i %u", n[1])
+				 : xstrdup(quick ? "quick" : "UnixBench's");
+	return xasprintf("%s: %u of the long tests, %u of the short ones%s", how, n[1], n[0],
+			 !quick ? "" : run ? ", at Run's own durations" : ", at short durations");
 }
 
 static char *build_text(json_object *plan)
@@ -72,45 +67,52 @@ static char *build_text(json_object *plan)
 	return xstrdup("none: the programs are run as they are");
 }
 
-static void facts(json_object *plan, FILE *out, size_t width)
+/* The strings (or numbers) of a JSON array joined by sep. */
+static char *joined(json_object *a, const char *sep)
+{
+	struct buf b = {0};
+	for (size_t i = 0; i < jarr_len(a); i++)
+		buf_printf(&b, "%s%s", i ? sep : "", json_object_get_string(json_object_array_get_idx(a, i)));
+	return b.s ? buf_steal(&b) : xstrdup("");
+}
+
+static void engine_facts(json_object *plan, FILE *out, size_t width)
 {
 	fact(out, "Engine", jpath_str(plan, "engine.description") ?: "?", width);
 	if (jpath_str(plan, "engine.note"))
 		fact(out, "", jpath_str(plan, "engine.note"), width);
-	json_object *cmd = jpath(plan, "engine.command");
-	if (cmd) {
-		struct strv words = {0};
-		for (size_t i = 0; i < jarr_len(cmd); i++)
-			strv_push(&words, json_object_get_string(json_object_array_get_idx(cmd, i)));
-		_cleanup_free_ char *line = strv_join(&words, " ");
-		strv_free(&words);
+	if (jpath(plan, "engine.command")) {
+		_cleanup_free_ char *line = joined(jpath(plan, "engine.command"), " ");
 		fact(out, "Command", line, width);
 	}
 	_cleanup_free_ char *build = build_text(plan);
 	fact(out, "Build", build, width);
-	_cleanup_free_ char *wd = jpath_str(plan, "workdir_error")
-					  ? xasprintf("%s: the run would fail", jpath_str(plan, "workdir_error"))
+}
+
+static void place_facts(json_object *plan, FILE *out, size_t width)
+{
+	const char *problem = jpath_str(plan, "workdir_error");
+	_cleanup_free_ char *wd = problem ? xasprintf("%s: the run would fail", problem)
 					  : xasprintf("%s (%s); the tests run in a temporary directory made inside it",
-						      jpath_str(plan, "workdir") ?: "?", jpath_str(plan, "workdir_source") ?: "?");
+						      jpath_str(plan, "workdir") ?: "?",
+						      jpath_str(plan, "workdir_source") ?: "?");
 	fact(out, "Workdir", wd, width);
 	json_object *p = jpath(plan, "profile");
-	struct strv names = {0};
-	for (size_t i = 0; i < jpath_len(p, "profiles"); i++)
-		strv_push(&names, json_object_get_string(json_object_array_get_idx(jpath(p, "profiles"), i)));
-	_cleanup_free_ char *list = strv_join(&names, ", ");
-	strv_free(&names);
 	bool stale = false;
 	jpath_bool(p, "stale", &stale);
-	_cleanup_free_ char *prof = p ? xasprintf("%s (%s)%s", *list ? list : "?", jpath_str(p, "path") ?: "?",
-						  stale ? ": applied before the last reboot, its runtime settings are gone"
-							: "")
-				      : xstrdup("none applied");
+	_cleanup_free_ char *names = joined(jpath(p, "profiles"), ", ");
+	_cleanup_free_ char *prof = !p ? xstrdup("none applied")
+				       : xasprintf("%s (%s)%s", *names ? names : "?", jpath_str(p, "path") ?: "?",
+						   stale ? ": applied before the last reboot, its runtime settings are "
+							   "gone"
+							 : "");
 	fact(out, "Profile", prof, width);
-	struct buf copies = {0};
-	for (size_t i = 0; i < jpath_len(plan, "copies"); i++)
-		buf_printf(&copies, "%s%d", i ? ", " : "", json_object_get_int(json_object_array_get_idx(jpath(plan, "copies"), i)));
-	fact(out, "Copies", copies.s ? copies.s : "?", width);
-	buf_free(&copies);
+}
+
+static void run_facts(json_object *plan, FILE *out, size_t width)
+{
+	_cleanup_free_ char *copies = joined(jpath(plan, "copies"), ", ");
+	fact(out, "Copies", copies, width);
 	_cleanup_free_ char *passes = passes_text(plan);
 	fact(out, "Passes", passes, width);
 	_cleanup_free_ char *settle = xasprintf("%s before every pass", jpath_str(plan, "settle") ?: "?");
@@ -119,7 +121,8 @@ static void facts(json_object *plan, FILE *out, size_t width)
 		fact(out, "Pinning", "the 1-copy pass on the fastest kind of core", width);
 	int64_t us;
 	if (jpath_int(plan, "dma_latency_us", &us)) {
-		_cleanup_free_ char *qos = xasprintf("/dev/cpu_dma_latency held at %lld \xc2\xb5s for the run", (long long)us);
+		_cleanup_free_ char *qos = xasprintf("/dev/cpu_dma_latency held at %lld \xc2\xb5s for the run",
+						     (long long)us);
 		fact(out, "Latency", qos, width);
 	}
 }
@@ -153,7 +156,9 @@ static void tests_table(json_object *plan, FILE *out)
 void run_plan_render(json_object *plan, FILE *out, size_t width)
 {
 	term_print_wrapped(out, "Plan of the run (--dry-run: nothing is run, built or written)", 0, width);
-	facts(plan, out, width);
+	engine_facts(plan, out, width);
+	place_facts(plan, out, width);
+	run_facts(plan, out, width);
 	fputc('\n', out);
 	tests_table(plan, out);
 	fputc('\n', out);

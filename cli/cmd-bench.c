@@ -7,8 +7,8 @@
 #include "bench/applied.h"
 #include "bench/bench.h"
 #include "bench/engine.h"
-#include "bench/run-plan.h"
 #include "bench/result.h"
+#include "bench/run-plan.h"
 #include "bench/runner.h"
 #include "bench/stability.h"
 #include "bench/ubrun.h"
@@ -42,9 +42,11 @@ static char *quick_help(void)
 	unsigned all[UB_NINDEX];
 	for (unsigned i = 0; i < UB_NINDEX; i++)
 		all[i] = i;
-	_cleanup_free_ char *quick = run_plan_duration_text(run_plan_copy_count_s(ENGINE_WORKLOADS, all, UB_NINDEX, 0, true));
-	_cleanup_free_ char *full = run_plan_duration_text(run_plan_copy_count_s(ENGINE_WORKLOADS, all, UB_NINDEX, 0, false));
-	_cleanup_free_ char *run = run_plan_duration_text(run_plan_copy_count_s(ENGINE_RUN, all, UB_NINDEX, 0, true));
+	double quick_s = run_plan_copy_count_s(ENGINE_WORKLOADS, all, UB_NINDEX, 0, true);
+	double full_s = run_plan_copy_count_s(ENGINE_WORKLOADS, all, UB_NINDEX, 0, false);
+	double run_s = run_plan_copy_count_s(ENGINE_RUN, all, UB_NINDEX, 0, true);
+	_cleanup_free_ char *quick = run_plan_duration_text(quick_s), *full = run_plan_duration_text(full_s);
+	_cleanup_free_ char *run = run_plan_duration_text(run_s);
 	return xasprintf("short durations and fewer passes (%d and %d) for a first look: the 12 tests take about %s "
 			 "per copy count with ubtune's workloads, against about %s in a full run (a tree's Run keeps "
 			 "its durations: -i %d, about %s); the result is marked and not comparable with full runs",
@@ -177,7 +179,7 @@ static int check_run_cap(const struct bench_engine *e, const struct bench_opts *
 				  e->version, e->max_copies, o->copies[i], e->max_copies);
 			return EXIT_USAGE;
 		}
-	if (e->kind == ENGINE_RUN && o->quick)
+	if (e->kind == ENGINE_RUN && o->quick && !o->iterations)
 		log_info("Run's tests keep their durations: --quick runs it with -i 3 (3 passes of the long "
 			 "tests, 1 of the short ones)");
 	return EXIT_OK;

@@ -119,6 +119,11 @@ PY
 	untouched "bench --dry-run --unixbench"
 fi
 
+# completion offers the option, from the option table
+comp=$(PATH="$(dirname "$UBTUNE"):$PATH" bash -c '. "$1"; COMP_WORDS=(ubtune bench --dry); COMP_CWORD=2; _ubtune
+	echo "${COMPREPLY[*]}"' _ "$SRCDIR/completion/ubtune.bash")
+[ "$comp" = --dry-run ] || fail "completion of 'bench --dry': '$comp'"
+
 # usage errors stay usage errors
 expect_exit 2 "$UBTUNE" bench --dry-run --tests nosuch
 expect_exit 2 "$UBTUNE" bench --dry-run --copies 0
