@@ -57,6 +57,9 @@ grep -q '^standard input: read UnixBench 6.0.0' "$T/out" || fail "export | impor
 grep -q 'already stored as result 2' "$T/out" || fail "export 2 | import -: $(cat "$T/out")"
 "$UBTUNE" export 2 | "$UBTUNE" compare 1 - >"$T/out" 2>&1 || fail "export | compare 1 -: $(cat "$T/out")"
 "$UBTUNE" diagnose - <"$RESULTS/rpi4-undervoltage.json" >"$T/out" 2>&1 || fail "diagnose - <result: $(cat "$T/out")"
+"$UBTUNE" export 1 | "$UBTUNE" fleet - 2 --json >"$T/out" 2>"$T/err" || fail "export | fleet - 2: $(cat "$T/err")"
+json_get "$T/out" 'len(d["results"])' | grep -qx 2 || fail "export | fleet - 2 read $(head -c 300 "$T/out")"
+"$UBTUNE" fleet - <"$LOGS/v5-full/vm-2026-11-29-01" >"$T/out" 2>"$T/err" || fail "fleet - <log: $(cat "$T/err")"
 
 # report on a terminal writes a file, named on stderr; into a pipe, HTML
 (cd "$T" && script -qec "$UBTUNE report 1" /dev/null >"$T/tty" 2>&1) || fail "report on a terminal: $(cat "$T/tty")"
