@@ -108,7 +108,8 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
 all: $(B)/ubtune
-.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler bench-clock
+.PHONY: all deps run check check-unit check-e2e install clean update-expected bench-probe bench-sampler bench-clock \
+	bench-quick
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -250,6 +251,11 @@ check-builds:
 bench-probe: $(B)/ubtune
 	@tools/install-deps hwloc util-linux
 	tools/bench-probe $(RUNS)
+
+# `bench --quick` against the duration it states (with UNIXBENCH=DIR, a
+# tree's Run too: about 20 minutes more).
+bench-quick: $(B)/ubtune $(WORKLOAD_BIN)
+	tools/bench-quick $(UNIXBENCH)
 
 # Benchmark programs of tools/ linked with the library.
 $(B)/bench-%: tools/bench-%.c $(B)/libubtune.a

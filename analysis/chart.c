@@ -126,18 +126,76 @@ static bool score_value(json_object *values, size_t i, bool relative, double *ou
 	return true;
 }
 
+/* Runs of different test sets: the geometric mean of the tests they all
+ * indexed (the section's "common"), in place of their scores. */
+static bool common_value(json_object *means, size_t i, bool relative, double *out)
+{
+	json_object *m = at(means, i), *m0 = at(means, 0);
+	if (!m)
+		return false;
+	*out = json_object_get_double(m);
+	if (relative) {
+		double first = m0 ? json_object_get_double(m0) : 0;
+		if (!(first > 0))
+			return false;
+		*out = 100 * *out / first;
+	}
+	return true;
+}
+
 typedef bool (*value_fn)(json_object *values, size_t i, bool relative, double *out);
+
+/* A row is drawn when every result has a value in it: the chart compares,
+ * and a bar facing nothing compares nothing. */
+static bool row_complete(json_object *values, value_fn get, size_t n)
+{
+	double v;
+	for (size_t i = 0; i < n; i++)
+		if (!get(values, i, false, &v))
+			return false;
+	return n > 0;
+}
+
+/* The row under the tests: the scores, or the common tests' mean when the
+ * runs index different tests; NULL when not every result has one. */
+static json_object *summary_row(json_object *sec, size_t n, value_fn *get, char **name)
+{
+	json_object *common = jpath(sec, "common");
+	json_object *values = common ? jpath(common, "geomeans") : jpath(sec, "score.values");
+	*get = common ? common_value : score_value;
+	if (!row_complete(values, *get, n))
+		return NULL;
+	size_t k = jpath_len(common, "tests");
+	*name = common ? xasprintf("Geometric mean of the %zu common test%s", k, k == 1 ? "" : "s")
+		       : xstrdup("System Benchmarks Index Score");
+	return values;
+}
+
+/* Rows of a section that are drawn: the complete test rows and a summary. */
+static size_t drawn_rows(json_object *sec, size_t n)
+{
+	json_object *tests = jpath(sec, "tests");
+	size_t k = 0;
+	for (size_t i = 0; i < jarr_len(tests); i++)
+		k += row_complete(jpath(at(tests, i), "values"), bar_value, n);
+	return k;
+}
 
 static double section_max(json_object *sec, const struct bars *b)
 {
 	double max = 0, v;
 	json_object *tests = jpath(sec, "tests");
-	for (size_t k = 0; k < jarr_len(tests); k++)
-		for (size_t i = 0; i < b->n; i++)
-			if (bar_value(jpath(at(tests, k), "values"), i, b->relative, &v) && v > max)
+	for (size_t k = 0; k < jarr_len(tests); k++) {
+		json_object *values = jpath(at(tests, k), "values");
+		for (size_t i = 0; row_complete(values, bar_value, b->n) && i < b->n; i++)
+			if (bar_value(values, i, b->relative, &v) && v > max)
 				max = v;
-	for (size_t i = 0; i < b->n; i++)
-		if (score_value(jpath(sec, "score.values"), i, b->relative, &v) && v > max)
+	}
+	value_fn get;
+	_cleanup_free_ char *name = NULL;
+	json_object *summary = summary_row(sec, b->n, &get, &name);
+	for (size_t i = 0; summary && i < b->n; i++)
+		if (get(summary, i, b->relative, &v) && v > max)
 			max = v;
 	return b->relative && max < 110 ? 110 : max;
 }
@@ -151,7 +209,7 @@ static double group_height(const struct bars *b)
 static void bar_row(FILE *out, const struct bars *b, double y, const char *name, json_object *values,
 		    json_object *changes, value_fn get, json_object *cmp)
 {
-	bool score = get == score_value;
+	bool score = get != bar_value;
 	svg_text(out, BAR_LEFT - 10, y + (double)b->n * (b->bar_h + b->gap) / 2 + 4, "end",
 		 score ? "font-weight=\"bold\"" : NULL, name);
 	for (size_t i = 0; i < b->n; i++) {
@@ -200,29 +258,53 @@ static void axis(FILE *out, const struct bars *b, double top, double bottom)
 	}
 }
 
+/* The height of a section's panel; 0: it is left out (no test every result ran). */
+static double panel_height(json_object *sec, const struct bars *b)
+{
+	size_t rows = drawn_rows(sec, b->n);
+	value_fn get;
+	_cleanup_free_ char *name = NULL;
+	if (!rows)
+		return 0;
+	return 40 + (double)(rows + (summary_row(sec, b->n, &get, &name) != NULL)) * group_height(b) + 20;
+}
+
 static double panel(FILE *out, json_object *cmp, json_object *sec, struct bars *b, double y)
 {
+	json_object *tests = jpath(sec, "tests");
+	size_t rows = drawn_rows(sec, b->n);
+	value_fn get;
+	_cleanup_free_ char *name = NULL;
+	json_object *summary = summary_row(sec, b->n, &get, &name);
 	b->scale_max = section_max(sec, b);
 	b->scale_max = ceil(b->scale_max / nice_step(b->scale_max, 5)) * nice_step(b->scale_max, 5);
 	if (!(b->scale_max > 0))
 		b->scale_max = 1;
-	_cleanup_free_ char *title = xasprintf("%s: %s", jpath_str(sec, "title") ?: "",
-					       b->relative ? "each test as a percentage of A" : "index per test");
+	_cleanup_free_ char *only = rows < jarr_len(tests) ? xasprintf(", the %zu test%s every result ran", rows,
+								       rows == 1 ? "" : "s")
+							   : xstrdup("");
+	_cleanup_free_ char *title = xasprintf("%s: %s%s", jpath_str(sec, "title") ?: "",
+					       b->relative ? "each test as a percentage of A" : "index per test", only);
 	svg_text(out, 10, y + 14, "start", "font-size=\"14\" font-weight=\"bold\"", title);
 	y += 40;
-	json_object *tests = jpath(sec, "tests");
-	double top = y - 6, bottom = y + (double)(jarr_len(tests) + 1) * group_height(b);
+	double top = y - 6, bottom = y + (double)(rows + (summary != NULL)) * group_height(b);
 	axis(out, b, top, bottom);
-	for (size_t k = 0; k < jarr_len(tests); k++, y += group_height(b)) {
+	for (size_t k = 0; k < jarr_len(tests); k++) {
 		json_object *t = at(tests, k);
+		if (!row_complete(jpath(t, "values"), bar_value, b->n))
+			continue;
 		bar_row(out, b, y, jpath_str(t, "name") ?: jpath_str(t, "id") ?: "?", jpath(t, "values"),
 			jpath(t, "changes"), bar_value, cmp);
+		y += group_height(b);
 	}
-	fprintf(out, "<line x1=\"10\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#999999\"/>\n", y - GROUP_GAP / 2.0,
-		WIDTH - 10, y - GROUP_GAP / 2.0);
-	bar_row(out, b, y, "System Benchmarks Index Score", jpath(sec, "score.values"), jpath(sec, "score.changes"),
-		score_value, cmp);
-	return y + group_height(b) + 20;
+	if (summary) {
+		fprintf(out, "<line x1=\"10\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#999999\"/>\n",
+			y - GROUP_GAP / 2.0, WIDTH - 10, y - GROUP_GAP / 2.0);
+		/* the common tests' mean has no change of its own to mark */
+		bar_row(out, b, y, name, summary, get == score_value ? jpath(sec, "score.changes") : NULL, get, cmp);
+		y += group_height(b);
+	}
+	return y + 20;
 }
 
 void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *out)
@@ -231,9 +313,10 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 	struct bars b = { .n = jarr_len(results), .relative = relative };
 	b.bar_h = b.n <= 2 ? 14 : b.n <= 4 ? 10 : 7;
 	b.gap = 2;
-	double height = 30 + (double)b.n * LEGEND_LINE + 10;
+	double height = 30 + (double)b.n * LEGEND_LINE + 10, panels = 0;
 	for (size_t s = 0; s < jarr_len(sections); s++)
-		height += 40 + (double)(jarr_len(jpath(at(sections, s), "tests")) + 1) * group_height(&b) + 20;
+		panels += panel_height(at(sections, s), &b);
+	height += panels > 0 ? panels : 40;
 	struct buf desc = {0};
 	buf_puts(&desc, relative ? "Each test's index as a percentage of the first result's, for " : "UnixBench index "
 												  "per test of ");
@@ -254,7 +337,11 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 	}
 	y += 10;
 	for (size_t s = 0; s < jarr_len(sections); s++)
-		y = panel(out, cmp, at(sections, s), &b, y);
+		if (panel_height(at(sections, s), &b) > 0)
+			y = panel(out, cmp, at(sections, s), &b, y);
+	if (!(panels > 0))
+		svg_text(out, 10, y + 14, "start", "fill=\"#777777\"",
+			 "No test has a value in every result: there is nothing to draw side by side.");
 	fputs("</svg>\n", out);
 }
 
@@ -529,10 +616,20 @@ static void timeline_legend(FILE *out, const struct timeline *tl, bool alarms, b
 	}
 }
 
+bool chart_has_timeline(const struct result_record *r)
+{
+	struct readings samples = { r->samples.v, r->samples.n };
+	struct timeline tl;
+	if (!samples.n)
+		return false;
+	timeline_ranges(samples, &tl);
+	return tl.has_mhz || tl.has_temp || tl.has_pct;
+}
+
 bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *out)
 {
 	struct readings samples = { r->samples.v, r->samples.n };
-	if (!samples.n)
+	if (!chart_has_timeline(r))
 		return false;
 	struct timeline tl;
 	timeline_ranges(samples, &tl);

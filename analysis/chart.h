@@ -24,8 +24,10 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 /* The sampler's readings of a result over time: CPU clock (mean and
  * lowest over the CPUs), the hottest temperature, raised alarms, the
  * events, on bands naming the test that ran. Returns false (and writes
- * nothing) when the result has no readings. */
+ * nothing) when the result has no readings of clock, temperature or load. */
 bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *out);
+/* Whether chart_timeline() would draw anything for the result. */
+bool chart_has_timeline(const struct result_record *r);
 
 /* The fleet view's strips, one section of the fleet record (copy count):
  * a row per test, a dot per host at its % off the fleet's median, the

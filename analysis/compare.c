@@ -432,6 +432,43 @@ static json_object *score_json(const struct result_run *run)
 	return o;
 }
 
+/* Runs of different test sets: the tests every one of them indexed (in the
+ * section's order), with the geometric mean of their indexes in each run,
+ * which charts draw in place of the scores. NULL when the runs index the
+ * same tests, or a result has no run here. */
+static json_object *common_json(const struct result_run *const *runs, size_t n, const struct strv *ids)
+{
+	bool differ = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!runs[i])
+			return NULL;
+		differ = differ || (i && !same_tests(runs[0], runs[i]));
+	}
+	if (!differ)
+		return NULL;
+	json_object *c = json_object_new_object(), *tests = json_object_new_array(), *means = json_object_new_array();
+	double logs[COMPARE_MAX] = {0}, v;
+	size_t k = 0;
+	for (size_t t = 0; t < ids->n; t++) {
+		bool all = true;
+		for (size_t i = 0; i < n && all; i++)
+			all = run_test_index(runs[i], ids->v[t], &v);
+		if (!all)
+			continue;
+		jarr_add_str(tests, ids->v[t]);
+		for (size_t i = 0; i < n; i++) {
+			run_test_index(runs[i], ids->v[t], &v);
+			logs[i] += log(v);
+		}
+		k++;
+	}
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(means, k ? jround(exp(logs[i] / (double)k), 1) : NULL);
+	jset(c, "tests", tests);
+	jset(c, "geomeans", means);
+	return c;
+}
+
 static json_object *section_json(const struct result_run *const *runs, size_t n, char labels[][8])
 {
 	json_object *s = json_object_new_object(), *copies = json_object_new_array();
@@ -466,6 +503,7 @@ static json_object *section_json(const struct result_run *const *runs, size_t n,
 	json_object *tests = json_object_new_array();
 	for (size_t k = 0; k < ids.n; k++)
 		json_object_array_add(tests, test_row(runs, n, ids.v[k], labels));
+	json_object *common = common_json(runs, n, &ids);
 	strv_free(&ids);
 	for (size_t i = 1; i < n; i++)
 		highlight(tests, i);
@@ -480,6 +518,8 @@ static json_object *section_json(const struct result_run *const *runs, size_t n,
 	jset(score, "values", values);
 	jset(score, "changes", changes);
 	jset(s, "score", score);
+	if (common)
+		jset(s, "common", common);
 	return s;
 }
 

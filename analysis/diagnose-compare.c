@@ -13,7 +13,6 @@
 #include "lib/term.h"
 
 #define DIAGNOSIS_SET_SCHEMA "ubtune.diagnosis-set/1"
-#define WIDTH 100
 
 /*
  * A group that moves less than its noise does not differ. Published runs
@@ -278,7 +277,7 @@ static void wrapped(FILE *out, int indent, const char *fmt, ...)
 	_cleanup_free_ char *text = xvasprintf(fmt, ap);
 	va_end(ap);
 	fprintf(out, "%*s", indent, "");
-	term_print_wrapped(out, text, indent, WIDTH);
+	term_print_wrapped(out, text, indent, term_width(out));
 }
 
 static void render_pair(const struct set_pair *o, FILE *out)

@@ -4,8 +4,9 @@
 #include "lib/schema-table.h"
 #include "lib/term.h"
 
-#define WIDTH 100
 #define LABEL 12 /* "   evidence " */
+/* Columns the reference table takes with the tests' full names. */
+#define REF_TABLE_WIDE 84
 #define MAX_GAIN_LINES 6
 
 /* The report (ubtune.diagnosis/1) as diagnose() writes it, read back for the text. */
@@ -96,7 +97,7 @@ static const struct schema report_schema = SCHEMA(T, S(summary), O(result, resul
 static void labelled(FILE *out, const char *label, const char *text)
 {
 	fprintf(out, "   %-8s ", label);
-	term_print_wrapped(out, text, LABEL, WIDTH);
+	term_print_wrapped(out, text, LABEL, term_width(out));
 }
 
 static const char *copies_word(double n)
@@ -154,9 +155,16 @@ static void cause(FILE *out, const struct rep_cause *c, const struct report *rep
 {
 	const char *conf = c->confidence;
 	const char *color = streq_ptr(conf, "high") ? ANSI_RED : streq_ptr(conf, "medium") ? ANSI_YELLOW : ANSI_DIM;
-	fprintf(out, "\n%lld. %s%s%s (confidence: %s%s%s)  %s\n", (long long)int_or(c->rank, 0),
-		term_esc(out, ANSI_BOLD), c->title, term_esc(out, ANSI_RESET), term_esc(out, color), conf,
-		term_esc(out, ANSI_RESET), c->id);
+	_cleanup_free_ char *head = xasprintf("%lld. %s%s%s (confidence: %s%s%s)  %s", (long long)int_or(c->rank, 0),
+					      term_esc(out, ANSI_BOLD), c->title, term_esc(out, ANSI_RESET),
+					      term_esc(out, color), conf, term_esc(out, ANSI_RESET), c->id);
+	/* on one line where it fits, the id two spaces apart; else wrapped */
+	if (strlen(head) <= term_width(out))
+		fprintf(out, "\n%s\n", head);
+	else {
+		fputc('\n', out);
+		term_print_wrapped(out, head, 3, term_width(out));
+	}
 	labelled(out, "why", c->reason ?: "");
 	const char *by = c->explained_by;
 	if (by) {
@@ -179,7 +187,7 @@ static void notes(FILE *out, const rep_notes *a, const char *heading)
 	fprintf(out, "\n%s%s%s\n", term_esc(out, ANSI_BOLD), heading, term_esc(out, ANSI_RESET));
 	for (size_t i = 0; i < a->n; i++) {
 		fputs("  - ", out);
-		term_print_wrapped(out, a->v[i].text ?: "", 4, WIDTH);
+		term_print_wrapped(out, a->v[i].text ?: "", 4, term_width(out));
 	}
 }
 
@@ -188,22 +196,28 @@ static void references(FILE *out, const struct report *rep)
 	for (size_t i = 0; i < rep->references.n; i++) {
 		const struct rep_reference *r = &rep->references.v[i];
 		double copies = num_or(r->copies, NAN);
-		fprintf(out, "\n%sClosest reference runs, %.0f %s (%s)%s\n", term_esc(out, ANSI_BOLD), copies, copies_word(copies),
-			r->basis ?: "", term_esc(out, ANSI_RESET));
+		_cleanup_free_ char *head = xasprintf("%sClosest reference runs, %.0f %s (%s)%s", term_esc(out, ANSI_BOLD),
+						      copies, copies_word(copies), r->basis ?: "", term_esc(out, ANSI_RESET));
+		fputc('\n', out);
+		term_print_wrapped(out, head, 2, term_width(out));
 		for (size_t k = 0; k < r->runs.n; k++) {
 			const struct rep_ref_run *x = &r->runs.v[k];
 			_cleanup_free_ char *text = xasprintf("%s, score %.1f: %s", x->id, num_or(x->score, NAN),
 							      x->description ?: "");
 			fputs("  ", out);
-			term_print_wrapped(out, text, 4, WIDTH);
+			term_print_wrapped(out, text, 4, term_width(out));
 		}
 		if (!r->tests.n) {
 			fputs("  (none of them is a healthy run to expect scores from)\n", out);
 			continue;
 		}
-		fprintf(out, "  %-40s %10s %21s\n", "test", "this run", "expected");
+		/* the tests by their short labels where the full names do not fit */
+		bool wide = term_width(out) >= REF_TABLE_WIDE;
+		int name_w = wide ? 40 : 18;
+		fprintf(out, "  %-*s %10s %21s\n", name_w, "test", "this run", "expected");
 		for (size_t k = 0; k < r->tests.n; k++) {
 			const struct rep_ref_test *x = &r->tests.v[k];
+			const struct ub_test_info *t = wide || !x->name ? NULL : ub_test_by_name(x->name);
 			double lo = num_or(x->expected_low, NAN), hi = num_or(x->expected_high, NAN);
 			double ratio = num_or(x->ratio, NAN);
 			char range[48];
@@ -211,8 +225,8 @@ static void references(FILE *out, const struct report *rep)
 				snprintf(range, sizeof(range), "%.1f", lo);
 			else
 				snprintf(range, sizeof(range), "%.1f-%.1f", lo, hi);
-			fprintf(out, "  %-40s %10.1f %21s %6.0f %%\n", x->name, num_or(x->index, NAN), range,
-				ratio * 100);
+			fprintf(out, "  %-*s %10.1f %21s %6.0f %%\n", name_w, t && t->label ? t->label : x->name,
+				num_or(x->index, NAN), range, ratio * 100);
 		}
 	}
 }
@@ -223,7 +237,7 @@ void diagnose_render(json_object *report, FILE *out)
 	_cleanup_free_ char *error = NULL;
 	/* diagnose() wrote it: a report that does not fit is a bug, drawn as empty */
 	(void)schema_decode(&report_schema, report, "", &rep, &error);
-	fprintf(out, "%s\n", rep.summary ?: "");
+	term_print_wrapped(out, rep.summary ?: "", 0, term_width(out));
 	size_t n = rep.causes.n;
 	bool unknown = false;
 	for (size_t i = 0; i < rep.result.runs.n; i++)
@@ -231,8 +245,8 @@ void diagnose_render(json_object *report, FILE *out)
 	if (!n && unknown)
 		fprintf(out, "\nNo cause found in the header; the scores were not judged.\n");
 	else if (!n)
-		fprintf(out, "\nNo cause found: nothing in the scores, the environment or the references points at a "
-			     "known problem.\n");
+		term_print_wrapped(out, "\nNo cause found: nothing in the scores, the environment or the references points "
+					"at a known problem.", 0, term_width(out));
 	for (size_t i = 0; i < n; i++)
 		cause(out, &rep.causes.v[i], &rep);
 	notes(out, &rep.normal, "Looks normal");
@@ -243,7 +257,7 @@ void diagnose_render(json_object *report, FILE *out)
 		fprintf(out, "\n%sTry next%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
 		for (size_t i = 0; i < ne && i < 3; i++) {
 			fprintf(out, "  %zu. ", i + 1);
-			term_print_wrapped(out, rep.experiments.v[i], 5, WIDTH);
+			term_print_wrapped(out, rep.experiments.v[i], 5, term_width(out));
 		}
 	}
 	schema_free(&report_schema, &rep);

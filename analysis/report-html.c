@@ -441,6 +441,12 @@ static void charts(FILE *out, json_object *cmp, const struct result_env *in, siz
 		chart_compare(cmp, true, CHART_INLINE, out);
 		fputs("</figure>\n", out);
 	}
+	/* no readings on any side: no section of empty panels */
+	bool any = false;
+	for (size_t i = 0; i < n; i++)
+		any = any || chart_has_timeline(&in[i].r);
+	if (!any)
+		return;
 	fputs("<h2 id=\"timeline\">During the run</h2>\n", out);
 	for (size_t i = 0; i < n; i++) {
 		if (n > 1) {

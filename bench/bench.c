@@ -13,6 +13,7 @@
 #include "bench/clock.h"
 #include "bench/hold.h"
 #include "bench/kevents.h"
+#include "bench/run-plan.h"
 #include "bench/preflight.h"
 #include "bench/result.h"
 #include "bench/runner.h"
@@ -42,16 +43,32 @@ struct run_state {
 	char *first_error;
 };
 
+static void say(const struct bench_opts *o, bool status, const char *fmt, va_list ap)
+{
+	void (*fn)(const char *msg, void *data) = !o->ui ? NULL : status && o->ui->status ? o->ui->status : o->ui->notice;
+	if (!fn)
+		return;
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	fn(msg, o->ui->data);
+}
+
 static void notice(const struct bench_opts *o, const char *fmt, ...) _printf_(2, 3);
 static void notice(const struct bench_opts *o, const char *fmt, ...)
 {
-	if (!o->ui || !o->ui->notice)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	say(o, false, fmt, ap);
 	va_end(ap);
-	o->ui->notice(msg, o->ui->data);
+}
+
+/* A line that the next status, notice or progress line replaces. */
+static void status(const struct bench_opts *o, const char *fmt, ...) _printf_(2, 3);
+static void status(const struct bench_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(o, true, fmt, ap);
+	va_end(ap);
 }
 
 /* Measures until the machine is quiet, --wait runs out or --force says go. */
@@ -60,7 +77,7 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 	double start = now_s();
 	for (;;) {
 		struct preflight p;
-		int r = preflight_measure(rf, BENCH_PREFLIGHT_S, getpid(), &p);
+		int r = preflight_measure(rf, PREFLIGHT_S, getpid(), &p);
 		if (r == -EINTR) {
 			*error = xstrdup("interrupted before the first test");
 			return r;
@@ -74,8 +91,11 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 		_cleanup_free_ char *what = preflight_describe(&p);
 		bool busy = p.busy;
 		preflight_free(&p);
-		if (!busy)
+		if (!busy) {
+			if (now_s() - start > PREFLIGHT_S * 1.5)
+				notice(o, "the machine is quiet after %.0f s of waiting", now_s() - start);
 			return 0;
+		}
 		if (o->force) {
 			notice(o, "the machine is busy (%s); running anyway (--force)", what);
 			return 0;
@@ -87,7 +107,7 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 					   what);
 			return -EBUSY;
 		}
-		notice(o, "the machine is busy (%s); waiting up to %.0f s more", what, left);
+		status(o, "waiting up to %.0f s more for the machine to calm down: %s", left, what);
 		r = runner_sleep(left < PREFLIGHT_RETRY_S ? left : PREFLIGHT_RETRY_S);
 		if (r < 0) {
 			*error = xstrdup("interrupted before the first test");
@@ -98,7 +118,7 @@ static int preflight(const struct bench_opts *o, struct rootfs *rf, json_object 
 
 static double pass_estimate(const struct bench_opts *o, const struct ub_test_info *t)
 {
-	return (o->quick ? 0.3 : 3.0) + ub_duration(t, o->quick) + t->extra_s;
+	return run_plan_pass_s(o->engine->kind, t, o->quick);
 }
 
 static void report_progress(struct run_state *st, const struct ub_test_info *t, unsigned copies, unsigned pass,
@@ -144,7 +164,7 @@ static int run_test(struct run_state *st, json_object *tests, unsigned ti, unsig
 			.envp = st->env,
 			.cwd = st->workdir,
 			.copies = copies,
-			.timeout_s = 3 * (ub_duration(t, o->quick) + t->extra_s) + 120,
+			.timeout_s = 3 * pass_estimate(o, t) + 120,
 			.affinity = copies == 1 ? st->pin : NULL,
 			.affinity_size = st->pin_size,
 		};
@@ -227,23 +247,6 @@ static json_object *options_json(const struct bench_opts *o, const struct workdi
 	jset_str(opt, "locale", "en_US.utf8");
 	jset_str(opt, "settle", o->quick ? "sync; sleep 0.25" : "sync; sleep 1; sync; sleep 2");
 	return opt;
-}
-
-static json_object *engine_json(const struct bench_engine *e)
-{
-	json_object *o = json_object_new_object();
-	static const char *const kinds[] = { "workloads", "programs", "run" };
-	jset_str(o, "kind", kinds[e->kind]);
-	jset_str(o, "path", e->kind == ENGINE_WORKLOADS ? e->binary : e->kind == ENGINE_RUN ? e->run : e->bindir);
-	jset_str(o, "bindir", e->bindir);
-	jset_bool(o, "prebuilt", e->prebuilt);
-	jset_str(o, "description", e->description);
-	jset_str(o, "note", e->note);
-	if (e->tree) {
-		jset_str(o, "tree", e->tree);
-		jset_str(o, "layout", e->layout);
-	}
-	return o;
 }
 
 /* The parts of the record known before the first test. */
@@ -379,10 +382,7 @@ static int measure(const struct bench_opts *o, const struct workdir *wd, json_ob
 		*error = xasprintf("cannot read /: %s", strerror(-r));
 		return r;
 	}
-	for (unsigned c = 0; c < o->ncopies; c++)
-		for (unsigned k = 0; k < o->ntests; k++)
-			st.est_total += ub_passes(&ub_tests[o->tests[k]], o->iterations, o->quick) *
-					pass_estimate(o, &ub_tests[o->tests[k]]);
+	st.est_total = run_plan_tests_s(o);
 	json_object *env = jchild(rec, "environment"), *probed = probe_record(wd->base);
 	jset(env, "before", probed);
 	struct env_record before;

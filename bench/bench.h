@@ -6,9 +6,6 @@
 #include "bench/opts.h"
 #include "lib/json.h"
 
-/* Seconds the preflight check measures the machine. */
-#define BENCH_PREFLIGHT_S 1.0
-
 /*
  * Runs the suite and builds the result record (schema ubtune.result/1).
  * Returns 0 when every test finished; -EINTR when a signal stopped the run

@@ -36,20 +36,23 @@ static char *built_with(const struct bench_engine *e)
 {
 	if (!e->build)
 		return xstrdup("as built there");
-	return xasprintf("built with %s %s in %s", jpath_str(e->build, "cc") ?: "?",
+	return xasprintf("%s with %s %s in %s", e->build_needed ? "to be built" : "built", jpath_str(e->build, "cc") ?: "?",
 			 jpath_str(e->build, "cflags") ?: "(the tree's flags)", jpath_str(e->build, "dir") ?: "?");
 }
 
 /* Builds the tree into the cache; a failed build of a built tree leaves
- * its programs as they are, with a note. */
-static int build_tree(const struct ub_tree *t, const struct applied_profile *p, bool run_script,
+ * its programs as they are, with a note. A plan only looks in the cache. */
+static int build_tree(const struct ub_tree *t, const struct applied_profile *p, bool run_script, bool plan,
 		      struct bench_engine *out, char **error)
 {
 	bool flags = p && p->present && (p->cc || p->cflags);
 	if (!flags && t->built && !run_script)
 		return 0;
 	_cleanup_free_ char *cache = cache_dir();
-	int r = ubtree_build(t, flags ? p->cc : NULL, flags ? p->cflags : NULL, cache, &out->build, error);
+	int r = ubtree_build(t, flags ? p->cc : NULL, flags ? p->cflags : NULL, cache, plan, &out->build, error);
+	bool cached = false;
+	if (r == 0 && plan && !(jpath_bool(out->build, "cached", &cached) && cached))
+		out->build_needed = true;
 	if (r < 0 && t->built && !run_script) {
 		out->note = xasprintf("%s: its programs run as built there", *error);
 		free(*error);
@@ -59,15 +62,15 @@ static int build_tree(const struct ub_tree *t, const struct applied_profile *p, 
 	return r;
 }
 
-int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_script, struct bench_engine *out,
-		     char **error)
+int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_script, bool plan,
+		     struct bench_engine *out, char **error)
 {
 	*out = (struct bench_engine){ .kind = run_script ? ENGINE_RUN : ENGINE_PROGRAMS };
 	struct ub_tree t;
 	int r = ubtree_find(dir, &t, error);
 	if (r < 0)
 		return r;
-	r = build_tree(&t, p, run_script, out, error);
+	r = build_tree(&t, p, run_script, plan, out, error);
 	if (r < 0) {
 		ubtree_free(&t);
 		return r;
@@ -102,10 +105,10 @@ static char *workloads_in(const char *dir)
  * The prebuilt workloads: in $UBTUNE_LIBEXECDIR when it is set, else beside
  * ubtune, else the ones a static ubtune carries (written out into the
  * cache: they match this binary, where an older install's libexec
- * directory might not), else in the libexec directory. NULL with *error
- * set when there are none.
+ * directory might not; a plan names the cache and writes nothing), else in
+ * the libexec directory. NULL with *error set when there are none.
  */
-static char *prebuilt_workloads(char **error)
+static char *prebuilt_workloads(bool plan, char **error)
 {
 	const char *env = getenv("UBTUNE_LIBEXECDIR");
 	if (env && *env) {
@@ -123,6 +126,9 @@ static char *prebuilt_workloads(char **error)
 	if (n > 0) {
 		_cleanup_free_ char *cache = cache_dir();
 		_cleanup_free_ char *dir = NULL;
+		if (plan)
+			return xasprintf("%s/workloads/embedded-*/%s (carried by ubtune, written out there when the "
+					 "run starts)", cache, WORKLOADS_BINARY);
 		if (embedded_write_out(files, n, cache, &dir, error) < 0)
 			return NULL;
 		if ((p = workloads_in(dir)))
@@ -157,9 +163,10 @@ static json_object *prebuilt_build(const char *binary)
 }
 
 /* Compiles when the profile asks for it and it can be done; *note says
- * why not otherwise. 1: compiled (e->binary, e->build set), 0: not. */
-static int compile_for_profile(const struct applied_profile *p, const char *srcdir, struct bench_engine *e,
-			       char **note, char **error)
+ * why not otherwise. 1: compiled, or in a plan found in the cache or to be
+ * compiled (e->binary, e->build set), 0: not. */
+static int compile_for_profile(const struct applied_profile *p, const char *srcdir, bool plan,
+			       struct bench_engine *e, char **note, char **error)
 {
 	const char *cc = p->cc ? p->cc : "cc";
 	_cleanup_free_ char *ccpath = find_program(cc);
@@ -179,25 +186,27 @@ static int compile_for_profile(const struct applied_profile *p, const char *srcd
 	}
 	_cleanup_free_ char *cache = cache_dir();
 	_cleanup_free_ char *wcache = xasprintf("%s/workloads", cache);
-	int r = workloads_compile(srcdir, wcache, ccpath, p->cflags, &e->build, error);
+	int r = workloads_compile(srcdir, wcache, ccpath, p->cflags, plan, &e->build, error);
 	if (r < 0)
 		return r;
+	bool cached = false;
+	e->build_needed = plan && !(jpath_bool(e->build, "cached", &cached) && cached);
 	e->binary = xasprintf("%s/%s", jpath_str(e->build, "dir"), WORKLOADS_BINARY);
 	return 1;
 }
 
-int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **error)
+int engine_workloads(const struct applied_profile *p, bool plan, struct bench_engine *out, char **error)
 {
 	*out = (struct bench_engine){ .kind = ENGINE_WORKLOADS };
 	_cleanup_free_ char *srcdir = data_path("workloads");
 	int compiled = 0;
 	if (p && p->present && (p->cc || p->cflags)) {
-		compiled = compile_for_profile(p, srcdir, out, &out->note, error);
+		compiled = compile_for_profile(p, srcdir, plan, out, &out->note, error);
 		if (compiled < 0)
 			return compiled;
 	}
 	if (!compiled) {
-		out->binary = prebuilt_workloads(error);
+		out->binary = prebuilt_workloads(plan, error);
 		if (!out->binary)
 			return -ENOENT;
 		out->prebuilt = true;
@@ -207,7 +216,8 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 	out->suite = xstrdup("native");
 	out->version = xstrdup(UBTUNE_VERSION);
 	if (compiled)
-		out->description = xasprintf("ubtune workloads compiled with %s %s: %s", jpath_str(out->build, "cc"),
+		out->description = xasprintf("ubtune workloads %s with %s %s: %s",
+					     out->build_needed ? "to be compiled" : "compiled", jpath_str(out->build, "cc"),
 					     jpath_str(out->build, "cflags") ?: "(default flags)", out->binary);
 	else if (out->build)
 		out->description = xasprintf("ubtune workloads, prebuilt with %s: %s", jpath_str(out->build, "cflags"),
@@ -215,6 +225,23 @@ int engine_workloads(const struct applied_profile *p, struct bench_engine *out, 
 	else
 		out->description = xasprintf("ubtune workloads, prebuilt: %s", out->binary);
 	return 0;
+}
+
+json_object *engine_json(const struct bench_engine *e)
+{
+	json_object *o = json_object_new_object();
+	static const char *const kinds[] = { "workloads", "programs", "run" };
+	jset_str(o, "kind", kinds[e->kind]);
+	jset_str(o, "path", e->kind == ENGINE_WORKLOADS ? e->binary : e->kind == ENGINE_RUN ? e->run : e->bindir);
+	jset_str(o, "bindir", e->bindir);
+	jset_bool(o, "prebuilt", e->prebuilt);
+	jset_str(o, "description", e->description);
+	jset_str(o, "note", e->note);
+	if (e->tree) {
+		jset_str(o, "tree", e->tree);
+		jset_str(o, "layout", e->layout);
+	}
+	return o;
 }
 
 void engine_free(struct bench_engine *e)
@@ -362,7 +389,7 @@ static int build_into(const char *srcdir, const char *dir, const char *cc, const
 	return r;
 }
 
-int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags,
+int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags, bool plan,
 		      json_object **build, char **error)
 {
 	_cleanup_free_ char *version = build_cc_version(cc);
@@ -384,11 +411,6 @@ int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, 
 		*build = b;
 		return 0;
 	}
-	r = mkdir_p(cachedir, 0);
-	if (r < 0) {
-		*error = xasprintf("cannot create the cache %s: %s", cachedir, strerror(-r));
-		return r;
-	}
 	b = json_object_new_object();
 	jset_str(b, "cc", cc);
 	jset_str(b, "cc_version", version);
@@ -397,6 +419,16 @@ int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, 
 	jset_str(b, "key", key);
 	jset_str(b, "dir", dir);
 	jset_bool(b, "cached", false);
+	if (plan) {
+		*build = b;
+		return 0;
+	}
+	r = mkdir_p(cachedir, 0);
+	if (r < 0) {
+		*error = xasprintf("cannot create the cache %s: %s", cachedir, strerror(-r));
+		json_object_put(b);
+		return r;
+	}
 	r = build_into(srcdir, dir, cc, cflags, b, error);
 	if (r < 0) {
 		json_object_put(b);

@@ -33,6 +33,7 @@ struct bench_engine {
 	char *layout;       /* its layout: "5.1.2", "5.1.3", "6.x" */
 	char *run;          /* ENGINE_RUN: the Run script of the copy built for it */
 	unsigned max_copies; /* Run's cap on the copies of the system tests (5.1.x: 16); 0: none */
+	bool build_needed;   /* a plan: the build is not in the cache, the run makes it first */
 };
 
 #define WORKLOADS_BINARY "ubtune-workloads"
@@ -46,17 +47,25 @@ struct bench_engine {
  * the copy, ENGINE_RUN); otherwise its programs run as built there. When
  * a build fails for a built tree, out->note says why its programs are used
  * as they are.
+ *
+ * plan: say what would run without building, copying or writing anything
+ * (bench --dry-run, and the duration bench states before it starts): the
+ * build record is the cached one, or the one the run would make
+ * ("cached": false, out->build_needed).
  */
-int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_script, struct bench_engine *out,
-		     char **error);
+int engine_unixbench(const char *dir, const struct applied_profile *p, bool run_script, bool plan,
+		     struct bench_engine *out, char **error);
 /*
  * Our workloads: compiled into the cache when the applied profile names a
  * compiler or flags (and a compiler is there), else the prebuilt program
  * beside ubtune or in its libexec directory; out->note says why prebuilt
- * ones are used when a profile asked for flags.
+ * ones are used when a profile asked for flags. plan: as for
+ * engine_unixbench().
  */
-int engine_workloads(const struct applied_profile *p, struct bench_engine *out, char **error);
+int engine_workloads(const struct applied_profile *p, bool plan, struct bench_engine *out, char **error);
 void engine_free(struct bench_engine *e);
+/* The record's "engine": {"kind", "path", "bindir", "prebuilt", "description", "note", "tree", "layout"}. */
+json_object *engine_json(const struct bench_engine *e);
 
 /* The command line of a test. */
 void engine_argv(const struct bench_engine *e, const struct ub_test_info *t, bool quick, const char *workdir,
@@ -73,7 +82,9 @@ int engine_prepare_input(const struct bench_engine *e, const char *dir, char **e
  * CC=cc WORKLOAD_CFLAGS=cflags` into cachedir/<key>/, key = hash of the
  * compiler's path and version, the flags and every source file; reuses a
  * finished build with the same key. *build gets {"cc", "cc_version",
- * "cflags", "commands": [...], "key", "dir", "cached"}.
+ * "cflags", "commands": [...], "key", "dir", "cached"}. plan: nothing is
+ * compiled or written; *build is the cached record, or the one a build
+ * would make (no commands, "cached": false).
  */
-int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags,
+int workloads_compile(const char *srcdir, const char *cachedir, const char *cc, const char *cflags, bool plan,
 		      json_object **build, char **error);

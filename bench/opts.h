@@ -22,8 +22,12 @@ struct bench_progress {
 /* How the run talks to the person: the command prints, the run does not. */
 struct bench_ui {
 	void (*progress)(const struct bench_progress *p, void *data);
-	/* A one-line notice ("the machine is busy ...; waiting"). */
+	/* A one-line notice ("the 1-copy pass runs on ..."). */
 	void (*notice)(const char *msg, void *data);
+	/* A line the next one replaces ("waiting up to 40 s more for the
+	 * machine to calm down: ..."): redrawn in place on a terminal, like the
+	 * progress. */
+	void (*status)(const char *msg, void *data);
 	void *data;
 };
 

@@ -96,12 +96,12 @@ int runner_settle(bool quick)
 {
 	sync();
 	if (quick)
-		return runner_sleep(0.25);
+		return runner_sleep(RUNNER_SETTLE_QUICK_S);
 	int r = runner_sleep(1);
 	if (r < 0)
 		return r;
 	sync();
-	return runner_sleep(2);
+	return runner_sleep(RUNNER_SETTLE_S - 1);
 }
 
 /* Writes an unsigned number with async-signal-safe calls only. */

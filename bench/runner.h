@@ -68,3 +68,6 @@ int runner_sleep(double seconds);
 /* UnixBench's settling before a pass: sync; sleep 1; sync; sleep 2
  * (quick: sync; sleep 0.25). -EINTR when asked to stop. */
 int runner_settle(bool quick);
+/* The seconds runner_settle() sleeps (Run's own settling sleeps as long). */
+#define RUNNER_SETTLE_S 3.0
+#define RUNNER_SETTLE_QUICK_S 0.25

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "bench/ubimport.h"
+#include "bench/run-plan.h"
 #include "bench/result.h"
 #include "bench/runner.h"
 #include "lib/util.h"
@@ -22,10 +23,10 @@
 #define TAIL_MAX (16u << 10)
 #define STOP_GRACE_S 2.0
 #define REAP_S 2.0
-/* Run's settling before every pass, which its durations do not include */
-#define SETTLE_S 3.0
-/* Run's -i for --quick: 3 passes of the long tests, 1 of the short ones */
-#define QUICK_ITERATIONS 3
+/* Run's -i for --quick: 3 passes of the long tests, 1 of the short ones,
+ * as ub_passes() gives a quick run */
+#define QUICK_ITERATIONS UB_QUICK_PASSES_LONG
+_Static_assert(UB_QUICK_PASSES_SHORT == (UB_QUICK_PASSES_LONG + 1) / 3, "Run's -i gives quick's short passes");
 
 static unsigned run_iterations(const struct bench_opts *o)
 {
@@ -250,17 +251,6 @@ static int follow(struct run_state *st, int fd)
 	}
 }
 
-static double estimate(const struct bench_opts *o)
-{
-	double total = 0;
-	for (unsigned c = 0; c < o->ncopies; c++)
-		for (unsigned k = 0; k < o->ntests; k++) {
-			const struct ub_test_info *t = &ub_tests[o->tests[k]];
-			total += ub_passes(t, run_iterations(o), false) * (SETTLE_S + t->duration_s + t->extra_s);
-		}
-	return total;
-}
-
 /* The last lines of Run's output, on one line. */
 static char *tail_text(const struct buf *tail)
 {
@@ -363,7 +353,7 @@ static int take_report(const char *resdir, json_object *rec, char **error)
 int ubrun_measure(const struct bench_opts *o, const char *workdir, struct sampler *s, json_object *rec, char **error)
 {
 	struct run_state st = { .o = o, .sampler = s, .steps = o->ncopies * o->ntests, .t0 = now_s() };
-	st.est_total = estimate(o);
+	st.est_total = run_plan_tests_s(o);
 	_cleanup_free_ char *resdir = xasprintf("%s/results", workdir);
 	if (mkdir(resdir, 0700) < 0) {
 		int r = -errno;

@@ -334,7 +334,7 @@ static int make_in(const struct ub_tree *t, const char *dir, const char *cc, con
 	return 0;
 }
 
-int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, const char *cachedir,
+int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, const char *cachedir, bool plan,
 		 json_object **build, char **error)
 {
 	*build = NULL;
@@ -369,20 +369,6 @@ int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, co
 		*build = b;
 		return 0;
 	}
-	r = mkdir_p(base, 0);
-	if (r < 0) {
-		*error = xasprintf("cannot create the cache %s: %s", base, strerror(-r));
-		return r;
-	}
-	/* a directory without build.json is what a cut-short build left */
-	remove_tree(dir);
-	struct walk copy = { .from = t->root, .to = dir, .hash = BUILD_HASH_INIT };
-	if (mkdir(dir, 0755) < 0) {
-		r = -errno;
-		*error = xasprintf("cannot create %s: %s", dir, strerror(-r));
-		return r;
-	}
-	r = walk_dir(&copy, "", 0);
 	b = json_object_new_object();
 	jset_str(b, "cc", ccpath);
 	jset_str(b, "cc_version", version);
@@ -393,6 +379,28 @@ int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, co
 	jset_str(b, "dir", dir);
 	jset_str(b, "key", key);
 	jset_bool(b, "cached", false);
+	if (plan) {
+		jset_str(b, "cflags", cflags);
+		jset_str(b, "flags_source", cflags ? "profile" : "tree");
+		*build = b;
+		return 0;
+	}
+	r = mkdir_p(base, 0);
+	if (r < 0) {
+		*error = xasprintf("cannot create the cache %s: %s", base, strerror(-r));
+		json_object_put(b);
+		return r;
+	}
+	/* a directory without build.json is what a cut-short build left */
+	remove_tree(dir);
+	struct walk copy = { .from = t->root, .to = dir, .hash = BUILD_HASH_INIT };
+	if (mkdir(dir, 0755) < 0) {
+		r = -errno;
+		*error = xasprintf("cannot create %s: %s", dir, strerror(-r));
+		json_object_put(b);
+		return r;
+	}
+	r = walk_dir(&copy, "", 0);
 	if (r < 0)
 		*error = TAKE_PTR(copy.error);
 	if (r == 0)

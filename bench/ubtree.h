@@ -44,9 +44,11 @@ void ubtree_free(struct ub_tree *t);
  * finished build with the same key is reused. *build gets {"cc",
  * "cc_version", "cflags" (given, else those make used), "flags_var",
  * "make": [the make command], "commands": [what make ran], "tree", "dir",
- * "key", "layout", "cached"}.
+ * "key", "layout", "cached"}. plan: nothing is copied, built or written;
+ * *build is the cached record, or the one a build would make (no
+ * commands, "cached": false).
  */
-int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, const char *cachedir,
+int ubtree_build(const struct ub_tree *t, const char *cc, const char *cflags, const char *cachedir, bool plan,
 		 json_object **build, char **error);
 
 /* The flags a compile command used: its -O, -f, -m and -W options, or NULL. */

@@ -10,10 +10,10 @@
 
 #define WORKDIR_TEMPLATE "ubtune-bench.XXXXXX"
 
-int workdir_create(const char *base, const char *source, struct workdir *out, char **error)
+int workdir_base(const char *base, const char *source, char **out, char **error)
 {
-	*out = (struct workdir){ .source = source };
 	_cleanup_free_ char *cwd = NULL;
+	*out = NULL;
 	if (!base) {
 		cwd = getcwd(NULL, 0);
 		if (!cwd) {
@@ -30,6 +30,17 @@ int workdir_create(const char *base, const char *source, struct workdir *out, ch
 		*error = xasprintf("cannot use %s as the working directory (%s): %s", base, source, strerror(-r));
 		return r;
 	}
+	*out = TAKE_PTR(abs);
+	return 0;
+}
+
+int workdir_create(const char *base, const char *source, struct workdir *out, char **error)
+{
+	*out = (struct workdir){ .source = source };
+	_cleanup_free_ char *abs = NULL;
+	int r = workdir_base(base, source, &abs, error);
+	if (r < 0)
+		return r;
 	char *tmpl = xasprintf("%s/" WORKDIR_TEMPLATE, abs);
 	if (!mkdtemp(tmpl)) {
 		r = -errno;

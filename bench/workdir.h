@@ -16,6 +16,9 @@ struct workdir {
 	const char *source; /* "--workdir", "profile", "current directory" */
 };
 
+/* The base as an absolute path (NULL: the current directory), when it is
+ * a directory; *error names it and its source otherwise. */
+int workdir_base(const char *base, const char *source, char **out, char **error);
 int workdir_create(const char *base, const char *source, struct workdir *out, char **error);
 /* Removes w->path and everything in it (symlinks are removed, never
  * followed: remove_tree() of lib/util.h). */

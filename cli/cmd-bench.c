@@ -8,8 +8,10 @@
 #include "bench/bench.h"
 #include "bench/engine.h"
 #include "bench/result.h"
+#include "bench/run-plan.h"
 #include "bench/runner.h"
 #include "bench/stability.h"
+#include "bench/ubrun.h"
 #include "command.h"
 #include "lib/paths.h"
 #include "cli/store-setup.h"
@@ -26,7 +28,7 @@ struct args {
 	const char *tests, *copies, *workdir, *unixbench, *engine;
 	unsigned iterations;
 	double wait_s;
-	bool quick, json, force, no_store, strict;
+	bool quick, json, force, no_store, strict, dry_run;
 	bool run_script; /* --engine run */
 	const char *pin_single; /* "fastest" | "off" | NULL (the profile's) */
 	const char *dma_latency; /* microseconds | "off" | NULL (the profile's) */
@@ -34,6 +36,23 @@ struct args {
 
 static const char *const engine_words[] = { "programs", "run", NULL };
 static const char *const pin_words[] = { "fastest", "off", NULL };
+
+/* What --quick saves, from the estimates every run states (bench/run-plan.h). */
+static char *quick_help(void)
+{
+	unsigned all[UB_NINDEX];
+	for (unsigned i = 0; i < UB_NINDEX; i++)
+		all[i] = i;
+	double quick_s = run_plan_copy_count_s(ENGINE_WORKLOADS, all, UB_NINDEX, 0, true);
+	double full_s = run_plan_copy_count_s(ENGINE_WORKLOADS, all, UB_NINDEX, 0, false);
+	double run_s = run_plan_copy_count_s(ENGINE_RUN, all, UB_NINDEX, 0, true);
+	_cleanup_free_ char *quick = run_plan_duration_text(quick_s), *full = run_plan_duration_text(full_s);
+	_cleanup_free_ char *run = run_plan_duration_text(run_s);
+	return xasprintf("short durations and fewer passes (%d and %d) for a first look: the 12 tests take about %s "
+			 "per copy count with ubtune's workloads, against about %s in a full run (a tree's Run keeps "
+			 "its durations: -i %d, about %s); the result is marked and not comparable with full runs",
+			 UB_QUICK_PASSES_LONG, UB_QUICK_PASSES_SHORT, quick, full, UB_QUICK_PASSES_LONG, run);
+}
 
 static const struct cmd_option options[] = {
 	{ .name = "tests", .type = OPT_STRING, .arg = "LIST", OPT_AT(tests), .complete = COMPLETE_TESTS,
@@ -45,16 +64,18 @@ static const struct cmd_option options[] = {
 	{ .name = "iterations", .type = OPT_UINT, .arg = "N", OPT_AT(iterations), .min = 1, .max = MAX_ITERATIONS,
 	  .help = "long tests run N passes, short ones int((N+1)/3), at least 1 (UnixBench's -i; default 10 "
 		  "and 3)" },
-	{ .name = "quick", .type = OPT_FLAG, OPT_AT(quick),
-	  .help = "short durations and fewer passes (3 and 1) for a first look; the result is marked and not "
-		  "comparable with full runs" },
+	{ .name = "quick", .type = OPT_FLAG, OPT_AT(quick), .help_fn = quick_help },
 	OPT_WORKDIR(workdir, "where File Copy and Shell Scripts run (in a temporary directory made inside DIR and "
 			     "removed afterwards; DIR itself is kept); default: the applied profile's workdir, else "
 			     "the current directory"),
-	OPT_JSON("print the result record (schema ubtune.result/1) instead of text"),
+	OPT_JSON("print the result record (schema ubtune.result/1; with --dry-run the plan, ubtune.bench-plan/1) "
+		 "instead of text"),
 	{ .name = "wait", .type = OPT_NUMBER, .arg = "SECONDS", OPT_AT(wait_s), .min = 0, .max = MAX_WAIT_S,
 	  .help = "when the machine is busy, wait this long for it to calm down" },
 	{ .name = "force", .type = OPT_FLAG, OPT_AT(force), .help = "run even when the machine is busy" },
+	{ .name = "dry-run", .type = OPT_FLAG, OPT_AT(dry_run),
+	  .help = "print the plan (tests, copy counts, passes, the duration of each pass, engine, workdir, build "
+		  "flags, the applied profile) and the expected time; run, build and write nothing" },
 	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
 	  .help = "exit with status 3 when the result is not to be trusted (the stability verdict)" },
 	OPT_NO_STORE("do not add the result to the results store"),
@@ -92,6 +113,17 @@ static void clock_text(double s, char *b, size_t n)
 		snprintf(b, n, "%ld:%02ld", t / 60, t % 60);
 }
 
+/* One line on the terminal that the next one replaces: cut to its width
+ * (a column spare, so that the cursor does not wrap), for \r to redraw it
+ * in place. */
+static void draw_line(struct ui_state *ui, const char *head, const char *rest)
+{
+	size_t width = term_width(stderr), room = width > strlen(head) + 1 ? width - strlen(head) - 1 : 0;
+	fprintf(stderr, "\r\033[K%s%s%s%.*s", term_esc(stderr, ANSI_BOLD), head, term_esc(stderr, ANSI_RESET),
+		(int)term_fit(rest, room), rest);
+	ui->line_open = true;
+}
+
 static void on_progress(const struct bench_progress *p, void *data)
 {
 	struct ui_state *ui = data;
@@ -100,14 +132,10 @@ static void on_progress(const struct bench_progress *p, void *data)
 	clock_text(p->eta_s, eta, sizeof(eta));
 	_cleanup_free_ char *left = isnan(p->eta_s) ? xstrdup("") : xasprintf(", about %s left", eta);
 	if (ui->tty) {
-		/* one line, cut to the terminal's width so that \r redraws it in place */
 		_cleanup_free_ char *step = xasprintf("[%u/%u]", p->step, p->steps);
 		_cleanup_free_ char *rest = xasprintf(" %s, %u cop%s, pass %u/%u, %s elapsed%s", p->test->name, p->copies,
 						      p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
-		size_t width = term_width(stderr), room = width > strlen(step) + 1 ? width - strlen(step) - 1 : 0;
-		fprintf(stderr, "\r\033[K%s%s%s%.*s", term_esc(stderr, ANSI_BOLD), step, term_esc(stderr, ANSI_RESET),
-			(int)(strlen(rest) < room ? strlen(rest) : room), rest);
-		ui->line_open = true;
+		draw_line(ui, step, rest);
 	} else {
 		fprintf(stderr, "ubtune bench: [%u/%u] %s, %u cop%s, pass %u/%u (%s elapsed%s)\n", p->step, p->steps,
 			p->test->name, p->copies, p->copies == 1 ? "y" : "ies", p->pass, p->passes, elapsed, left);
@@ -128,6 +156,19 @@ static void on_notice(const char *msg, void *data)
 	log_warning("%s", msg);
 }
 
+/* Waiting for the machine to calm down: redrawn in place as the progress is. */
+static void on_status(const char *msg, void *data)
+{
+	struct ui_state *ui = data;
+	if (!ui->tty) {
+		log_warning("%s", msg);
+		return;
+	}
+	_cleanup_free_ char *rest = xasprintf(" %s", msg);
+	draw_line(ui, "[waiting]", rest);
+	fflush(stderr);
+}
+
 /* Run before 6.0 runs no system test at more copies than its cap. */
 static int check_run_cap(const struct bench_engine *e, const struct bench_opts *o)
 {
@@ -139,7 +180,7 @@ static int check_run_cap(const struct bench_engine *e, const struct bench_opts *
 				  e->version, e->max_copies, o->copies[i], e->max_copies);
 			return EXIT_USAGE;
 		}
-	if (e->kind == ENGINE_RUN && o->quick)
+	if (e->kind == ENGINE_RUN && o->quick && !o->iterations)
 		log_info("Run's tests keep their durations: --quick runs it with -i 3 (3 passes of the long "
 			 "tests, 1 of the short ones)");
 	return EXIT_OK;
@@ -212,7 +253,7 @@ static int exit_code(int r)
 static int run_bench(const struct args *a, struct bench_opts *o)
 {
 	struct ui_state ui = { .tty = term_is_tty(stderr) };
-	struct bench_ui callbacks = { on_progress, on_notice, &ui };
+	struct bench_ui callbacks = { .progress = on_progress, .notice = on_notice, .status = on_status, .data = &ui };
 	o->ui = &callbacks;
 	_cleanup_json_ json_object *rec = NULL;
 	_cleanup_free_ char *error = NULL;
@@ -236,6 +277,49 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 	if (r == 0 && unstable && a->strict)
 		return EXIT_FINDINGS;
 	return exit_code(r);
+}
+
+/* The engine of the run; in a plan, what it would be, built or written nothing. */
+static int find_engine(const struct args *a, const struct applied_profile *p, bool plan, struct bench_engine *e)
+{
+	_cleanup_free_ char *error = NULL;
+	int r = a->unixbench ? engine_unixbench(a->unixbench, p, a->run_script, plan, e, &error)
+			     : engine_workloads(p, plan, e, &error);
+	if (r < 0) {
+		log_error("%s", error);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* The plan of the run: all of it with --dry-run (on stdout), else the
+ * expected duration, one line on stderr before anything starts. */
+static int state_plan(const struct args *a, struct bench_opts *o, const struct bench_engine *planned)
+{
+	o->engine = planned;
+	_cleanup_json_ json_object *plan = run_plan_json(o);
+	if (planned->kind == ENGINE_RUN) {
+		struct strv argv = {0};
+		json_object *cmd = json_object_new_array();
+		ubrun_argv(o, &argv);
+		for (size_t i = 0; i < argv.n; i++)
+			jarr_add_str(cmd, argv.v[i]);
+		strv_free(&argv);
+		jset(jpath(plan, "engine"), "command", cmd);
+	}
+	o->engine = NULL;
+	if (!a->dry_run) {
+		_cleanup_free_ char *expected = run_plan_expected_text(plan);
+		log_info("expected to take %s", expected);
+		return EXIT_OK;
+	}
+	if (jpath_str(plan, "workdir_error"))
+		log_warning("%s", jpath_str(plan, "workdir_error"));
+	if (a->json)
+		printf("%s\n", jdump(plan, true));
+	else
+		run_plan_render(plan, stdout, term_width(stdout));
+	return command_flush("the plan") < 0 ? EXIT_FAIL : EXIT_OK;
 }
 
 /* A profile applied in an earlier boot: its tmpfs workdir and other
@@ -297,24 +381,22 @@ static int run(struct cmd_ctx *ctx, void *opts)
 			    "`ubtune status`, then apply the profile again",
 			    profile.path, profile.workdir ? "the workdir, the governor, services" : "the governor, services");
 	code = resolve_lists(&a, &profile, &o);
-	struct bench_engine engine = {0};
-	int r = 0;
-	if (code == EXIT_OK) {
-		r = a.unixbench ? engine_unixbench(a.unixbench, &profile, a.run_script, &engine, &error)
-				: engine_workloads(&profile, &engine, &error);
-		if (r < 0) {
-			log_error("%s", error);
-			code = EXIT_FAIL;
-		}
-	}
+	struct bench_engine planned = {0}, engine = {0};
+	if (code == EXIT_OK)
+		code = find_engine(&a, &profile, true, &planned);
+	if (code == EXIT_OK)
+		code = check_run_cap(&planned, &o);
+	if (code == EXIT_OK)
+		code = state_plan(&a, &o, &planned);
+	if (code == EXIT_OK && !a.dry_run)
+		code = find_engine(&a, &profile, false, &engine);
 	if (engine.note)
 		log_warning("%s", engine.note);
-	if (code == EXIT_OK)
-		code = check_run_cap(&engine, &o);
-	if (code == EXIT_OK) {
+	if (code == EXIT_OK && !a.dry_run) {
 		o.engine = &engine;
 		code = run_bench(&a, &o);
 	}
+	engine_free(&planned);
 	engine_free(&engine);
 	applied_profile_free(&profile);
 	return code;
@@ -326,7 +408,10 @@ const struct command cmd_bench = {
 	.opts_size = sizeof(struct args),
 	.options = options,
 	.summary = "Run the UnixBench index tests, score them and store the result with its environment",
-	.notes = "Every pass is preceded by UnixBench's settling (sync; sleep 1; sync; sleep 2) and\n"
+	.notes = "Before anything starts, one line says how long the run should take: an estimate from\n"
+		"the tests' durations, passes and copy counts, the settling and a build not yet in the\n"
+		"cache (a busy machine takes longer). --dry-run prints the whole plan instead.\n\n"
+		"Every pass is preceded by UnixBench's settling (sync; sleep 1; sync; sleep 2) and\n"
 		"starts all its copies at once. Scores follow UnixBench 6.0.0: the lowest third of\n"
 		"the passes by count is dropped and the rest averaged geometrically; the index is\n"
 		"10 x result / baseline. The report adds each test's dispersion, a 95 % interval of\n"

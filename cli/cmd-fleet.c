@@ -9,6 +9,7 @@
 #include "lib/paths.h"
 #include "lib/store.h"
 #include "result-args.h"
+#include "stdin-input.h"
 
 struct args {
 	const char *html;
@@ -47,7 +48,11 @@ static int load_given(char *const *args, size_t n, struct loaded_list *list)
 	static const struct ub_import_opts import = {0};
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *error = NULL;
-		int r = load_results(args[i], &import, list, &error);
+		const char *name;
+		/* "-": standard input takes a result record as a file does */
+		if (stdin_input(args[i], &name) < 0)
+			return EXIT_FAIL;
+		int r = load_results(name, &import, list, &error);
 		if (r < 0) {
 			log_error("%s", error);
 			return result_load_exit(r);

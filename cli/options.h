@@ -51,6 +51,9 @@ struct cmd_option {
 	const char *arg;     /* the value's name in help and usage ("DIR"); a choice's
 			      * default: its words, "programs|run" */
 	const char *help;    /* one paragraph, wrapped to the output's width */
+	/* or, made when it is printed: a help that gives figures computed from
+	 * other tables (bench --quick's durations from the catalogue) */
+	char *(*help_fn)(void);
 	size_t offset;       /* where the value goes: in struct args, */
 	bool shared;         /* or in struct cmd_ctx */
 	unsigned flags;      /* OPTF_* */

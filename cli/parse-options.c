@@ -605,6 +605,7 @@ void options_help(const struct command *c, bool globals, FILE *f, size_t width)
 			fprintf(f, "\n%*s", (int)col, "");
 		else
 			fprintf(f, "%*s", (int)(col - 2 - strlen(label)), "");
-		term_print_wrapped(f, l.v[i]->help ? l.v[i]->help : "", col, width);
+		_cleanup_free_ char *made = l.v[i]->help_fn ? l.v[i]->help_fn() : NULL;
+		term_print_wrapped(f, made ? made : l.v[i]->help ? l.v[i]->help : "", col, width);
 	}
 }

@@ -39,6 +39,11 @@ void jset_null(json_object *o, const char *key)
 
 void jset_round(json_object *o, const char *key, double v, int decimals)
 {
+	json_object_object_add(o, key, jround(v, decimals));
+}
+
+json_object *jround(double v, int decimals)
+{
 	char s[64];
 	snprintf(s, sizeof(s), "%.*f", decimals, v);
 	if (strchr(s, '.')) {
@@ -50,7 +55,7 @@ void jset_round(json_object *o, const char *key, double v, int decimals)
 	}
 	if (streq(s, "-0"))
 		strcpy(s, "0");
-	json_object_object_add(o, key, json_object_new_double_s(strtod(s, NULL), s));
+	return json_object_new_double_s(strtod(s, NULL), s);
 }
 
 json_object *jchild(json_object *o, const char *key)

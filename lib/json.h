@@ -15,6 +15,8 @@ void jset_null(json_object *o, const char *key);
 /* A measured number printed with at most `decimals` digits after the point
  * (12.3, where jset_double would print 12.300000000000001). */
 void jset_round(json_object *o, const char *key, double v, int decimals);
+/* The same number as a value of its own (for an array). */
+json_object *jround(double v, int decimals);
 /* The object under key, created when missing. */
 json_object *jchild(json_object *o, const char *key);
 void jarr_add_str(json_object *a, const char *v);

@@ -71,6 +71,74 @@ const char *term_esc(FILE *f, const char *esc)
 	return term_color(f) ? esc : "";
 }
 
+size_t term_fit(const char *s, size_t cols)
+{
+	size_t i = 0, used = 0;
+	while (s[i] && used < cols) {
+		/* one character: its lead byte and its continuation bytes */
+		i++;
+		while ((s[i] & 0xc0) == 0x80)
+			i++;
+		used++;
+	}
+	return i;
+}
+
+/* Columns n bytes of UTF-8 take: a character each. */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += (s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Writes n bytes of text from column col, broken at its spaces before
+ * width; returns the column it ends at. */
+static size_t put_words(FILE *out, const char *s, size_t n, size_t indent, size_t width, size_t col)
+{
+	size_t i = 0;
+	bool first = true;
+	while (i < n) {
+		size_t j = i;
+		while (j < n && s[j] != ' ')
+			j++;
+		size_t w = columns(s + i, j - i);
+		if (!first && col + 1 + w > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(s + i, 1, j - i, out);
+		col += w;
+		first = false;
+		for (i = j; i < n && s[i] == ' '; i++)
+			;
+	}
+	return col;
+}
+
+void term_print_items(FILE *out, const char *text, const char *sep, size_t indent, size_t width)
+{
+	size_t col = indent, seplen = strlen(sep), sepcols = columns(sep, seplen);
+	for (const char *p = text; *p;) {
+		const char *next = strstr(p, sep);
+		size_t n = next ? (size_t)(next - p) : strlen(p);
+		if (p != text && col + sepcols + columns(p, n) <= width) {
+			fputs(sep, out);
+			col += sepcols;
+		} else if (p != text) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		}
+		col = put_words(out, p, n, indent, width, col);
+		p += n + (next ? seplen : 0);
+	}
+	fputc('\n', out);
+}
+
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
 {
 	size_t col = indent;

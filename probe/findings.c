@@ -163,20 +163,26 @@ void findings_render(const struct env_record *env, FILE *out)
 		return;
 	}
 	fprintf(out, "%sFindings (worst first)%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
+	/* the text beside the ids where there is room for it, else under them */
+	size_t width = term_width(out), at = width >= FINDINGS_WIDE ? 38 : 7;
 	for (size_t i = 0; i < env->findings.n; i++) {
 		const struct env_finding *f = &env->findings.v[i];
 		const char *color = streq_ptr(f->severity, "crit") ? ANSI_RED
 				    : streq_ptr(f->severity, "warn") ? ANSI_YELLOW
 								     : ANSI_DIM;
-		fprintf(out, "  %s%-4s%s %-30s ", term_esc(out, color), f->severity, term_esc(out, ANSI_RESET), f->id);
-		term_print_wrapped(out, f->message ?: "", 38, 100);
+		fprintf(out, "  %s%-4s%s ", term_esc(out, color), f->severity, term_esc(out, ANSI_RESET));
+		if (at > 7)
+			fprintf(out, "%-30s ", f->id);
+		else
+			fprintf(out, "%s\n%*s", f->id, (int)at, "");
+		term_print_wrapped(out, f->message ?: "", at, width);
 		if (f->evidence) {
-			fprintf(out, "%*sevidence ", 38, "");
-			term_print_wrapped(out, f->evidence, 47, 100);
+			fprintf(out, "%*sevidence ", (int)at, "");
+			term_print_wrapped(out, f->evidence, at + 9, width);
 		}
 		if (f->fix) {
-			fprintf(out, "%*sfix      ", 38, "");
-			term_print_wrapped(out, f->fix, 47, 100);
+			fprintf(out, "%*sfix      ", (int)at, "");
+			term_print_wrapped(out, f->fix, at + 9, width);
 		}
 	}
 }

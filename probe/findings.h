@@ -54,5 +54,8 @@ const char *severity_name(enum severity s);
 int severity_parse(const char *s, enum severity *out);
 /* True when rec.findings holds a finding of at least this severity. */
 bool findings_at_least(const struct env_record *env, enum severity s);
-/* "Findings (worst first)" section of the text report. */
+/* "Findings (worst first)" section of the text report, wrapped to the
+ * output's width: the text beside the ids from FINDINGS_WIDE columns, else
+ * under them. */
+#define FINDINGS_WIDE 90
 void findings_render(const struct env_record *env, FILE *out);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "findings.h"
+#include "lib/term.h"
 
 const struct probe_area probe_areas[] = {
 	{ "host", host_collect, host_render },
@@ -44,11 +45,12 @@ void probe_unavailable(struct probe_ctx *ctx, const char *area, const char *fmt,
 void render_line(FILE *out, const char *label, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(out, "%-10s", label ? label : "");
 	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
+	_cleanup_free_ char *text = xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', out);
+	fprintf(out, "%-10s", label ? label : "");
+	/* a fact per item: a long line breaks between them */
+	term_print_items(out, text, " \xc2\xb7 ", 10, term_width(out));
 }
 
 /* A dump must look like one: a directory with proc/ or sys/ in it. */
@@ -194,8 +196,10 @@ static void render_unavailable(const struct env_record *env, FILE *out)
 	if (env->unavailable.n == 0)
 		return;
 	fprintf(out, "\nNot available\n");
-	for (size_t i = 0; i < env->unavailable.n; i++)
-		fprintf(out, "  %-10s %s\n", env->unavailable.v[i].area, env->unavailable.v[i].reason);
+	for (size_t i = 0; i < env->unavailable.n; i++) {
+		fprintf(out, "  %-10s ", env->unavailable.v[i].area);
+		term_print_wrapped(out, env->unavailable.v[i].reason ?: "", 13, term_width(out));
+	}
 }
 
 void probe_render(const struct env_record *env, FILE *out)

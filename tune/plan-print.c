@@ -4,6 +4,8 @@
 
 #include <ctype.h>
 
+#include "lib/term.h"
+
 /* "policy12 (CPUs 12-15) governor" -> "policy# (CPUs #-#) governor":
  * knobs that differ only in their numbers look alike. */
 static char *shape(const char *s)
@@ -20,6 +22,8 @@ static char *shape(const char *s)
 
 /* A run of three or more alike knobs is shown as one line. */
 #define RUN_MIN 3
+/* Columns the reasons of the table need to be wrapped in theirs. */
+#define PLAN_WHY_MIN 24
 
 static char *run_label(const char *first, const char *last, size_t n)
 {
@@ -44,6 +48,13 @@ static bool alike_lines(const char *a, const char *b)
 	return streq(sa, sb);
 }
 
+/* An entry of a list: from column 2, wrapped to the width under itself. */
+static void print_entry(FILE *f, const char *text)
+{
+	fputs("  ", f);
+	term_print_wrapped(f, text, 4, term_width(f));
+}
+
 static void print_list(FILE *f, const char *title, const struct strv *l, bool group)
 {
 	if (!l->n)
@@ -54,11 +65,13 @@ static void print_list(FILE *f, const char *title, const struct strv *l, bool gr
 			;
 		if (n < RUN_MIN) {
 			n = 1;
-			fprintf(f, "  %s\n", l->v[i]);
+			print_entry(f, l->v[i]);
 			continue;
 		}
 		const char *last = l->v[i + n - 1];
-		fprintf(f, "  %.*s ... %s (%zu alike)\n", (int)(strrchr(l->v[i], ':') - l->v[i]), l->v[i], last, n);
+		_cleanup_free_ char *run = xasprintf("%.*s ... %s (%zu alike)", (int)(strrchr(l->v[i], ':') - l->v[i]),
+						     l->v[i], last, n);
+		print_entry(f, run);
 	}
 }
 
@@ -87,10 +100,12 @@ static char *oneline(const char *s)
 void plan_print(const struct profile *p, const struct plan *plan, FILE *f)
 {
 	_cleanup_free_ char *chain = strv_join(&p->chain, " -> ");
-	fprintf(f, "Profile %s (%s)%s%s\n", p->name, chain, p->description ? ": " : "",
-		p->description ? p->description : "");
+	_cleanup_free_ char *head = xasprintf("Profile %s (%s)%s%s", p->name, chain, p->description ? ": " : "",
+					      p->description ? p->description : "");
+	size_t width = term_width(f);
+	term_print_wrapped(f, head, 2, width);
 	for (size_t i = 0; i < p->notes.n; i++)
-		fprintf(f, "  %s\n", p->notes.v[i]);
+		print_entry(f, p->notes.v[i]);
 
 	/* rows: one per action, or per run of alike actions */
 	struct strv whats = {0};
@@ -111,10 +126,16 @@ void plan_print(const struct profile *p, const struct plan *plan, FILE *f)
 	}
 	if (rows) {
 		fprintf(f, "\n%-8s %-*s  %-*s    %-*s  %s\n", "area", ww, "what", fw, "from", tw, "to", "why");
+		/* the reasons wrap in their column where it leaves them room */
+		size_t why_at = (size_t)(8 + 1 + ww + 2 + fw + 4 + tw + 2);
 		for (size_t r = 0; r < rows; r++) {
 			const struct action *a = &plan->actions[first[r]];
 			_cleanup_free_ char *from = oneline(a->from);
-			fprintf(f, "%-8s %-*s  %-*s -> %-*s  %s\n", a->area, ww, whats.v[r], fw, from, tw, a->to, a->why);
+			fprintf(f, "%-8s %-*s  %-*s -> %-*s  ", a->area, ww, whats.v[r], fw, from, tw, a->to);
+			if (why_at + PLAN_WHY_MIN <= width)
+				term_print_wrapped(f, a->why, why_at, width);
+			else
+				fprintf(f, "%s\n", a->why);
 		}
 	} else {
 		fprintf(f, "\nNothing to change.\n");

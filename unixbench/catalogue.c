@@ -11,45 +11,47 @@
  * The index tests: durations, pass counts, units, timebases and baselines
  * are UnixBench 6.0.0's (Run's test table and pgms/index.base). extra_s is
  * the wall time a pass takes beyond its duration: Whetstone's calibration,
- * and File Copy's write and read priming with its own sync/sleep gaps; it
- * only feeds the progress estimate. procs: Shell Scripts runs multi.sh, its
- * tst.sh copies (1 or 8) and up to 3 pipeline stages each; Process Creation
- * and Context Switching a parent and a child. user: Dhrystone and Whetstone
+ * and File Copy's write and read priming with its own sync/sleep gaps
+ * (quick_extra: what ubtune's workloads add in a quick run, measured with
+ * `time ubtune-workloads`); they only feed the estimates of a run's
+ * duration (bench/plan.h). procs: Shell Scripts runs multi.sh, its tst.sh
+ * copies (1 or 8) and up to 3 pipeline stages each; Process Creation and
+ * Context Switching a parent and a child. user: Dhrystone and Whetstone
  * compute and make no system call while they are timed.
  */
 #define INDEX(id, name, label, unit, baseline, timebase, long_test, program, args, quick_args, dur, quick_dur, \
-	      extra, input, procs, user)                                                                    \
+	      extra, quick_extra, input, procs, user)                                                       \
 	{ id, name, label, unit, "system", baseline, timebase, long_test, program, args, quick_args, dur, quick_dur, \
-	  extra, input, procs, user }
+	  extra, quick_extra, input, procs, user }
 /* The others: what a report may hold, read but never run. */
 #define OTHER(id_, name_, unit_, category_, baseline_) \
 	{ .id = id_, .name = name_, .unit = unit_, .category = category_, .baseline = baseline_ }
 
 const struct ub_test_info ub_tests[] = {
 	INDEX("dhry2reg", "Dhrystone 2 using register variables", "Dhrystone 2", "lps", 116700, 1, true,
-	      "dhry2reg", "{t}", NULL, 10, 1, 0, false, 1, true),
+	      "dhry2reg", "{t}", NULL, 10, 1, 0, 0, false, 1, true),
 	INDEX("whetstone-double", "Double-Precision Whetstone", "Whetstone", "MWIPS", 55.0, 0, true,
-	      "whetstone-double", "", "-t {t}", 0, 2, 12, false, 1, true),
+	      "whetstone-double", "", "-t {t}", 0, 2, 12, 0.3, false, 1, true),
 	INDEX("execl", "Execl Throughput", "Execl", "lps", 43.0, 1, false,
-	      "execl", "{t}", NULL, 30, 2, 0, false, 1, false),
+	      "execl", "{t}", NULL, 30, 2, 0, 0, false, 1, false),
 	INDEX("fstime", "File Copy 1024 bufsize 2000 maxblocks", "File Copy 1024", "KBps", 3960, 0, false,
-	      "fstime", "-c -t {t} -d {workdir} -b 1024 -m 2000", NULL, 30, 2, 15, false, 1, false),
+	      "fstime", "-c -t {t} -d {workdir} -b 1024 -m 2000", NULL, 30, 2, 15, 0.4, false, 1, false),
 	INDEX("fsbuffer", "File Copy 256 bufsize 500 maxblocks", "File Copy 256", "KBps", 1655, 0, false,
-	      "fstime", "-c -t {t} -d {workdir} -b 256 -m 500", NULL, 30, 2, 15, false, 1, false),
+	      "fstime", "-c -t {t} -d {workdir} -b 256 -m 500", NULL, 30, 2, 15, 0.4, false, 1, false),
 	INDEX("fsdisk", "File Copy 4096 bufsize 8000 maxblocks", "File Copy 4096", "KBps", 5800, 0, false,
-	      "fstime", "-c -t {t} -d {workdir} -b 4096 -m 8000", NULL, 30, 2, 15, false, 1, false),
+	      "fstime", "-c -t {t} -d {workdir} -b 4096 -m 8000", NULL, 30, 2, 15, 0.4, false, 1, false),
 	INDEX("pipe", "Pipe Throughput", "Pipe Throughput", "lps", 12440, 1, true,
-	      "pipe", "{t}", NULL, 10, 1, 0, false, 1, false),
+	      "pipe", "{t}", NULL, 10, 1, 0, 0, false, 1, false),
 	INDEX("context1", "Pipe-based Context Switching", "Context Switching", "lps", 4000, 1, true,
-	      "context1", "{t}", NULL, 10, 1, 0, false, 2, false),
+	      "context1", "{t}", NULL, 10, 1, 0, 0, false, 2, false),
 	INDEX("spawn", "Process Creation", "Process Creation", "lps", 126, 1, false,
-	      "spawn", "{t}", NULL, 30, 2, 0, false, 2, false),
+	      "spawn", "{t}", NULL, 30, 2, 0, 0, false, 2, false),
 	INDEX("syscall", "System Call Overhead", "System Call", "lps", 15000, 1, true,
-	      "syscall", "{t}", NULL, 10, 1, 0, false, 1, false),
+	      "syscall", "{t}", NULL, 10, 1, 0, 0, false, 1, false),
 	INDEX("shell1", "Shell Scripts (1 concurrent)", "Shell Scripts 1", "lpm", 42.4, 60, false,
-	      "looper", "{t} {bindir}/multi.sh 1", NULL, 60, 4, 0, true, 5, false),
+	      "looper", "{t} {bindir}/multi.sh 1", NULL, 60, 4, 0, 0, true, 5, false),
 	INDEX("shell8", "Shell Scripts (8 concurrent)", "Shell Scripts 8", "lpm", 6, 60, false,
-	      "looper", "{t} {bindir}/multi.sh 8", NULL, 60, 4, 0, true, 33, false),
+	      "looper", "{t} {bindir}/multi.sh 8", NULL, 60, 4, 0, 0, true, 33, false),
 
 	OTHER("fstime-w", "File Write 1024 bufsize 2000 maxblocks", "KBps", "system", 0),
 	OTHER("fstime-r", "File Read 1024 bufsize 2000 maxblocks", "KBps", "system", 0),

@@ -47,6 +47,9 @@ struct ub_test_info {
 	unsigned duration_s; /* 0: the program takes no duration */
 	unsigned quick_duration_s;
 	unsigned extra_s;    /* wall time beyond the duration (calibration, priming) */
+	/* The same in a quick run of ubtune's workloads, which prime File Copy
+	 * for 0.2 s without its sync/sleep gaps and calibrate Whetstone to -t */
+	double quick_extra_s;
 	bool needs_input;    /* reads sort.src from the working directory */
 	unsigned procs;      /* processes one copy can have at once */
 	bool user_space;     /* all its time is its own, in user space: kernel time during it is another's */

@@ -3,6 +3,8 @@
 # JSON, and one-line errors for bad input. UPDATE_GOLDEN=1 rewrites the goldens
 # (then read the diff).
 . "$(dirname "$0")/lib.sh"
+# the goldens are text wrapped at 100 columns
+export COLUMNS=100
 
 RESULT="$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
 GOLDEN="$SRCDIR/tests/golden"

@@ -7,6 +7,8 @@
 # UPDATE_GOLDEN=1 writes the goldens of new fixtures and rewrites the others
 # (then read the diff).
 . "$(dirname "$0")/lib.sh"
+# the goldens are text wrapped at 100 columns
+export COLUMNS=100
 
 GOLDEN="$SRCDIR/tests/golden"
 export TZ=UTC

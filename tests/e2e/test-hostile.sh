@@ -5,6 +5,8 @@
 # nothing written (the state directory, the inputs, in the directory it
 # runs in, and the temporary directory are the same before and after).
 . "$(dirname "$0")/lib.sh"
+# every message on one line, as the table matches them
+export COLUMNS=400
 # services only through a dump's files, never a bus of this machine
 unset DBUS_SYSTEM_BUS_ADDRESS UBTUNE_TEST_ROOT_MOUNTS
 IN=$T/in

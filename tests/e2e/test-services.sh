@@ -2,6 +2,8 @@
 # The services area against a mock systemd on a private bus, and the
 # "Services"/"Busy" lines of the text report on synthetic dumps.
 . "$(dirname "$0")/lib.sh"
+# the report unwrapped, a line per area, for the lines checked below
+export COLUMNS=1000
 
 # the dumps: Services and Busy lines (every build)
 dumps() {

@@ -13,6 +13,8 @@
 enter_namespaces "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/chroot-lib.sh"
+# the plan unwrapped, an entry a line, for the lines checked below
+export COLUMNS=1000
 
 R=$T/root
 STATE=$R/var/lib/ubtune

@@ -3,6 +3,8 @@
 # stops the running units the profile names, revert starts exactly those
 # again (also after a kill at any step); units that were not running stay so.
 . "$(dirname "$0")/lib.sh"
+# the plan unwrapped, an entry a line, for the lines checked below
+export COLUMNS=1000
 . "$(dirname "$0")/tune-fixture.sh"
 MOCK="$SRCDIR/tests/lib/mock-systemd.py"
 

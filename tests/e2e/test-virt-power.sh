@@ -3,6 +3,8 @@
 # from the built binary: on this machine and on a small arm64 board root
 # (entered at EL1, undervoltage alarm raised, kernel log of a weak supply).
 . "$(dirname "$0")/lib.sh"
+# the report unwrapped, a line per area, for the lines checked below
+export COLUMNS=1000
 
 "$UBTUNE" probe >"$T/live" || fail "probe failed"
 grep -q '^Virt      ' "$T/live" || fail "no Virt line: $(cat "$T/live")"

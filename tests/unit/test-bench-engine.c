@@ -111,7 +111,7 @@ static void unixbench_tree(void **state)
 	_cleanup_free_ char *tree = xasprintf("%s/ub", tmp), *pgms = xasprintf("%s/ub/pgms", tmp);
 	struct bench_engine e;
 	char *error = NULL;
-	assert_int_equal(engine_unixbench(tree, NULL, false, &e, &error), 0);
+	assert_int_equal(engine_unixbench(tree, NULL, false, false, &e, &error), 0);
 	assert_string_equal(e.bindir, pgms);
 	assert_null(e.note);
 	assert_string_equal(e.version, "6.0.0");
@@ -157,12 +157,12 @@ static void unixbench_tree(void **state)
 	/* DIR may be pgms/ itself; a tree without sources cannot be built with a
 	 * profile's flags: its programs run as they are, and it says so */
 	struct applied_profile prof = { .present = true, .cflags = "-O3" };
-	assert_int_equal(engine_unixbench(pgms, &prof, false, &e, &error), 0);
+	assert_int_equal(engine_unixbench(pgms, &prof, false, false, &e, &error), 0);
 	assert_string_equal(e.bindir, pgms);
 	assert_non_null(e.note);
 	assert_non_null(strstr(e.note, "run as built there"));
 	engine_free(&e);
-	assert_int_equal(engine_unixbench(wd, NULL, false, &e, &error), -ENOENT);
+	assert_int_equal(engine_unixbench(wd, NULL, false, false, &e, &error), -ENOENT);
 	assert_non_null(strstr(error, "is not a UnixBench tree"));
 	free(error);
 }
@@ -193,7 +193,7 @@ static void compile_into_cache(void **state)
 	json_object *b = NULL, *b2 = NULL, *b3 = NULL;
 	char *error = NULL;
 
-	assert_int_equal(workloads_compile(src, cache, cc, "-O1 -DUBTUNE_TEST", &b, &error), 0);
+	assert_int_equal(workloads_compile(src, cache, cc, "-O1 -DUBTUNE_TEST", false, &b, &error), 0);
 	bool cached = true;
 	assert_true(jpath_bool(b, "cached", &cached) && !cached);
 	const char *key = jpath_str(b, "key");
@@ -207,23 +207,23 @@ static void compile_into_cache(void **state)
 	assert_non_null(jpath_str(b, "cc_version"));
 
 	/* the same compiler, flags and sources: the cached build, same command */
-	assert_int_equal(workloads_compile(src, cache, cc, "-O1 -DUBTUNE_TEST", &b2, &error), 0);
+	assert_int_equal(workloads_compile(src, cache, cc, "-O1 -DUBTUNE_TEST", false, &b2, &error), 0);
 	assert_true(jpath_bool(b2, "cached", &cached) && cached);
 	assert_string_equal(jpath_str(b2, "key"), key);
 	assert_string_equal(jpath_str(b2, "commands.0"), cmd);
 
 	/* other flags, or a changed source: another key */
-	assert_int_equal(workloads_compile(src, cache, cc, "-O2", &b3, &error), 0);
+	assert_int_equal(workloads_compile(src, cache, cc, "-O2", false, &b3, &error), 0);
 	assert_string_not_equal(jpath_str(b3, "key"), key);
 	json_object_put(b3);
 	free(put("src/main.c", "int main(void) { return 1; }\n", 0644));
-	assert_int_equal(workloads_compile(src, cache, cc, "-O1 -DUBTUNE_TEST", &b3, &error), 0);
+	assert_int_equal(workloads_compile(src, cache, cc, "-O1 -DUBTUNE_TEST", false, &b3, &error), 0);
 	assert_string_not_equal(jpath_str(b3, "key"), key);
 	json_object_put(b3);
 	assert_int_equal(count_entries(cache), 3);
 
 	/* flags the compiler refuses: its message, and no half-finished build left */
-	assert_true(workloads_compile(src, cache, cc, "-fno-such-flag-here", &b3, &error) < 0);
+	assert_true(workloads_compile(src, cache, cc, "-fno-such-flag-here", false, &b3, &error) < 0);
 	assert_non_null(strstr(error, "compiling the workloads with"));
 	assert_non_null(strstr(error, "no-such-flag-here"));
 	free(error);

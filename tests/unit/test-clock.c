@@ -8,6 +8,7 @@
 #include <sched.h>
 
 #include "lib/hw.h"
+#include "lib/term.h"
 #include "probe/cpu.h"
 #include "probe/findings.h"
 #include "probetest.h"

@@ -389,12 +389,19 @@ static char *capture_chart(json_object *cmp, bool relative)
 	return out;
 }
 
+/* The comparison of two UnixBench logs; *recs keeps what it was made of. */
+static json_object *compare_logs(const char *a, const char *b, unsigned copies, json_object **recs)
+{
+	*recs = json_object_new_array();
+	json_object_array_add(*recs, import_one(a));
+	json_object_array_add(*recs, import_one(b));
+	return compare_records(*recs, copies);
+}
+
 static void charts(void **state)
 {
-	_cleanup_json_ json_object *recs = json_object_new_array();
-	json_object_array_add(recs, import_one("v6-full/vm-2026-11-29-01"));
-	json_object_array_add(recs, import_one("v5-full/vm-2026-11-29-01"));
-	_cleanup_json_ json_object *cmp = compare_records(recs, 0);
+	_cleanup_json_ json_object *recs = NULL;
+	_cleanup_json_ json_object *cmp = compare_logs("v6-full/vm-2026-11-29-01", "v5-full/vm-2026-11-29-01", 0, &recs);
 	_cleanup_free_ char *svg = capture_chart(cmp, false);
 	assert_true(startswith(svg, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
 	assert_true(endswith(svg, "</svg>\n"));
@@ -409,18 +416,66 @@ static void charts(void **state)
 	assert_non_null(strstr(rel, "stroke-dasharray=\"4 3\""));
 }
 
+/* Runs of different test sets: the chart draws the tests both ran and
+ * their geometric mean, never a bar facing nothing or the partial scores;
+ * a copy count only one side ran is left out. */
+static void charts_of_different_tests(void **state)
+{
+	_cleanup_json_ json_object *recs = NULL;
+	_cleanup_json_ json_object *cmp = compare_logs("v6-full/vm-2026-11-29-01", "v6-brief-i3/vm-2026-11-29-01", 0,
+						       &recs);
+	json_object *one = json_object_array_get_idx(jpath(cmp, "sections"), 0);
+	json_object *common = jpath(one, "common");
+	assert_int_equal(jpath_len(common, "tests"), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(jpath(common, "tests"), 0)), "pipe");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(jpath(common, "tests"), 1)), "syscall");
+	/* the same means as the score's note gives for the pair */
+	json_object *pair = json_object_array_get_idx(jpath(one, "score.changes"), 1);
+	double mean, pair_mean;
+	assert_true(jpath_double(pair, "common.geomean_other", &pair_mean));
+	mean = json_object_get_double(json_object_array_get_idx(jpath(common, "geomeans"), 1));
+	assert_close(mean, pair_mean, 0.11);
+	/* the runs of the same tests have none */
+	assert_null(jpath(json_object_array_get_idx(jpath(cmp, "sections"), 1), "common"));
+
+	_cleanup_free_ char *svg = capture_chart(cmp, false);
+	assert_int_equal(count(svg, "fill=\"#0072B2\"><title>A, "), 2);
+	assert_int_equal(count(svg, "fill=\"#E69F00\"><title>B, "), 2);
+	/* the summary, outlined: the common tests' mean */
+	assert_int_equal(count(svg, "stroke=\"#333333\" stroke-width=\"0.5\"><title>"), 2);
+	assert_non_null(strstr(svg, "<title>B, Geometric mean of the 2 common tests: 574.7</title>"));
+	assert_non_null(strstr(svg, "the 2 tests every result ran"));
+	assert_null(strstr(svg, "System Benchmarks Index Score"));
+	assert_null(strstr(svg, "Dhrystone"));
+	assert_null(strstr(svg, "n/a"));
+	assert_null(strstr(svg, "2 copies"));
+	_cleanup_free_ char *rel = capture_chart(cmp, true);
+	assert_null(strstr(rel, "n/a"));
+	assert_non_null(strstr(rel, "Geometric mean of the 2 common tests"));
+
+	/* nothing in common: the chart says so instead of drawing empty panels */
+	_cleanup_json_ json_object *apart = NULL;
+	_cleanup_json_ json_object *cmp2 = compare_logs("v6-full/vm-2026-11-29-01", "v6-brief-i3/vm-2026-11-29-01", 2,
+							&apart);
+	_cleanup_free_ char *none = capture_chart(cmp2, false);
+	assert_non_null(strstr(none, "nothing to draw side by side"));
+	assert_int_equal(count(none, "><title>B, "), 0);
+}
+
 /* A result record of runs without tests, and what follows it. */
 #define TIMELINE_HEAD                                                                                                  \
 	"{\"schema\": \"ubtune.result/1\", \"run_id\": \"ab\", \"started_at\": \"2026-01-01T12:00:00+0000\","       \
 	" \"suite\": {\"name\": \"native\"}, \"runs\": [],"
 
+/* Draws the timeline of rec; chart_has_timeline() must agree. */
 static bool timeline_of(json_object *rec, FILE *m)
 {
 	struct result_record r;
 	_cleanup_free_ char *error = NULL;
 	if (result_decode(rec, &r, &error) < 0)
 		fail_msg("%s", error);
-	bool drawn = chart_timeline(&r, CHART_INLINE, m);
+	bool has = chart_has_timeline(&r), drawn = chart_timeline(&r, CHART_INLINE, m);
+	assert_true(has == drawn);
 	result_record_free(&r);
 	return drawn;
 }
@@ -454,6 +509,14 @@ static void timeline(void **state)
 	fclose(m);
 	assert_int_equal(len, 0);
 	free(out);
+	/* readings of nothing the chart draws: no empty axes either */
+	_cleanup_json_ json_object *empty = json_lit(TIMELINE_HEAD " \"samples\": [{\"t\": 1, \"test\": \"pipe\","
+						     " \"mhz\": [null]}, {\"t\": 2, \"test\": \"pipe\"}]}");
+	m = open_memstream(&out, &len);
+	assert_false(timeline_of(empty, m));
+	fclose(m);
+	assert_int_equal(len, 0);
+	free(out);
 }
 
 static void html_page(void **state)
@@ -470,11 +533,14 @@ static void html_page(void **state)
 	fclose(m);
 	assert_true(startswith(out, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\""));
 	assert_true(endswith(out, "</html>\n"));
-	static const char *const ids[] = { "summary", "environment", "findings", "tests", "charts", "timeline" };
+	static const char *const ids[] = { "summary", "environment", "findings", "tests", "charts" };
 	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
 		_cleanup_free_ char *id = xasprintf("id=\"%s\"", ids[i]);
 		assert_non_null(strstr(out, id));
 	}
+	/* imported output has no readings on either side: no section of empty timelines */
+	assert_null(strstr(out, "id=\"timeline\""));
+	assert_null(strstr(out, "no readings"));
 	for (size_t k = 0; k < 12; k++)
 		assert_non_null(strstr(out, ub_test_in_report_order(k)->name));
 	assert_non_null(strstr(out, "second &amp; &lt;last&gt;"));
@@ -498,6 +564,7 @@ int main(void)
 		cmocka_unit_test(environment_diff),
 		cmocka_unit_test(imported_runs),
 		cmocka_unit_test(charts),
+		cmocka_unit_test(charts_of_different_tests),
 		cmocka_unit_test(timeline),
 		cmocka_unit_test(html_page),
 	};

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 
+#include "lib/term.h"
 #include "probe/cpu.h"
 #include "probe/findings.h"
 #include "testlib.h"

@@ -6,6 +6,7 @@
 
 #include "lib/cpuset.h"
 #include "lib/rootfs.h"
+#include "lib/term.h"
 #include "testlib.h"
 
 static void cpuset_lists(void **state)
@@ -253,6 +254,18 @@ static void files_and_json(void **state)
 	rm_root(root);
 }
 
+/* A line redrawn in place is cut to the columns, never inside a character. */
+static void fit_to_columns(void **state)
+{
+	assert_int_equal(term_fit("abcdef", 4), 4);
+	assert_int_equal(term_fit("abc", 10), 3);
+	assert_int_equal(term_fit("abc", 0), 0);
+	/* "µ" is two bytes and one column: never cut in its middle */
+	assert_int_equal(term_fit("a\xc2\xb5s", 2), 3);
+	assert_int_equal(term_fit("a\xc2\xb5s", 1), 1);
+	assert_int_equal(term_fit("\xe2\x80\x94-", 1), 3);
+}
+
 static void rootfs_rejects_bad_roots(void **state)
 {
 	struct rootfs *rf;
@@ -269,6 +282,7 @@ int main(void)
 		cmocka_unit_test(rootfs_resolves_inside),
 		cmocka_unit_test(rootfs_traces_reads),
 		cmocka_unit_test(rootfs_rejects_bad_roots),
+		cmocka_unit_test(fit_to_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

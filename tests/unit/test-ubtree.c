@@ -136,7 +136,7 @@ static void build_copy(void **state)
 	assert_int_equal(ubtree_find(top, &t, &error), 0);
 	assert_true(t.built);
 	json_object *b = NULL;
-	if (ubtree_build(&t, "cc", "-O1 -g", cache, &b, &error) < 0)
+	if (ubtree_build(&t, "cc", "-O1 -g", cache, false, &b, &error) < 0)
 		fail_msg("%s", error);
 	const char *dir = jpath_str(b, "dir");
 	assert_true(startswith(dir, cache));
@@ -174,12 +174,12 @@ static void build_copy(void **state)
 
 	/* the same tree, compiler and flags: the cached build */
 	json_object *again = NULL;
-	assert_int_equal(ubtree_build(&t, "cc", "-O1 -g", cache, &again, &error), 0);
+	assert_int_equal(ubtree_build(&t, "cc", "-O1 -g", cache, false, &again, &error), 0);
 	assert_true(jpath_bool(again, "cached", &cached) && cached);
 	assert_string_equal(jpath_str(again, "dir"), dir);
 	/* other flags: another build; none: the tree's, read from the commands */
 	json_object *deflt = NULL;
-	assert_int_equal(ubtree_build(&t, "cc", NULL, cache, &deflt, &error), 0);
+	assert_int_equal(ubtree_build(&t, "cc", NULL, cache, false, &deflt, &error), 0);
 	assert_string_not_equal(jpath_str(deflt, "dir"), dir);
 	assert_jstr(deflt, "cflags", "-O3 -ffast-math -march=native");
 	assert_jstr(deflt, "flags_source", "tree");
@@ -188,7 +188,7 @@ static void build_copy(void **state)
 	json_object_put(deflt);
 
 	/* no compiler, no sources */
-	assert_int_equal(ubtree_build(&t, "no-such-compiler-here", NULL, cache, &b, &error), -ENOENT);
+	assert_int_equal(ubtree_build(&t, "no-such-compiler-here", NULL, cache, false, &b, &error), -ENOENT);
 	assert_non_null(strstr(error, "'no-such-compiler-here' is not installed"));
 	ubtree_free(&t);
 	remove_tree(cache);

@@ -10,6 +10,7 @@
 
 #include "lib/env-record.h"
 #include "lib/json.h"
+#include "lib/term.h"
 #include "lib/util.h"
 #include "probe/probe.h"
 
@@ -53,7 +54,10 @@ static inline char *render_text(void (*render)(const struct env_record *env, FIL
 	env_of(rec, "the test", &env);
 	FILE *out = open_memstream(&text, &len);
 	assert_non_null(out);
+	/* a line per fact, unwrapped: the tests check whole lines */
+	term_set_width(TERM_WIDTH_MAX);
 	render(&env, out);
+	term_set_width(0);
 	fclose(out);
 	env_record_free(&env);
 	return text;

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "lib/term.h"
 #include "probe/findings.h"
 #include "probetest.h"
 
