@@ -76,6 +76,19 @@ grep -q 'the scores were not judged' "$T/stdout" || fail "unknown copies: $(cat 
 expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/deepin-kernel-pr913-turn1.txt"
 "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["result"]["runs"][0]["copies"] is None, d' "$T/stdout" ||
 	fail "unknown copies stored as a number: $(head -c 600 "$T/stdout")"
+# a test that scored almost nothing is named, not averaged in: Process Creation at 1.0 lps
+expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/jolestar-ramhost-41wht.md"
+"$PY" -c 'import json, sys
+c = json.load(open(sys.argv[1]))["causes"][0]
+assert c["id"] == "diag.test-failed" and c["confidence"] == "high", c
+assert any("Process Creation index 0.0" in e for e in c["evidence"]), c' "$T/stdout" ||
+	fail "a failed test not named first: $(head -c 600 "$T/stdout")"
+# 2 copies on 2 CPUs no faster than 1 copy (an OpenVZ container): the copies shared one CPU
+expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/teddysun-unixbench-openvz.md"
+"$PY" -c 'import json, sys
+c = json.load(open(sys.argv[1]))["causes"][0]
+assert c["id"] == "diag.copies-no-gain" and c["confidence"] == "high", c' "$T/stdout" ||
+	fail "copies that gain nothing not named first: $(head -c 600 "$T/stdout")"
 # the header's "0 CPUs in system": Run could not count them
 expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/vpsbenches-Scaleway.ARM64.2GB.log"
 grep -q '"diag.cpus-not-counted"' "$T/stdout" || fail "0 CPUs in system not said"
