@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Causes in the machine under the suite: emulation, supply, heat, scaling,
- * copies, clocks, compiler, other load, swapping.
+ * copies (too few, or gaining nothing), clocks, compiler, other load, swapping.
  *
  * Thresholds come from reference/published-results.json; each says which
  * published runs it separates.
@@ -354,6 +354,67 @@ static void check_copies(const struct diag_case *c, struct diagnosis *d)
 			diag_gain(d, many, (enum diag_test)t, many->index[t] * c->cpus / many->copies);
 }
 
+/* ---- copies that gain nothing ---- */
+
+/*
+ * N copies no faster than one, on N CPUs, in tests whose copies share
+ * nothing: the copies got one CPU's time between them. The runs of the
+ * published corpus (tests/fixtures/unixbench-published) gain 3.2-4.0x in
+ * Dhrystone 2 at 4 copies and 4.5x or more at 8 (on 8 threads of 4 cores);
+ * the 2-CPU OpenVZ container of Teddysun's sample run 0.98x, its pipe and
+ * system-call tests 0.98-1.01x, at 2 copies.
+ */
+#define NO_GAIN 1.1
+
+/* N copies' index of test t over one copy's; NAN when either is missing. */
+static double copies_gain(const struct diag_run *one, const struct diag_run *many, enum diag_test t)
+{
+	return many->index[t] / one->index[t];
+}
+
+/* OpenVZ's kernels ("2.6.32-042stab076.8") run containers with CPU limits. */
+static bool openvz_kernel(const struct diag_case *c)
+{
+	return c->hdr.kernel && strstr(c->hdr.kernel, "stab");
+}
+
+static void check_no_gain(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
+	if (!one || !many || c->cpus < 2 || diag_parallel(c, many) < 2)
+		return;
+	double dhry = copies_gain(one, many, DT_DHRY), pipe = copies_gain(one, many, DT_PIPE),
+	       sys = copies_gain(one, many, DT_SYSCALL);
+	if (!(dhry < NO_GAIN))
+		return;
+	bool kernel = pipe < NO_GAIN && sys < NO_GAIN;
+	enum diag_confidence conf = kernel ? DC_MEDIUM : DC_LOW;
+	if (kernel && openvz_kernel(c))
+		conf = diag_raise(conf);
+	diag_fire(d, conf, DT_ALL,
+		  "%u copies on %u CPUs run Dhrystone 2 no faster than 1 copy: the copies shared one CPU's time, as "
+		  "under a container's CPU limit or quota, or CPUs that are listed but not really there",
+		  many->copies, diag_parallel(c, many));
+	diag_evidence(d, "Dhrystone 2: %.1f with 1 copy, %.1f with %u copies (%.2f×; published runs: 3.2× or more at "
+			 "4 copies)",
+		      one->index[DT_DHRY], many->index[DT_DHRY], many->copies, dhry);
+	if (kernel)
+		diag_evidence(d, "Pipe Throughput %.2f× and System Call Overhead %.2f× at %u copies: every test whose "
+				 "copies share nothing stays at one CPU's worth",
+			      pipe, sys, many->copies);
+	/* UnixBench 5.1's Whetstone times its copies by the CPU time they get
+	 * (byte-unixbench issues 15 and 18): it rises with the copies even
+	 * when they take turns on one CPU */
+	double whet = copies_gain(one, many, DT_WHET);
+	if (whet >= NO_GAIN)
+		diag_evidence(d, "Whetstone %.2f× at %u copies: it counts the CPU time each copy gets, not the wall "
+				 "time, so it rises even when the copies take turns",
+			      whet, many->copies);
+	if (openvz_kernel(c))
+		diag_evidence(d, "kernel %s: an OpenVZ kernel, whose containers run under a CPU limit", c->hdr.kernel);
+	diag_gain_scaling(d, c, DT_CPU | DT_KERNEL);
+}
+
 /* ---- clocks ---- */
 
 /* The clock findings of the probe and how much each costs: a governor that
@@ -601,6 +662,16 @@ const struct diag_rule diag_rules_machine[] = {
 		       "all`); UnixBench 5.1.3's Run caps the 'system' tests at 16 copies (maxCopies), 6.0 does not",
 		.experiment = "run with one copy per CPU, then `ubtune compare last~1 last`",
 		.check = check_copies,
+	},
+	{
+		.id = "diag.copies-no-gain",
+		.title = "Copies gain nothing: a CPU limit, or CPUs that are not there",
+		.fix = "find what holds the copies to one CPU: a container's CPU limit or quota (cgroup cpu.max, "
+		       "OpenVZ's cpulimit and cpus, LXC's limits.cpu), a cloud instance out of CPU credits, or vCPUs "
+		       "that share one host CPU; lift it, or run as many copies as the CPUs the machine really gets",
+		.experiment = "run Dhrystone with 1 copy and one per CPU (`ubtune bench --tests dhry2reg --copies "
+			      "1,all`) and watch `top`: copies that each get a share of one CPU show the limit",
+		.check = check_no_gain,
 	},
 	{
 		.id = "diag.governor",

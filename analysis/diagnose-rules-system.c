@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Causes in what the tests exercise of the system: the workdir's storage,
- * process creation in a VM, preempted vCPUs, cross-CPU wake-ups, the shell.
+ * process creation in a VM, preempted vCPUs, cross-CPU wake-ups, the shell,
+ * a test that failed.
  *
  * Each reads the shape of the scores (a test group against the tests that
  * share nothing with its cause) and the same ratio against the closest
@@ -405,6 +406,82 @@ static void check_filecopy_copies(const struct diag_case *c, struct diagnosis *d
 			    "judge the storage by the 1-copy run");
 }
 
+/* ---- a test that failed ---- */
+
+/*
+ * A test scoring a hundredth of the run's other tests or less did not run
+ * as it should: the 4.1-wht report of an OpenVZ VPS whose Process Creation
+ * printed 1.0 lps (index 0.0) is the only run of the published corpus
+ * (tests/fixtures/unixbench-published) below this; its lowest other test
+ * sits at 0.043x the rest (a Pipe-based Context Switching collapse), of a
+ * healthy run at 0.11x.
+ */
+#define TEST_FAILED 0.01
+
+/* Test t's index in a run of the record as the log printed it: a failed
+ * test's 0.0 stays 0 (the case reads it as no result). NAN: none. */
+static double printed_index(const struct result_run *o, enum diag_test t)
+{
+	for (size_t i = 0; i < o->tests.n; i++) {
+		const struct result_test *x = &o->tests.v[i];
+		int k = diag_test_lookup(x->id);
+		if (k < 0)
+			k = diag_test_lookup(x->name);
+		if (k != (int)t)
+			continue;
+		if (x->index.known)
+			return x->index.v;
+		if (x->result.known && x->baseline.known && x->baseline.v > 0)
+			return 10 * x->result.v / x->baseline.v;
+		return NAN;
+	}
+	return NAN;
+}
+
+/* Test t of a run against the geometric mean of its other tests; NAN with
+ * fewer than three of them. */
+static double share_of_rest(const struct diag_run *r, double index, enum diag_test t)
+{
+	unsigned rest = 0;
+	for (int u = 0; u < DIAG_NTESTS; u++)
+		rest += u != (int)t && r->index[u] > 0;
+	return rest >= 3 && index >= 0 ? index / diag_gm(r, DT_ALL & ~DT(t)) : NAN;
+}
+
+static void check_failed_test(const struct diag_case *c, struct diagnosis *d)
+{
+	unsigned failed = 0;
+	struct diag_run last = {0};
+	for (size_t i = 0; i < c->r.runs.n; i++) {
+		struct diag_run r;
+		diag_read_run(&c->r.runs.v[i], &r);
+		for (int t = 0; t < DIAG_NTESTS; t++) {
+			double index = printed_index(&c->r.runs.v[i], (enum diag_test)t);
+			double share = share_of_rest(&r, index, (enum diag_test)t);
+			if (!(share < TEST_FAILED))
+				continue;
+			if (!failed)
+				diag_fire(d, DC_HIGH, DT(t),
+					  "%s scored almost nothing while the other tests ran normally: the test failed or "
+					  "could not run (a process or memory limit, a missing program, a crash), and its "
+					  "index drags the score down",
+					  ub_tests[t].label);
+			failed |= DT(t);
+			d->affects |= DT(t);
+			last = r;
+			char run[32] = "copies unknown";
+			if (r.copies)
+				snprintf(run, sizeof(run), "%u %s", r.copies, copies_word(r.copies));
+			diag_evidence(d, "%s: %s index %.1f, %.2f %% of the other tests' geometric mean %.1f", run,
+				      ub_tests[t].label, index, share * 100, diag_gm(&r, DT_ALL & ~DT(t)));
+		}
+	}
+	if (failed)
+		d->expect = xasprintf("an index for the failed test like the others' once it runs; without it the "
+				      "score is %.1f",
+				      diag_gm(&last, DT_ALL & ~failed));
+}
+
 const struct diag_rule diag_rules_system[] = {
 	{
 		.id = "diag.storage-bound-workdir",
@@ -451,6 +528,15 @@ const struct diag_rule diag_rules_system[] = {
 		.experiment = "run File Copy alone with 1, 2 and 4 copies (`ubtune bench --tests fstime --copies "
 			      "1,2,4`): the index falls as copies are added",
 		.check = check_filecopy_copies,
+	},
+	{
+		.id = "diag.test-failed",
+		.title = "A test failed",
+		.fix = "run the test alone and read what it prints (UnixBench: `./Run spawn`, `./Run -v spawn`): a "
+		       "limit on processes (`ulimit -u`, a container's numproc) or memory stops Process Creation and "
+		       "the shell tests, a missing program the others; fix that, then run the suite again",
+		.experiment = "run the failed test alone, then the whole suite, and `ubtune compare last~1 last`",
+		.check = check_failed_test,
 	},
 	{
 		.id = "diag.shell-only",

@@ -2097,6 +2097,7 @@ const char *ub_mangling_name(unsigned bit)
 	case UB_MANGLE_MAIL: return "quoted-printable or format=flowed mail";
 	case UB_MANGLE_LISTED: return "line numbers or list bullets";
 	case UB_MANGLE_CASE: return "words in other letter case";
+	case UB_MANGLE_CELLS: return "table cells around every line";
 	default: return NULL;
 	}
 }

@@ -501,12 +501,77 @@ static enum list_kind list_kind(const char *data, size_t len)
 	return listed_as(data, n, LIST_BULLETED) ? LIST_BULLETED : LIST_NONE;
 }
 
+/* ---- pages that show a file as a table ---- */
+
+/* A code-hosting page copied as text shows each line of the file as a row
+ * of its table: the line, then " | |" for the cells around it; where the
+ * file itself was framed, every line also begins with "| ". A Markdown
+ * table's rows end in one '|', not in an empty cell. */
+struct cells {
+	bool suffix, prefix;
+};
+
+/* The length of the " | |" (or, on the last row, " |") that ends line s of
+ * n bytes; 0 when it has none. */
+static size_t cell_suffix(const char *s, size_t n, bool last_cell_too)
+{
+	size_t e = n;
+	while (e && s[e - 1] == ' ')
+		e--;
+	if (e >= 3 && strncmp(s + e - 3, "| |", 3) == 0)
+		e -= 3;
+	else if (last_cell_too && e >= 1 && s[e - 1] == '|')
+		e -= 1;
+	else
+		return 0;
+	while (e && s[e - 1] == ' ')
+		e--;
+	return n - e;
+}
+
+static size_t cell_prefix(const char *s, size_t n)
+{
+	return n >= 2 && s[0] == '|' && s[1] == ' ' ? 2 : 0;
+}
+
+/* Whether nearly every non-empty line ends in an empty cell (the last one
+ * may have lost it), and begins with one too. */
+static struct cells cells_of(const char *data, size_t len)
+{
+	size_t lines = 0, suffixed = 0, prefixed = 0;
+	bool last_short = false;
+	for (const char *s = data, *end = data + len; s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		if (n && s[n - 1] == '\r')
+			n--;
+		size_t blank = 0;
+		while (blank < n && s[blank] == ' ')
+			blank++;
+		bool cell = cell_suffix(s, n, false) > 0;
+		if (blank < n) {
+			lines++;
+			suffixed += cell;
+			prefixed += cell_prefix(s, n) > 0;
+			last_short = !cell && cell_suffix(s, n, true) > 0;
+		}
+		s = nl ? nl + 1 : end;
+	}
+	suffixed += last_short;
+	struct cells c = { .suffix = lines >= 3 && suffixed * 10 >= lines * 9 };
+	c.prefix = c.suffix && prefixed * 10 >= lines * 9;
+	return c;
+}
+
 static void text_lines(const char *data, size_t len, struct ub_lines *out)
 {
 	struct mail m;
 	enum list_kind list = list_kind(data, len);
 	if (list != LIST_NONE)
 		out->manglings |= UB_MANGLE_LISTED;
+	struct cells cells = cells_of(data, len < (1u << 20) ? len : (1u << 20));
+	if (cells.suffix)
+		out->manglings |= UB_MANGLE_CELLS;
 	mail_kind(data, len, &m);
 	if (m.qp || m.flowed)
 		out->manglings |= UB_MANGLE_MAIL;
@@ -527,7 +592,15 @@ static void text_lines(const char *data, size_t len, struct ub_lines *out)
 		} else {
 			unsigned long num;
 			size_t mark = list == LIST_NONE ? 0 : list_mark(data + start, i - start, list, &num);
-			add_line(out, data + start + mark, i - start - mark, src);
+			size_t n = i - start - mark;
+			if (cells.suffix)
+				n -= cell_suffix(data + start + mark, n, true);
+			if (cells.prefix) {
+				size_t p = cell_prefix(data + start + mark, n);
+				mark += p;
+				n -= p;
+			}
+			add_line(out, data + start + mark, n, src);
 		}
 		if (i < len && data[i] == '\r') {
 			out->manglings |= UB_MANGLE_CRLF;

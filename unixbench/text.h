@@ -27,6 +27,7 @@ enum {
 	UB_MANGLE_MAIL = 1 << 7,        /* a mail's quoted-printable or format=flowed */
 	UB_MANGLE_LISTED = 1 << 8,      /* every line numbered ("12. ") or bulleted ("- ") */
 	UB_MANGLE_CASE = 1 << 9,        /* a word of Run's lines in other letter case ("BenchMark Run:") */
+	UB_MANGLE_CELLS = 1 << 10,      /* every line a row of a page's table ("... | |") */
 };
 
 struct ub_line {

@@ -4,7 +4,9 @@
 # checks each run against its manifest.json: the number of runs, their labels, copies,
 # printed scores (system, 2D, 3D) and every test's printed result, unit and index. Every file
 # of the directory must be listed unless the manifest says "only_listed". It counts the sources (a
-# repository, or a web site; a GitHub or GitLab address is its repository) and the format classes.
+# repository, or a web site; a GitHub or GitLab address is its repository, a gist or a Bitbucket
+# snippet its owner's), the independent authors (each file's "author": the person or organisation
+# that ran and published the run, the same for a run reposted on other sites) and the format classes.
 # With --healthy, it also runs `ubtune diagnose --json` on every file and checks that no result
 # whose runs the manifest marks "healthy" gets a finding above low confidence.
 # Usage: check-corpus.py [--healthy] UBTUNE CORPUS_DIR [FILE...]
@@ -67,13 +69,16 @@ def check_run(where, want, got, errors):
 
 
 def source_of(origin):
-    """The repository or web site a file comes from: a GitHub or GitLab address counts as its repository."""
+    """The repository or web site a file comes from: a GitHub or GitLab address counts as its
+    repository, a gist or a Bitbucket snippet as its owner's."""
     if "repo" in origin:
         return origin["repo"]
     parts = origin["url"].split("/")
     host = parts[2][4:] if parts[2].startswith("www.") else parts[2]
     if host in ("github.com", "gitlab.com"):
         return "/".join(parts[3:5])
+    if host in ("gist.github.com", "bitbucket.org"):
+        return host + "/" + parts[3]
     return host
 
 
@@ -122,6 +127,9 @@ def main():
     for name in sorted(os.listdir(corpus)) if not manifest.get("only_listed") else []:
         if name not in ("manifest.json", "README.md") and name not in listed:
             errors.append("%s: not in manifest.json" % name)
+    for e in manifest["files"]:
+        if "origin" in e and not e.get("author"):
+            errors.append("%s: an origin but no author" % e["file"])
     for entry in manifest["files"]:
         if only and entry["file"] not in only:
             continue
@@ -145,8 +153,10 @@ def main():
     if healthy:
         print("%d healthy results diagnosed, %d that diagnose cannot judge" % (counts["healthy"], counts["refused"]))
     if not only and all("origin" in e for e in manifest["files"]):
-        print("%d sources, %d format classes" % (len({source_of(e["origin"]) for e in manifest["files"]}),
-                                                 len({e["format"] for e in manifest["files"]})))
+        print("%d sources, %d independent authors, %d format classes" % (
+            len({source_of(e["origin"]) for e in manifest["files"]}),
+            len({e["author"] for e in manifest["files"] if e.get("author")}),
+            len({e["format"] for e in manifest["files"]})))
     print("%d files, %d runs checked, %d problems" % (files, runs, len(errors)))
     return 1 if errors else 0
 

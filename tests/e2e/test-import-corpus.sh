@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every run of the published UnixBench corpus (tests/fixtures/unixbench-published) and of the
 # mangled forms (tests/fixtures/unixbench-logs/mangled) imports with every number its source
-# printed: runs, labels, copies, scores, each test's result, unit and index. diagnose reads
+# printed: runs, labels, copies, scores, each test's result, unit and index. The corpus comes
+# from at least 25 sources and 25 independent authors. diagnose reads
 # every file: one diagnosis per run, several runs compared, and what it cannot do said; on the
 # runs the manifest marks healthy it finds nothing above low.
 . "$(dirname "$0")/lib.sh"
@@ -14,6 +15,9 @@ grep -Eq '^([3-9][0-9]|[1-9][0-9]{2,}) healthy results diagnosed' "$T/corpus" ||
 	fail "too few healthy results diagnosed: $(cat "$T/corpus")"
 grep -Eq '^(2[5-9]|[3-9][0-9]|[1-9][0-9]{2,}) sources, ' "$T/corpus" ||
 	fail "the corpus comes from fewer than 25 sources: $(cat "$T/corpus")"
+# counted by who ran and published the runs, a repost counting once
+grep -Eq ' (2[5-9]|[3-9][0-9]|[1-9][0-9]{2,}) independent authors, ' "$T/corpus" ||
+	fail "the corpus comes from fewer than 25 independent authors: $(cat "$T/corpus")"
 # the healthy check notices a finding above low: the header of this run shows a load of 1.44
 mkdir "$T/h" && cp "$CORPUS/vpsbenches-DO.1GB.SF.log" "$T/h/"
 "$PY" -c 'import json, sys
@@ -25,6 +29,16 @@ json.dump(m, open(sys.argv[2], "w"))' "$CORPUS/manifest.json" "$T/h/manifest.jso
 grep -q 'vpsbenches-DO.1GB.SF.log result 1: healthy, yet diag.loaded-at-start (medium)' "$T/bad" || fail "$(cat "$T/bad")"
 "$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$SRCDIR/tests/fixtures/unixbench-logs/mangled" >"$T/mangled" 2>&1 ||
 	fail "$(cat "$T/mangled")"
+
+# the checker itself notices a file whose author the manifest does not name
+mkdir "$T/a" && cp "$CORPUS/gist-sorz-4cpu.txt" "$T/a/"
+"$PY" -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+m["files"] = [f for f in m["files"] if f["file"] == "gist-sorz-4cpu.txt"]
+del m["files"][0]["author"]
+json.dump(m, open(sys.argv[2], "w"))' "$CORPUS/manifest.json" "$T/a/manifest.json"
+"$PY" "$SRCDIR/tests/e2e/check-corpus.py" "$UBTUNE" "$T/a" >"$T/bad" 2>&1 && fail "a file without an author passed"
+grep -q 'gist-sorz-4cpu.txt: an origin but no author' "$T/bad" || fail "$(cat "$T/bad")"
 
 # the checker itself notices a wrong number
 sed 's/"1084.8"/"1084.9"/' "$SRCDIR/tests/fixtures/unixbench-logs/mangled/manifest.json" >"$T/manifest.json"
@@ -62,6 +76,19 @@ grep -q 'the scores were not judged' "$T/stdout" || fail "unknown copies: $(cat 
 expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/deepin-kernel-pr913-turn1.txt"
 "$PY" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["result"]["runs"][0]["copies"] is None, d' "$T/stdout" ||
 	fail "unknown copies stored as a number: $(head -c 600 "$T/stdout")"
+# a test that scored almost nothing is named, not averaged in: Process Creation at 1.0 lps
+expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/jolestar-ramhost-41wht.md"
+"$PY" -c 'import json, sys
+c = json.load(open(sys.argv[1]))["causes"][0]
+assert c["id"] == "diag.test-failed" and c["confidence"] == "high", c
+assert any("Process Creation index 0.0" in e for e in c["evidence"]), c' "$T/stdout" ||
+	fail "a failed test not named first: $(head -c 600 "$T/stdout")"
+# 2 copies on 2 CPUs no faster than 1 copy (an OpenVZ container): the copies shared one CPU
+expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/teddysun-unixbench-openvz.md"
+"$PY" -c 'import json, sys
+c = json.load(open(sys.argv[1]))["causes"][0]
+assert c["id"] == "diag.copies-no-gain" and c["confidence"] == "high", c' "$T/stdout" ||
+	fail "copies that gain nothing not named first: $(head -c 600 "$T/stdout")"
 # the header's "0 CPUs in system": Run could not count them
 expect_exit 0 "$UBTUNE" diagnose --json "$CORPUS/vpsbenches-Scaleway.ARM64.2GB.log"
 grep -q '"diag.cpus-not-counted"' "$T/stdout" || fail "0 CPUs in system not said"

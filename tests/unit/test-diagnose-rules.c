@@ -417,6 +417,78 @@ static void filecopy_copies(void **state)
 	expect_rule("diag.filecopy-copies", single, DC_NONE, NULL);
 }
 
+/* N copies no faster than one on N CPUs: the copies shared one CPU. */
+static void copies_no_gain(void **state)
+{
+	/* the 2-CPU OpenVZ container of Teddysun's sample run: Dhrystone and the
+	 * kernel tests at 0.98-1.01× of 1 copy, Whetstone (CPU time) 1.99× */
+	static const double one[DIAG_NTESTS] = { 1471.5, 472.8, 965.8, 1572.6, 1043.1, 2100.4,
+						 1138.4, 516.3, 680.0, 1019.0, 742.0, 880.5 };
+	static const double two[DIAG_NTESTS] = { 1444.0, 942.3, 953.9, 1604.2, 1054.0, 2103.4,
+						 1115.2, 490.7, 864.3, 1025.7, 960.8, 917.5 };
+	_cleanup_json_ json_object *flat = result_new();
+	result_add_run(flat, 1, one);
+	result_add_run(flat, 2, two);
+	jset_int(flat, "online_cpus", 2);
+	expect_rule("diag.copies-no-gain", flat, DC_MEDIUM, "2 copies on 2 CPUs run Dhrystone 2 no faster than 1 copy");
+	evidence_has("diag.copies-no-gain", flat, "Pipe Throughput 0.98× and System Call Overhead 1.01×");
+	evidence_has("diag.copies-no-gain", flat, "Whetstone 1.99×");
+	/* its OpenVZ kernel: a container with a CPU limit */
+	result_env(flat, "{\"host\": {\"kernel_release\": \"2.6.32-042stab076.8\"}}");
+	expect_rule("diag.copies-no-gain", flat, DC_HIGH, NULL);
+	evidence_has("diag.copies-no-gain", flat, "an OpenVZ kernel");
+	/* Dhrystone alone flat, the kernel tests gain: only a sign */
+	double some[DIAG_NTESTS];
+	for (int t = 0; t < DIAG_NTESTS; t++)
+		some[t] = t == DT_DHRY ? healthy1[t] : healthy4[t];
+	_cleanup_json_ json_object *dhry = shaped(healthy1, some, 4, NULL);
+	expect_rule("diag.copies-no-gain", dhry, DC_LOW, "4 copies on 4 CPUs");
+	evidence_lacks("diag.copies-no-gain", dhry, "Pipe Throughput");
+	/* copies that add up, one CPU for two copies, CPUs not known: silent */
+	_cleanup_json_ json_object *fine = shaped(healthy1, healthy4, 4, NULL);
+	expect_rule("diag.copies-no-gain", fine, DC_NONE, NULL);
+	_cleanup_json_ json_object *uni = shaped(healthy1, healthy1, 1, NULL);
+	expect_rule("diag.copies-no-gain", uni, DC_NONE, NULL);
+	_cleanup_json_ json_object *unknown = shaped(healthy1, healthy1, 0, NULL);
+	expect_rule("diag.copies-no-gain", unknown, DC_NONE, NULL);
+}
+
+/* A test that scored almost nothing: it failed, and is named. */
+static void test_failed(void **state)
+{
+	/* a printed index of 0.0, as Process Creation's 1.0 lps in a 4.1-wht report */
+	_cleanup_json_ json_object *zero = shaped(healthy1, NULL, 0, NULL);
+	json_object *spawn = json_object_new_object();
+	jset_str(spawn, "id", "spawn");
+	jset_double(spawn, "result", 1.0);
+	jset_double(spawn, "index", 0.0);
+	json_object *tests = jpath(zero, "runs.0.tests");
+	for (size_t i = 0; i < json_object_array_length(tests); i++)
+		if (streq(json_object_get_string(jpath(json_object_array_get_idx(tests, i), "id")), "spawn"))
+			json_object_array_del_idx(tests, i, 1);
+	json_object_array_add(tests, spawn);
+	expect_rule("diag.test-failed", zero, DC_HIGH, "Process Creation scored almost nothing");
+	evidence_has("diag.test-failed", zero, "1 copy: Process Creation index 0.0, 0.00 %");
+	/* a hundredth of the rest, in the multi-copy run only */
+	double broken[DIAG_NTESTS];
+	scaled(broken, healthy4, DT(DT_SH8), 0.005);
+	_cleanup_json_ json_object *shell = shaped(healthy1, broken, 4, NULL);
+	expect_rule("diag.test-failed", shell, DC_HIGH, "Shell Scripts 8 scored almost nothing");
+	evidence_has("diag.test-failed", shell, "4 copies: Shell Scripts 8 index");
+	evidence_lacks("diag.test-failed", shell, "1 copy:");
+	/* the lowest test of a published run, a Context Switching collapse at 0.043× the rest: not a failure */
+	double collapse[DIAG_NTESTS];
+	scaled(collapse, healthy1, DT(DT_CTX), 0.1);
+	_cleanup_json_ json_object *low = shaped(collapse, NULL, 4, NULL);
+	expect_rule("diag.test-failed", low, DC_NONE, NULL);
+	/* a partial run of two tests: nothing to compare with */
+	double two[DIAG_NTESTS] = { 0 };
+	two[DT_DHRY] = 1000.0;
+	two[DT_PIPE] = 1.0;
+	_cleanup_json_ json_object *partial = shaped(two, NULL, 4, NULL);
+	expect_rule("diag.test-failed", partial, DC_NONE, NULL);
+}
+
 static void context_switch(void **state)
 {
 	double slow[DIAG_NTESTS];
@@ -765,6 +837,7 @@ int main(void)
 		cmocka_unit_test(governor),	  cmocka_unit_test(build_flags),  cmocka_unit_test(busy),
 		cmocka_unit_test(swapping),	  cmocka_unit_test(vmm),	  cmocka_unit_test(overcommit),
 		cmocka_unit_test(context_switch), cmocka_unit_test(filecopy_copies), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
+		cmocka_unit_test(copies_no_gain), cmocka_unit_test(test_failed),
 		cmocka_unit_test(reference_file), cmocka_unit_test(history_as_reference), cmocka_unit_test(bad_results),
 		cmocka_unit_test(hostile_records), cmocka_unit_test(same_tests_as_bench),
 	};

@@ -988,6 +988,65 @@ static void listed_pastes(void **state)
 	ub_doc_free(&d);
 }
 
+/* A code-hosting page copied as text: every line of the file a row of the
+ * page's table, " | |" after it and, for a framed file, "| " before it. */
+static void table_cell_rows(void **state)
+{
+	(void)state;
+	static const char rows[] =
+		"BYTE UNIX Benchmarks (Version 5.1.3) | |\n"
+		"13:13:19 up 1 day, 21:06, 1 user, load average: 0.00, 0.00, 0.00; runlevel 2 | |\n"
+		"Benchmark Run: Fri Jun 01 2012 13:13:19 - 13:41:22 | |\n"
+		"1 CPU in system; running 1 parallel copy of tests | |\n"
+		"Dhrystone 2 using register variables 40932482.6 lps (10.0 s, 7 samples) | |\n"
+		"Double-Precision Whetstone 4332.1 MWIPS (9.9 s, 7 samples) | |\n"
+		"System Benchmarks Index Values BASELINE RESULT INDEX | |\n"
+		"Dhrystone 2 using register variables 116700.0 40932482.6 3507.5 | |\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(rows, &d), 0);
+	assert_int_equal(d.manglings, UB_MANGLE_CELLS);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 1);
+	assert_int_equal(b->ntests, 2);
+	assert_near(find_test(b, "dhry2reg")->result, 40932482.6);
+	assert_near(find_test(b, "dhry2reg")->index, 3507.5);
+	assert_near(find_test(b, "whetstone-double")->result, 4332.1);
+	ub_doc_free(&d);
+
+	/* framed: "| ... | |", the last row's empty cell gone with the page's end */
+	static const char framed[] =
+		"| CPU model : QEMU Virtual CPU version 1.0 | |\n"
+		"| TEST BASELINE RESULT INDEX | |\n"
+		"| Dhrystone 2 using register variables 376783.7 15705333.2 416.8 | |\n"
+		"| Pipe Throughput 111814.6 615050.9 55.0 | |\n"
+		"| ========= | |\n"
+		"| FINAL SCORE 189.6 |\n";
+	assert_int_equal(parse_text(framed, &d), 0);
+	assert_int_equal(d.manglings, UB_MANGLE_CELLS);
+	assert_int_equal(d.nproblems, 0);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->ntests, 2);
+	assert_near(find_test(b, "dhry2reg")->index, 416.8);
+	assert_near(find_test(b, "pipe")->result, 615050.9);
+	assert_near(b->score, 189.6);
+	ub_doc_free(&d);
+
+	/* a Markdown table's rows end in one '|': no cells to take off */
+	parse_fixture("mangled/comparison.md", &d);
+	assert_false(d.manglings & UB_MANGLE_CELLS);
+	assert_int_equal(d.nresults, 2);
+	ub_doc_free(&d);
+
+	parse_fixture("mangled/gist-rows.txt", &d);
+	assert_int_equal(d.manglings, UB_MANGLE_CELLS);
+	assert_int_equal(d.nproblems, 0);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 2);
+	ub_doc_free(&d);
+}
+
 static void header_variants(void **state)
 {
 	static const char text[] =
@@ -1149,6 +1208,7 @@ int main(void)
 		cmocka_unit_test(pasted_layouts),
 		cmocka_unit_test(mail_and_old_layouts),
 		cmocka_unit_test(listed_pastes),
+		cmocka_unit_test(table_cell_rows),
 		cmocka_unit_test(letter_case),
 		cmocka_unit_test(v4_indented),
 		cmocka_unit_test(localized_dates),
