@@ -176,9 +176,11 @@ have = $(shell command -v $(1) >/dev/null 2>&1 && echo yes)
 CHECK_ARM64 = $(if $(and $(call have,aarch64-linux-gnu-gcc),$(call have,qemu-aarch64-static)),check-arm64)
 CHECK_VM = $(if $(and $(CHECK_ARM64),$(call have,qemu-system-aarch64),$(call have,qemu-system-x86_64)),check-vm)
 CHECK_MORE = check-static $(CHECK_ARM64) $(CHECK_VM)
+# The stages run side by side (most of a test's time is waiting), each
+# printing its lines when it ends.
 check: deps
 	@$(SUBMAKE) all $(UNIT_BIN)
-	@$(MAKE) --no-print-directory check-layers check-unit check-e2e check-minimal check-san $(CHECK_MORE)
+	@$(SUBMAKE) --keep-going --output-sync=target check-layers check-unit check-e2e check-minimal check-san $(CHECK_MORE)
 
 # No #include runs from a lower layer to a higher one, no two units include
 # each other (docs/HACKING.md: the layers).
