@@ -153,9 +153,11 @@ static int readlink_at(int dfd, const char *rel, char **out)
 /*
  * Resolves path component by component inside the root, the way the
  * kernel would with the root as "/": ".." stops at the root and absolute
- * symlink targets restart from it. Symlinks met are traced.
+ * symlink targets restart from it. Symlinks met are traced. With beneath,
+ * as the kernel would from the root's directory without a chroot: a ".."
+ * above the root or an absolute target is -EXDEV.
  */
-static int resolve(struct rootfs *rf, const char *path, bool follow_last, char **out)
+static int resolve_at(struct rootfs *rf, const char *path, bool follow_last, bool beneath, char **out)
 {
 	struct buf res = {0};
 	_cleanup_free_ char *todo = xstrdup(path);
@@ -183,6 +185,10 @@ static int resolve(struct rootfs *rf, const char *path, bool follow_last, char *
 		}
 		if (len == 2 && p[0] == '.' && p[1] == '.') {
 			char *slash = res.s ? strrchr(res.s, '/') : NULL;
+			if (!slash && beneath) {
+				r = -EXDEV;
+				goto fail;
+			}
 			if (slash) {
 				*slash = '\0';
 				res.len = (size_t)(slash - res.s);
@@ -213,6 +219,10 @@ static int resolve(struct rootfs *rf, const char *path, bool follow_last, char *
 			goto fail;
 		}
 		rootfs_trace_add(rf, res.s, TRACE_LINK);
+		if (beneath && target[0] == '/') {
+			r = -EXDEV;
+			goto fail;
+		}
 
 		/* Continue with target + rest, relative to the link's directory. */
 		char *next = xasprintf("%s/%s", target, rest);
@@ -228,6 +238,16 @@ static int resolve(struct rootfs *rf, const char *path, bool follow_last, char *
 fail:
 	buf_free(&res);
 	return r;
+}
+
+static int resolve(struct rootfs *rf, const char *path, bool follow_last, char **out)
+{
+	return resolve_at(rf, path, follow_last, false, out);
+}
+
+int rootfs_resolve_beneath(struct rootfs *rf, const char *path, char **out)
+{
+	return resolve_at(rf, path, true, true, out);
 }
 
 int rootfs_realpath(struct rootfs *rf, const char *path, char **out)

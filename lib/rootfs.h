@@ -57,6 +57,11 @@ int rootfs_readlink(struct rootfs *rf, const char *path, char **out);
 int readlink_host(const char *path, char **out);
 /* The last path component of a symlink's target ("../../bus/pci/drivers/ahci" -> "ahci"). */
 int rootfs_readlink_base(struct rootfs *rf, const char *path, char **out);
+/* Where path leads for a reader not confined to the root (hwloc given
+ * the dump's directory): -EXDEV when a ".." above the root or an absolute
+ * symlink target leads out of it, -ENOENT or -ELOOP for a dangling link
+ * or a loop, the canonical path otherwise. */
+int rootfs_resolve_beneath(struct rootfs *rf, const char *path, char **out);
 /* Canonical absolute path inside the root, symlinks resolved. */
 int rootfs_realpath(struct rootfs *rf, const char *path, char **out);
 

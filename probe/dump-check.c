@@ -11,10 +11,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 
+#include "lib/rootfs.h"
 #include "lib/util.h"
 #include "probe/probe.h"
 
@@ -22,6 +21,7 @@
 
 struct walk {
 	int root;
+	struct rootfs *rf;
 	const char *root_path;
 	bool escapes;
 	char *error;
@@ -32,28 +32,22 @@ static bool special(mode_t mode)
 	return !S_ISREG(mode) && !S_ISDIR(mode) && !S_ISLNK(mode);
 }
 
-/* Where rel leads when followed from the dump as the kernel does. */
+/* Where rel leads when followed from the dump as the kernel does. The
+ * walk is done here rather than by openat2(RESOLVE_BENEATH), which
+ * sandboxes and older kernels refuse. */
 static void check_link(struct walk *w, const char *rel)
 {
-#ifdef SYS_openat2
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC, .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS };
-	int fd = (int)syscall(SYS_openat2, w->root, rel, &how, sizeof(how));
-	if (fd < 0 && errno != ENOSYS) {
+	_cleanup_free_ char *path = xasprintf("/%s", rel), *canon = NULL;
+	int r = rootfs_resolve_beneath(w->rf, path, &canon);
+	if (r < 0) {
 		/* a dangling link or a loop fails for hwloc as well */
-		w->escapes |= errno == EXDEV;
+		w->escapes |= r == -EXDEV;
 		return;
 	}
 	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && special(st.st_mode))
+	if (fstatat(w->root, canon[1] ? canon + 1 : ".", &st, AT_SYMLINK_NOFOLLOW) == 0 && special(st.st_mode))
 		w->error = xasprintf("%s/%s is a symbolic link to %s, not to a regular file", w->root_path, rel,
 				     file_kind(st.st_mode));
-	if (fd >= 0) {
-		close(fd);
-		return;
-	}
-#endif
-	/* without openat2, no link is taken to stay inside */
-	w->escapes = true;
 }
 
 static int walk_dir(struct walk *w, int dfd, const char *rel, unsigned depth);
@@ -109,9 +103,14 @@ int dump_check(const char *root, bool *escapes, char **error)
 	w.root = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (w.root < 0)
 		return -errno;
-	int r = 0;
+	int r = rootfs_new(root, &w.rf);
+	if (r < 0) {
+		close(w.root);
+		return r;
+	}
 	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(trees); i++)
 		r = walk_entry(&w, w.root, trees[i], trees[i], 0);
+	rootfs_free(w.rf);
 	close(w.root);
 	*escapes = w.escapes;
 	if (r < 0)

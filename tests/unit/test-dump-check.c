@@ -39,6 +39,14 @@ static void dumps_hold_files_dirs_and_links(void **state)
 	assert_int_equal(mkfifo(etc, 0600), 0);
 	assert_int_equal(check(root, &escapes, &error), 0);
 
+	/* links that climb to the dump's top and back down stay inside, as
+	 * do chains of them */
+	_cleanup_free_ char *back = xasprintf("%s/sys/back", root), *chain = xasprintf("%s/proc/chain", root);
+	assert_int_equal(symlink("../proc/cpuinfo", back), 0);
+	assert_int_equal(symlink("../sys/back", chain), 0);
+	assert_int_equal(check(root, &escapes, &error), 0);
+	assert_false(escapes);
+
 	/* a link out of the dump keeps hwloc away */
 	_cleanup_free_ char *abs = xasprintf("%s/proc/device-tree", root), *up = xasprintf("%s/sys/up", root);
 	assert_int_equal(symlink("/sys/firmware/devicetree/base", abs), 0);
