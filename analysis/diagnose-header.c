@@ -84,7 +84,10 @@ void diag_case_header(struct diag_case *c)
 			h->cpus_uncounted = true;
 	}
 
-	h->runlevel = diag_env_str(c, unixbench.runlevel);
+	/* `who -r` prints only a date where the init system keeps no runlevel
+	 * ("runlevel 2023-05-10") */
+	const char *rl = diag_env_str(c, unixbench.runlevel);
+	h->runlevel = rl && strlen(rl) == 1 && strchr("0123456Ss", rl[0]) ? rl : NULL;
 	h->graphical = streq_ptr(h->runlevel, "5") || diag_finding(c, "services.graphical-target") != NULL;
 
 	int64_t v = int_or(env->cpu.threads, 0);

@@ -127,6 +127,17 @@ static void check_graphical(const struct diag_case *c, struct diagnosis *d)
 	const struct diag_header *h = &c->hdr;
 	if (c->probed)
 		return; /* the probe's graphical-target finding: diag.busy-machine */
+	const char *said = diag_env_str(c, unixbench.runlevel);
+	if (!h->runlevel && streq_ptr(said, "unknown")) {
+		diag_set_unchecked(d, "graphical session: the header says runlevel unknown");
+		return;
+	}
+	if (!h->runlevel && said && *said) {
+		diag_set_unchecked(d, "graphical session: the header's runlevel is \"%s\", not a runlevel (who -r "
+				      "found none)",
+				   said);
+		return;
+	}
 	if (!h->runlevel) {
 		diag_set_unchecked(d, "graphical session: the header prints no runlevel");
 		return;

@@ -79,7 +79,9 @@ static void workdir_evidence(struct diagnosis *d, const struct diag_case *c)
 	const char *dir = diag_env_str(c, storage.workdir), *fs = diag_env_str(c, storage.mount.fstype),
 		   *src = diag_env_str(c, storage.mount.source), *kind = diag_device_str(c, kind),
 		   *dev = diag_device_str(c, name);
-	if (dir || fs)
+	if (dir && !fs && !src && !dev)
+		diag_evidence(d, "workdir %s: its file system and device not recorded", dir);
+	else if (dir || fs)
 		diag_evidence(d, "workdir %s: %s on %s%s%s%s", dir ?: "?", fs ?: "?", src ?: dev ?: "?",
 			      kind ? " (" : "", kind ?: "", kind ? ")" : "");
 }

@@ -133,7 +133,7 @@ struct diag_header {
 	bool debug_kernel, rt_kernel;
 	bool cpus_uncounted;         /* Run printed "0 CPUs in system" */
 	bool cpus_said;              /* Run printed "N CPUs in system" (N may be 0) */
-	const char *runlevel;        /* as the header prints it; NULL: not known */
+	const char *runlevel;        /* as the header prints it; NULL: not known or not a runlevel */
 	bool graphical;              /* runlevel 5, or the probe's graphical target */
 	unsigned threads;            /* logical CPUs; 0: not known */
 	unsigned cores;              /* physical cores; 0: not known (or no SMT) */
