@@ -50,7 +50,7 @@ struct parser {
 	const struct ub_test_info *command_test;
 	bool arrow_list;
 	/* a Markdown table: the .html's columns, or one column per run */
-	enum { PIPE_NONE, PIPE_HTML, PIPE_RUNS } pipe;
+	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS } pipe;
 	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
 	size_t pipe_blocks[UB_PIPE_RUNS_MAX];          /* and its block in that result */
 	bool pipe_skip[UB_PIPE_RUNS_MAX];            /* a ratio column ("160P/1P") */
@@ -1691,6 +1691,39 @@ static void pipe_reset(struct parser *p)
 	p->pipe_open = false;
 }
 
+/* The non-empty cells joined by spaces: a row as Run prints it. */
+static char *pipe_join(char **cells, int n)
+{
+	struct buf b = {0};
+	for (int i = 0; i < n; i++)
+		if (*cells[i])
+			buf_printf(&b, "%s%s", b.len ? " " : "", cells[i]);
+	return buf_steal(&b);
+}
+
+/* "| System Benchmarks Index Values | BASELINE | RESULT | INDEX |": Run's
+ * index table of one run, its columns as cells; titled "Baseline" too. */
+static bool pipe_index_header(struct parser *p, char **cells, int n)
+{
+	static const char *const cols[] = { "BASELINE", "RESULT", "INDEX" };
+	for (int i = 1; i < n; i++) {
+		bool col = false;
+		for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
+			col |= strcasecmp(cells[i], cols[k]) == 0;
+		if (!col)
+			return false;
+	}
+	for (int i = 1; i < n; i++)
+		for (char *c = cells[i]; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+	_cleanup_free_ char *line = pipe_join(cells, n);
+	pipe_reset(p);
+	if (!index_header(p, line))
+		return false;
+	p->pipe = PIPE_TEXT;
+	return true;
+}
+
 /* "|Test|Score|Unit|Time|Iters.|Baseline|Index|" or "| Test | after | before |". */
 static bool pipe_header(struct parser *p, char **cells, int n)
 {
@@ -1699,6 +1732,8 @@ static bool pipe_header(struct parser *p, char **cells, int n)
 		p->pipe = PIPE_HTML;
 		return true;
 	}
+	if (pipe_index_header(p, cells, n))
+		return true;
 	double v;
 	for (int i = 1; i < n; i++)
 		if (!*cells[i] || cell_number(cells[i], &v))
@@ -1842,9 +1877,13 @@ static bool pipe_line(struct parser *p, const char *s)
 		return true;
 	if (p->pipe == PIPE_NONE)
 		return pipe_header(p, cells, n);
-	if (p->pipe == PIPE_HTML)
+	if (p->pipe == PIPE_HTML) {
 		pipe_html_row(p, cells, n);
-	else
+	} else if (p->pipe == PIPE_TEXT) {
+		_cleanup_free_ char *line = pipe_join(cells, n);
+		if (!score_line(p, line))
+			test_line(p, line, true);
+	} else
 		pipe_run_row(p, cells, n);
 	return true;
 }

@@ -629,6 +629,31 @@ static void pasted_layouts(void **state)
 	assert_near(b->score, 4140.6);
 	ub_doc_free(&d);
 
+	/* Run's index table as Markdown: its columns are one run's, not three */
+	assert_int_equal(parse_text("8 copies:\n\n| System Benchmarks Index Values | BASELINE | RESULT | INDEX |\n"
+				    "| --- | --- | --- | --- |\n"
+				    "| Dhrystone 2 using register variables | 116700.0 | 30971628.9 | 2653.9 |\n"
+				    "| Pipe Throughput | 12440.0 | 1045565.9 | 840.5 |\n"
+				    "| System Benchmarks Index Score | | | 1493.6 |\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 1);
+	assert_int_equal(d.results[0].nblocks, 1);
+	b = &d.results[0].blocks[0];
+	assert_int_equal(b->copies, 8);
+	assert_int_equal(b->ntests, 2);
+	assert_near(find_test(b, "dhry2reg")->baseline, 116700.0);
+	assert_near(find_test(b, "dhry2reg")->result, 30971628.9);
+	assert_near(find_test(b, "pipe")->index, 840.5);
+	assert_near(b->score, 1493.6);
+	ub_doc_free(&d);
+	/* titled in other letters, fewer columns */
+	assert_int_equal(parse_text("| Test | Result | Index |\n|--|--|--|\n| Execl Throughput | 3117.6 | 725.0 |\n", &d), 0);
+	assert_int_equal(d.nresults, 1);
+	assert_near(find_test(&d.results[0].blocks[0], "execl")->result, 3117.6);
+	assert_near(find_test(&d.results[0].blocks[0], "execl")->index, 725.0);
+	ub_doc_free(&d);
+
 	assert_int_equal(parse_text("./Run -c $COPIES -i 1 fstime:\n\n$COPIES -> INDEX\n1 -> 3397.4\n8  -> 1646.2\n", &d), 0);
 	assert_int_equal(d.results[0].nblocks, 2);
 	assert_int_equal(d.results[0].blocks[1].copies, 8);
