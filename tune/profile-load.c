@@ -203,21 +203,29 @@ static char *dir_of(const char *path)
 	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }
 
+/* dir/name, without the "./" that would only lengthen messages */
+static char *join(const char *dir, const char *name, const char *suffix)
+{
+	while (startswith(name, "./"))
+		name += 2;
+	return streq(dir, ".") ? xasprintf("%s%s", name, suffix) : xasprintf("%s/%s%s", dir, name, suffix);
+}
+
 /* An include name: a path when it has a '/', else NAME.profile (or NAME)
  * next to the including file, then among the shipped profiles. */
 static char *resolve_include(const char *from, const char *name)
 {
 	_cleanup_free_ char *dir = dir_of(from);
 	if (strchr(name, '/'))
-		return name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", dir, name);
+		return name[0] == '/' ? xstrdup(name) : join(dir, name, "");
 	_cleanup_free_ char *shipped = data_path("profiles");
 	const char *dirs[] = { dir, shipped };
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		char *p = xasprintf("%s/%s.profile", dirs[i], name);
+		char *p = join(dirs[i], name, ".profile");
 		if (data_exists(p))
 			return p;
 		free(p);
-		p = xasprintf("%s/%s", dirs[i], name);
+		p = join(dirs[i], name, "");
 		if (data_exists(p))
 			return p;
 		free(p);

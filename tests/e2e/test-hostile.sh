@@ -166,8 +166,8 @@ profile workdir '[workdir]\ntype = dir\npath = /etc\n'
 $PY -c 'print("[profile]\ndescription = " + "x" * (1 << 20))' >"$IN/huge.profile"
 $PY -c 'print("[sysctl]\nvm.swappiness = " + "1" * 60000)' >"$IN/long.profile"
 check() { row 2 "$1" apply --check "./$2.profile"; }
-check 'loop-b.profile:2: \[profile\] include: includes itself \(loop-a -> loop-b -> loop-a\)' loop-a
-check 'self.profile:2: \[profile\] include: includes itself \(self -> self\)' self
+check '^ubtune: loop-b.profile:2: \[profile\] include: includes itself \(loop-a -> loop-b -> loop-a\)' loop-a
+check '^ubtune: ./self.profile:2: \[profile\] include: includes itself \(self -> self\)' self
 check 'missing.profile:2: \[profile\] include: .*nowhere.profile: No such file or directory' missing
 check 'inc-fifo.profile:2: \[profile\] include: .*fifo is a FIFO, not a regular file' inc-fifo
 check "inc-dev.profile:2: \\[profile\\] include: $dev is a character device, not a regular file" inc-dev
