@@ -398,6 +398,21 @@ static void check_energy_policy(const struct diag_case *c, struct diagnosis *d)
  * and switch shows as. */
 #define DT_KERNEL_ENTRY (DT_KERNEL | DT(DT_CTX) | DT_PROCESS)
 
+/* The kernel release of every reference run r is compared with when they
+ * all ran this run's kernel, else NULL: the same kernel mitigates the same
+ * vulnerabilities the same way, so its cost is on both sides. */
+static const char *same_kernel_as_refs(const struct diag_case *c, const struct diag_run *r)
+{
+	const char *kernel = diag_env_str(c, host.kernel_release);
+	const struct diag_match *m = diag_match_of(c, r);
+	if (!kernel || !m || !m->n)
+		return NULL;
+	for (size_t i = 0; i < m->n; i++)
+		if (!streq_ptr(m->refs[i]->kernel, kernel))
+			return NULL;
+	return kernel;
+}
+
 static void check_mitigations(const struct diag_case *c, struct diagnosis *d)
 {
 	const struct env_finding *f = diag_finding(c, "cpu.mitigations");
@@ -409,6 +424,14 @@ static void check_mitigations(const struct diag_case *c, struct diagnosis *d)
 			diag_set_normal(d, "the kernel mitigates CPU vulnerabilities, and the tests that enter it are at "
 					   "%.0f %% of the published runs relative to Dhrystone and Whetstone",
 					100 * rel);
+		return;
+	}
+	const char *kernel = same_kernel_as_refs(c, diag_single(c) ?: diag_multi(c));
+	if (kernel) {
+		diag_set_normal(d, "the tests that enter the kernel are at %.0f %% of the published runs relative to "
+				   "Dhrystone and Whetstone, but those ran the same kernel (%s): its mitigations cost "
+				   "them as much, and are not the difference",
+				100 * rel, kernel);
 		return;
 	}
 	diag_fire(d, DC_LOW, DT_KERNEL_ENTRY,
@@ -426,6 +449,9 @@ static void check_mitigations(const struct diag_case *c, struct diagnosis *d)
 /* N copies over 1 copy above what the topology allows: the one copy ran
  * slower than the fastest core. */
 #define SINGLE_TOO_SLOW 1.1
+/* The slowest kind at this share of the fastest's speed or more: where the
+ * one copy lands does not matter (the capacities' rounding). */
+#define SAME_SPEED 0.95
 
 static void check_single_placement(const struct diag_case *c, struct diagnosis *d)
 {
@@ -433,6 +459,14 @@ static void check_single_placement(const struct diag_case *c, struct diagnosis *
 	const typeof(c->r.options.pin_single) *pin = &c->r.options.pin_single;
 	if (t->n < 2 || !diag_single(c))
 		return;
+	/* kinds told apart (by part or core type) whose cores are as fast: any of them is the fastest */
+	if (!(t->kinds[t->n - 1].speed < SAME_SPEED)) {
+		if (!c->imported)
+			diag_set_normal(d, "the %zu kinds of core are as fast as each other (%s, %s): the 1-copy pass "
+					   "gets the same core wherever it runs",
+					t->n, t->kinds[0].name ?: "CPU", t->kinds[t->n - 1].name ?: "CPU");
+		return;
+	}
 	if (pin->cpus) {
 		diag_set_normal(d, "the 1-copy pass ran on the fastest kind of core, %s (CPUs %s)", pin->kind ?: "?",
 				pin->cpus);

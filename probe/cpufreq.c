@@ -238,54 +238,51 @@ void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_po
 }
 
 /* "2803.2" from a kHz member; false when it is null. */
-static bool format_mhz(json_object *o, const char *key, char *buf, size_t n)
+static bool format_mhz(struct opt_int khz, char *buf, size_t n)
 {
-	int64_t khz;
-	if (!jpath_int(o, key, &khz))
+	if (!khz.known)
 		return false;
-	snprintf(buf, n, "%.1f", (double)khz / 1000.0);
+	snprintf(buf, n, "%.1f", (double)khz.v / 1000.0);
 	if (endswith(buf, ".0"))
 		buf[strlen(buf) - 2] = '\0';
 	return true;
 }
 
-static bool same_setting(json_object *a, json_object *b)
+static bool same_khz(struct opt_int a, struct opt_int b)
 {
-	static const char *const keys[] = { "driver", "governor", "min_khz", "max_khz" };
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		const char *x = json_object_to_json_string(jpath(a, keys[i]));
-		const char *y = json_object_to_json_string(jpath(b, keys[i]));
-		if (!streq(x, y))
-			return false;
-	}
-	return true;
+	return a.known == b.known && (!a.known || a.v == b.v);
+}
+
+static bool same_setting(const struct env_policy *a, const struct env_policy *b)
+{
+	return streq_ptr(a->driver, b->driver) && streq_ptr(a->governor, b->governor) &&
+	       same_khz(a->min_khz, b->min_khz) && same_khz(a->max_khz, b->max_khz);
 }
 
 /* One line for the policies of group g (same driver, governor and limits). */
-static void render_group(json_object *policies, const size_t *group, size_t g, bool whole, struct buf *b)
+static void render_group(const struct env_freq *freq, const size_t *group, size_t g, bool whole, struct buf *b)
 {
-	json_object *p0 = NULL, *lo = NULL, *hi = NULL;
+	const struct env_policy *p0 = NULL, *lo = NULL, *hi = NULL;
 	struct cpuset cpus = {0};
 	char min[24], max[24], cur_lo[24], cur_hi[24];
 
-	for (size_t i = 0; i < json_object_array_length(policies); i++) {
-		json_object *p = json_object_array_get_idx(policies, i);
+	for (size_t i = 0; i < freq->policies.n; i++) {
+		const struct env_policy *p = &freq->policies.v[i];
 		struct cpuset c = {0};
-		int64_t v, l, h;
 		if (group[i] != g)
 			continue;
 		if (!p0)
 			p0 = p;
-		if (jpath_str(p, "cpus") && cpu_list_parse(jpath_str(p, "cpus"), &c) == 0)
+		if (p->cpus && cpu_list_parse(p->cpus, &c) == 0)
 			for (size_t k = 0; k < cpuset_size(&c); k++)
 				if (cpuset_isset(&c, k))
 					cpuset_set(&cpus, k);
 		cpuset_free(&c);
-		if (!jpath_int(p, "cur_khz", &v))
+		if (!p->cur_khz.known)
 			continue;
-		if (!lo || (jpath_int(lo, "cur_khz", &l) && v < l))
+		if (!lo || (lo->cur_khz.known && p->cur_khz.v < lo->cur_khz.v))
 			lo = p;
-		if (!hi || (jpath_int(hi, "cur_khz", &h) && v > h))
+		if (!hi || (hi->cur_khz.known && p->cur_khz.v > hi->cur_khz.v))
 			hi = p;
 	}
 	if (!whole) {
@@ -293,15 +290,14 @@ static void render_group(json_object *policies, const size_t *group, size_t g, b
 		buf_printf(b, "%s %s: ", cpuset_count(&cpus) == 1 ? "CPU" : "CPUs", list);
 	}
 	cpuset_free(&cpus);
-	buf_printf(b, "%s, governor %s", jpath_str(p0, "driver") ?: "driver unknown",
-		   jpath_str(p0, "governor") ?: "unknown");
-	if (format_mhz(p0, "min_khz", min, sizeof(min)) && format_mhz(p0, "max_khz", max, sizeof(max)))
+	buf_printf(b, "%s, governor %s", p0->driver ?: "driver unknown", p0->governor ?: "unknown");
+	if (format_mhz(p0->min_khz, min, sizeof(min)) && format_mhz(p0->max_khz, max, sizeof(max)))
 		buf_printf(b, ", %s–%s MHz", min, max);
-	else if (format_mhz(p0, "max_khz", max, sizeof(max)))
+	else if (format_mhz(p0->max_khz, max, sizeof(max)))
 		buf_printf(b, ", up to %s MHz", max);
 	if (lo) {
-		format_mhz(lo, "cur_khz", cur_lo, sizeof(cur_lo));
-		format_mhz(hi, "cur_khz", cur_hi, sizeof(cur_hi));
+		format_mhz(lo->cur_khz, cur_lo, sizeof(cur_lo));
+		format_mhz(hi->cur_khz, cur_hi, sizeof(cur_hi));
 		if (streq(cur_lo, cur_hi))
 			buf_printf(b, ", now %s MHz%s", cur_lo, whole ? " on all CPUs" : "");
 		else
@@ -311,11 +307,9 @@ static void render_group(json_object *policies, const size_t *group, size_t g, b
 
 void cpufreq_render(const struct env_record *env, FILE *out)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	json_object *policies = jpath(rec, "cpu.freq.policies");
-	size_t n = policies ? json_object_array_length(policies) : 0;
-	bool boost;
-	const char *boost_text = !jpath_bool(rec, "cpu.freq.boost", &boost) ? NULL : boost ? "boost on" : "boost off";
+	const struct env_freq *freq = &env->cpu.freq;
+	size_t n = freq->policies.n;
+	const char *boost_text = !freq->boost.known ? NULL : freq->boost.v ? "boost on" : "boost off";
 
 	if (n == 0) {
 		render_line(out, NULL, "no cpufreq interface");
@@ -330,22 +324,19 @@ void cpufreq_render(const struct env_record *env, FILE *out)
 		if (group[i] != SIZE_MAX)
 			continue;
 		for (size_t j = i; j < n; j++)
-			if (group[j] == SIZE_MAX &&
-			    same_setting(json_object_array_get_idx(policies, i), json_object_array_get_idx(policies, j)))
+			if (group[j] == SIZE_MAX && same_setting(&freq->policies.v[i], &freq->policies.v[j]))
 				group[j] = groups;
 		groups++;
 	}
 	for (size_t g = 0; g < groups; g++) {
 		struct buf b = {0};
-		render_group(policies, group, g, groups == 1, &b);
+		render_group(freq, group, g, groups == 1, &b);
 		if (g + 1 == groups && boost_text)
 			buf_printf(&b, " · %s", boost_text);
-		int64_t epb;
-		const char *epp = jpath_str(rec, "cpu.freq.epp");
-		if (g + 1 == groups && epp)
-			buf_printf(&b, " · EPP %s", epp);
-		if (g + 1 == groups && jpath_int(rec, "cpu.freq.epb", &epb))
-			buf_printf(&b, " · EPB %lld", (long long)epb);
+		if (g + 1 == groups && freq->epp)
+			buf_printf(&b, " · EPP %s", freq->epp);
+		if (g + 1 == groups && freq->epb.known)
+			buf_printf(&b, " · EPB %lld", (long long)freq->epb.v);
 		render_line(out, NULL, "%s", b.s);
 		buf_free(&b);
 	}

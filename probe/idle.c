@@ -94,22 +94,17 @@ void idle_collect(struct probe_ctx *ctx, json_object *cpu, unsigned first_cpu)
 
 void idle_render(const struct env_record *env, FILE *out)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	json_object *states = jpath(rec, "cpu.idle.states");
-	const char *driver = jpath_str(rec, "cpu.idle.driver");
-	if (!states && !driver)
+	const struct env_idle *idle = &env->cpu.idle;
+	if (!idle->states.json && !idle->driver)
 		return;
 	struct buf b = {0};
-	buf_printf(&b, "idle: %s", driver ?: "no cpuidle driver");
-	for (size_t i = 0; i < jarr_len(states); i++) {
-		json_object *s = json_object_array_get_idx(states, i);
-		int64_t lat;
-		bool off = false;
-		jpath_bool(s, "disabled", &off);
-		buf_printf(&b, "%s%s", i ? ", " : " · ", jpath_str(s, "name") ?: "?");
-		if (jpath_int(s, "latency_us", &lat))
-			buf_printf(&b, " %" PRId64 " µs", lat);
-		if (off)
+	buf_printf(&b, "idle: %s", idle->driver ?: "no cpuidle driver");
+	for (size_t i = 0; i < idle->states.n; i++) {
+		const struct env_idle_state *s = &idle->states.v[i];
+		buf_printf(&b, "%s%s", i ? ", " : " · ", s->name ?: "?");
+		if (s->latency_us.known)
+			buf_printf(&b, " %" PRId64 " µs", s->latency_us.v);
+		if (is_true(s->disabled))
 			buf_puts(&b, " (disabled)");
 	}
 	render_line(out, NULL, "%s", b.s);
@@ -154,19 +149,16 @@ void devfreq_collect(struct probe_ctx *ctx, json_object *power)
 /* "devfreq: dmc (memory) dmc_ondemand 528 MHz of 1560 · fb000000.gpu (gpu) ..." */
 void devfreq_render(const struct env_record *env, struct buf *b)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
-	json_object *devs = jpath(rec, "power.devfreq");
-	for (size_t i = 0; i < jarr_len(devs); i++) {
-		json_object *d = json_object_array_get_idx(devs, i);
-		int64_t cur, max;
-		buf_printf(b, "%s%s", i ? " · " : "devfreq: ", jpath_str(d, "name"));
-		if (jpath_str(d, "kind"))
-			buf_printf(b, " (%s)", jpath_str(d, "kind"));
-		if (jpath_str(d, "governor"))
-			buf_printf(b, " %s", jpath_str(d, "governor"));
-		if (jpath_int(d, "cur_hz", &cur))
-			buf_printf(b, " %" PRId64 " MHz", cur / 1000000);
-		if (jpath_int(d, "max_hz", &max))
-			buf_printf(b, " of %" PRId64, max / 1000000);
+	for (size_t i = 0; i < env->power.devfreq.n; i++) {
+		const struct env_devfreq *d = &env->power.devfreq.v[i];
+		buf_printf(b, "%s%s", i ? " · " : "devfreq: ", d->name);
+		if (d->kind)
+			buf_printf(b, " (%s)", d->kind);
+		if (d->governor)
+			buf_printf(b, " %s", d->governor);
+		if (d->cur_hz.known)
+			buf_printf(b, " %" PRId64 " MHz", d->cur_hz.v / 1000000);
+		if (d->max_hz.known)
+			buf_printf(b, " of %" PRId64, d->max_hz.v / 1000000);
 	}
 }

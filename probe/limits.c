@@ -193,22 +193,19 @@ void limits_collect(struct probe_ctx *ctx, json_object *host)
 
 void limits_render(const struct env_record *env, FILE *out)
 {
-	json_object *rec = env->json; /* keys the typed record does not decode yet */
+	const struct env_limits *l = &env->host.limits;
+	const struct env_audit *a = &env->host.audit;
 	struct buf b = {0};
-	json_object *l = jpath(rec, "host.limits");
-	const char *keys[] = { "nproc_soft", "pids_max", "pid_max", "threads_max" };
+	json_object *values[] = { l->nproc_soft, l->pids_max, l->pid_max.json, l->threads_max.json };
 	const char *names[] = { "ulimit -u", "pids.max", "pid_max", "threads-max" };
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		json_object *v = jpath(l, keys[i]);
-		if (v)
-			buf_printf(&b, "%s%s %s", b.len ? " · " : "", names[i], json_object_get_string(v));
-	}
-	int64_t rules, sys;
-	if (jpath_int(rec, "host.audit.rules", &rules) && jpath_int(rec, "host.audit.syscall_rules", &sys))
-		buf_printf(&b, "%saudit %" PRId64 " rules (%" PRId64 " on system calls)", b.len ? " · " : "", rules, sys);
-	const char *sec = jpath_str(rec, "host.audit.seccomp");
-	if (sec && !streq(sec, "disabled"))
-		buf_printf(&b, "%sseccomp %s", b.len ? " · " : "", sec);
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
+		if (values[i])
+			buf_printf(&b, "%s%s %s", b.len ? " · " : "", names[i], json_object_get_string(values[i]));
+	if (a->rules.known && a->syscall_rules.known)
+		buf_printf(&b, "%saudit %" PRId64 " rules (%" PRId64 " on system calls)", b.len ? " · " : "", a->rules.v,
+			   a->syscall_rules.v);
+	if (a->seccomp && !streq(a->seccomp, "disabled"))
+		buf_printf(&b, "%sseccomp %s", b.len ? " · " : "", a->seccomp);
 	if (b.len)
 		render_line(out, "Limits", "%s", b.s);
 	buf_free(&b);

@@ -3,7 +3,9 @@
  * The diagnosis rules over the knobs the probe reads and a profile sets:
  * the memory controller's devfreq governor, idle states and the DMA
  * latency a run holds, process limits, audit rules and seccomp, boost and
- * the energy preferences. Each on small records built here.
+ * the energy preferences, the kernel's mitigations, where the 1-copy pass
+ * ran. Each on small records built here, or on the published runs and the
+ * reviewed probe records of the fixture roots and dumps, edited.
  */
 #include "diagtest.h"
 
@@ -57,6 +59,17 @@ static bool has_evidence(const struct diagnosis *d, const char *part)
 		if (strstr(d->evidence.v[i], part))
 			return true;
 	return false;
+}
+
+/* Runs a rule; checks its confidence and that a line of its evidence holds part. */
+static void expect_evidence(const char *id, json_object *rec, enum diag_confidence want, const char *part)
+{
+	struct diagnosis d;
+	rule_on(id, rec, &d);
+	assert_int_equal(d.confidence, want);
+	if (!has_evidence(&d, part))
+		fail_msg("%s: no evidence says \"%s\"", id, part);
+	diagnosis_clear(&d);
 }
 
 static void silent_when_imported(void **state)
@@ -145,10 +158,7 @@ static void idle_wakeup(void **state)
 	_cleanup_json_ json_object *denied = probed(slow, healthy4, DEEP_IDLE);
 	result_merge(denied, "{\"options\": {\"dma_latency\": {\"requested_us\": 0, \"device\": \"/dev/cpu_dma_latency\", "
 			     "\"held\": false, \"error\": \"Permission denied\"}}}");
-	rule_on("diag.idle-wakeup", denied, &d);
-	assert_int_equal(d.confidence, DC_MEDIUM);
-	assert_true(has_evidence(&d, "could not: Permission denied"));
-	diagnosis_clear(&d);
+	expect_evidence("diag.idle-wakeup", denied, DC_MEDIUM, "could not: Permission denied");
 
 	/* a KVM guest without cpuidle whose hand-overs are slow: its vCPUs halt to the host */
 	_cleanup_json_ json_object *guest = probed(slow, healthy4, "{\"virt\": {\"role\": \"guest\", \"hypervisor\": \"kvm\"}}");
@@ -288,33 +298,96 @@ static void energy_policy(void **state)
 	expect_rule("diag.energy-policy", fast, DC_NONE, "boost on, energy preference performance, bias normal or faster");
 }
 
-#define MITIGATED                                                                                                      \
-	"{\"findings\": [{\"id\": \"cpu.mitigations\", \"severity\": \"info\", \"evidence\": "                       \
-	"\"/sys/devices/system/cpu/vulnerabilities: spectre_v1, spectre_v2 say Mitigation\"}]}"
+/* A reviewed probe record of tests/fixtures/expected/ as a JSON literal (caller frees). */
+static char *expected_record(const char *name)
+{
+	_cleanup_free_ char *path = xasprintf("%s/tests/fixtures/expected/%s.json", SRCDIR, name);
+	char *text = NULL;
+	size_t len;
+	if (read_file(path, 1 << 22, &text, &len) < 0)
+		fail_msg("cannot read %s", path);
+	return text;
+}
+
+/* The probe record of the RK3568 root (its kernel 4.19.232 says spectre_v1
+ * is mitigated: finding cpu.mitigations) before the published runs from
+ * tmpfs, mask's 1-copy tests scaled by f, the kernel release replaced by
+ * kernel unless NULL. */
+static json_object *rk3568_probed(unsigned mask, double f, const char *kernel)
+{
+	_cleanup_free_ char *env = expected_record("rk3568-emmc-el2");
+	json_object *rec = rk3568(mask, f, env);
+	if (kernel)
+		jset_str(jpath(rec, "environment.before.host"), "kernel_release", kernel);
+	return rec;
+}
 
 static void mitigations(void **state)
 {
-	/* the kernel-entry tests at 70 % of the same board's runs, the CPU tests at theirs: low */
-	_cleanup_json_ json_object *low = rk3568(DT_KERNEL | DT(DT_CTX) | DT_PROCESS, 0.7, MITIGATED);
 	struct diagnosis d;
+	/* a newer kernel than the published runs' 4.19.232, the kernel-entry tests at 70 % of them and the CPU
+	 * tests at theirs: low, with the finding and the figures */
+	_cleanup_json_ json_object *low = rk3568_probed(DT_KERNEL | DT(DT_CTX) | DT_PROCESS, 0.7, "5.10.160");
 	rule_excluding("diag.mitigations", low, "rk3568-native-tmpfs", &d);
 	assert_int_equal(d.confidence, DC_LOW);
-	assert_true(has_evidence(&d, "finding cpu.mitigations"));
-	assert_true(has_evidence(&d, "1 copy: the system-call, pipe, context-switch and process tests at "));
+	assert_int_equal(d.affects, DT_KERNEL | DT(DT_CTX) | DT_PROCESS);
+	assert_non_null(strstr(d.reason, "the kernel mitigates CPU vulnerabilities"));
+	assert_true(has_evidence(&d, "finding cpu.mitigations: /sys/devices/system/cpu/vulnerabilities: spectre_v1 say "
+				     "Mitigation"));
+	assert_true(has_evidence(&d, "1 copy: the system-call, pipe, context-switch and process tests at 71 % of the "
+				     "published runs of this CPU (rk3568-native-disk-c1), Dhrystone and Whetstone at 101 %"));
+	assert_non_null(strstr(d.expect, "the same kernel and mitigations on both sides"));
 	diagnosis_clear(&d);
-	/* at the references: said to be normal */
-	_cleanup_json_ json_object *fine = rk3568(0, 1, MITIGATED);
+
+	/* the same scores under the published runs' own kernel: its mitigations cost them as much */
+	_cleanup_json_ json_object *same = rk3568_probed(DT_KERNEL | DT(DT_CTX) | DT_PROCESS, 0.7, NULL);
+	rule_excluding("diag.mitigations", same, "rk3568-native-tmpfs", &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_non_null(strstr(d.normal, "at 70 % of the published runs relative to Dhrystone and Whetstone, but those "
+					 "ran the same kernel (4.19.232)"));
+	diagnosis_clear(&d);
+
+	/* the published runs as they are: said to be normal */
+	_cleanup_json_ json_object *fine = rk3568_probed(0, 1, "5.10.160");
 	rule_excluding("diag.mitigations", fine, "rk3568-native-tmpfs", &d);
 	assert_int_equal(d.confidence, DC_NONE);
-	assert_non_null(strstr(d.normal, "the tests that enter it are at "));
+	assert_non_null(strstr(d.normal, "the tests that enter it are at 101 % of the published runs"));
 	diagnosis_clear(&d);
-	/* no references to weigh them against: nothing said */
-	_cleanup_json_ json_object *alone = probed(healthy1, healthy4, MITIGATED);
-	jset_str(jpath(alone, "environment.before"), "cpu", NULL);
+
+	/* a kernel that mitigates nothing (every vulnerability "Not affected"): no finding, nothing said
+	 * however low the kernel-entry tests are */
+	_cleanup_json_ json_object *none = rk3568_probed(DT_KERNEL | DT(DT_CTX) | DT_PROCESS, 0.5, "5.10.160");
+	jset(jpath(none, "environment.before"), "findings", json_object_new_array());
+	rule_excluding("diag.mitigations", none, "rk3568-native-tmpfs", &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_null(d.normal);
+	diagnosis_clear(&d);
+
+	/* no references to weigh them against (a CPU no published run has): nothing said */
+	_cleanup_json_ json_object *alone = rk3568_probed(DT_KERNEL | DT(DT_CTX) | DT_PROCESS, 0.5, "5.10.160");
+	jset_str(jpath(alone, "environment.before.cpu"), "model", "Cortex-A78");
 	rule_on("diag.mitigations", alone, &d);
 	assert_int_equal(d.confidence, DC_NONE);
 	assert_null(d.normal);
 	diagnosis_clear(&d);
+}
+
+/* A run of 1 and n copies, Dhrystone of n copies `dhry` times one copy's,
+ * before which the probe record named (tests/fixtures/expected/) ran. */
+static json_object *kinds_run(const char *expected, unsigned n, double dhry)
+{
+	double one[DIAG_NTESTS], many[DIAG_NTESTS];
+	for (int t = 0; t < DIAG_NTESTS; t++) {
+		one[t] = healthy1[t];
+		many[t] = healthy1[t] * 2;
+	}
+	many[DT_DHRY] = one[DT_DHRY] * dhry;
+	json_object *rec = result_new();
+	result_add_run(rec, 1, one);
+	result_add_run(rec, n, many);
+	_cleanup_free_ char *env = expected_record(expected);
+	jset(jchild(rec, "environment"), "before", json_lit(env));
+	return rec;
 }
 
 #define RK3588_KINDS                                                                                                   \
@@ -323,33 +396,75 @@ static void mitigations(void **state)
 
 static void single_copy_placement(void **state)
 {
+	struct diagnosis d;
+	/* the DGX GB10 dump (10 Cortex-X925, 10 Cortex-A725 at capacity 731), 4 copies 3.9× one copy: the
+	 * copies got four X925s, one copy may have run on either */
+	_cleanup_json_ json_object *gb10 = kinds_run("hwloc-nvidia-dgx-gb10", 4, 3.9);
+	rule_on("diag.single-copy-placement", gb10, &d);
+	assert_int_equal(d.confidence, DC_LOW);
+	assert_int_equal(d.affects, DT_ALL);
+	assert_non_null(strstr(d.reason, "was not pinned on a CPU with 2 kinds of core"));
+	assert_true(has_evidence(&d, "fastest kind: 10 × Cortex-X925; slowest: 10 × Cortex-A725, at about 71 % of its "
+				     "speed"));
+	assert_int_equal(d.evidence.n, 1);
+	diagnosis_clear(&d);
+
+	/* the util-linux dump of four kinds (1 X3, 2 A715, 2 A710, 3 A510): 8 copies give 5.2× one X3 at most;
+	 * Dhrystone 6.5× one copy says the one copy ran on a slower kind */
+	_cleanup_json_ json_object *four = kinds_run("util-linux-arm-A510-A710-A715-X3", 8, 6.5);
+	rule_on("diag.single-copy-placement", four, &d);
+	assert_int_equal(d.confidence, DC_MEDIUM);
+	assert_true(has_evidence(&d, "fastest kind: 1 × Cortex-X3; slowest: 3 × Cortex-A510, at about 27 % of its speed"));
+	assert_true(has_evidence(&d, "8 copies: Dhrystone 2 at 126 % of what its cores give against the 1-copy run: one "
+				     "copy ran below the fastest core's speed"));
+	diagnosis_clear(&d);
+
+	/* asked to pin, but the kind was not known: fired, and why it was not pinned */
+	result_merge(four, "{\"options\": {\"pin_single\": {\"requested\": \"fastest\", \"cpus\": null, \"kind\": null, "
+			   "\"note\": \"the fastest kind of core is not known\"}}}");
+	expect_evidence("diag.single-copy-placement", four, DC_MEDIUM,
+			"the run was asked to pin it, but: the fastest kind of core is not known");
+	/* pinned: said */
+	result_merge(four, "{\"options\": {\"pin_single\": {\"cpus\": \"7\", \"kind\": \"Cortex-X3\", \"note\": null}}}");
+	expect_rule("diag.single-copy-placement", four, DC_NONE, "ran on the fastest kind of core, Cortex-X3 (CPUs 7)");
+
+	/* the same dump's A715 and A710 only: two parts of one capacity (855), nothing to pin */
+	_cleanup_json_ json_object *even = kinds_run("util-linux-arm-A510-A710-A715-X3", 4, 6.5);
+	json_object *kinds = jpath(even, "environment.before.cpu.kinds");
+	json_object_array_del_idx(kinds, 3, 1);
+	json_object_array_del_idx(kinds, 0, 1);
+	expect_rule("diag.single-copy-placement", even, DC_NONE,
+		    "the 2 kinds of core are as fast as each other (Cortex-A715, Cortex-A710)");
+
+	/* an imported log whose CPU lines name two kinds: where it ran is not in the log */
+	_cleanup_json_ json_object *log = published_result("rk3568-native-tmpfs");
+	json_object *cpus = json_lit("[{\"model\": \"Cortex-A55\"}, {\"model\": \"Cortex-A55\"}, {\"model\": \"Cortex-A76\"}, "
+				     "{\"model\": \"Cortex-A76\"}]");
+	jset(jchild(jpath(log, "environment.before"), "unixbench"), "cpus", cpus);
+	expect_rule("diag.single-copy-placement", log, DC_NONE, "not in an imported log of a CPU with 2 kinds of core");
+
+	/* RK3588 kinds as a literal: 8 copies 6.5× one copy where the cores give 5.6× */
 	double one[DIAG_NTESTS], many[DIAG_NTESTS];
 	for (int t = 0; t < DIAG_NTESTS; t++) {
 		one[t] = healthy1[t];
 		many[t] = healthy1[t] * 2;
 	}
-	/* 8 copies 6.5× one copy where the cores give 5.6×: one copy ran slower than an A76 */
 	many[DT_DHRY] = one[DT_DHRY] * 6.5;
-	json_object *rec = result_new();
+	_cleanup_json_ json_object *rec = result_new();
 	result_add_run(rec, 1, one);
 	result_add_run(rec, 8, many);
 	jset_int(rec, "online_cpus", 8);
 	result_env(rec, "{" RK3588_KINDS "}");
 	expect_rule("diag.single-copy-placement", rec, DC_MEDIUM, "was not pinned on a CPU with 2 kinds of core");
-	struct diagnosis d;
 	rule_on("diag.single-copy-placement", rec, &d);
 	assert_true(has_evidence(&d, "fastest kind: 4 × Cortex-A76; slowest: 4 × Cortex-A55, at about 40 % of its speed"));
 	diagnosis_clear(&d);
-	/* pinned: said */
-	result_merge(rec, "{\"options\": {\"pin_single\": {\"requested\": \"fastest\", \"cpus\": \"4-7\", \"kind\": "
-			  "\"Cortex-A76\", \"note\": null}}}");
-	expect_rule("diag.single-copy-placement", rec, DC_NONE, "ran on the fastest kind of core, Cortex-A76 (CPUs 4-7)");
-	json_object_put(rec);
 	/* one kind of core: nothing to say */
 	_cleanup_json_ json_object *one_kind = probed(healthy1, healthy4, "{\"cpu\": {\"cores\": 4, \"threads\": 4}}");
 	rule_on("diag.single-copy-placement", one_kind, &d);
 	assert_int_equal(d.confidence, DC_NONE);
 	assert_null(d.normal);
+	assert_null(d.unchecked);
 	diagnosis_clear(&d);
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Idle states and devfreq clocks: read from the RK3568 root, and the
  * findings they raise on record literals. */
+#include "probe/cpu.h"
+#include "probe/power.h"
 #include "probe/probe.h"
 #include "probetest.h"
 
@@ -68,12 +70,51 @@ static void devfreq_findings(void **state)
 	assert_rule("memory.devfreq-dynamic", "{\"power\": {\"devfreq\": null}}", false, NULL);
 }
 
+/* The lines the report prints for idle states, cpufreq and devfreq, from
+ * the decoded record: each fact as the record has it, unknown ones left out. */
+static void renders(void **state)
+{
+	_cleanup_json_ json_object *rec = json_lit(
+		"{\"cpu\": {\"freq\": {\"boost\": false, \"epp\": \"balance_power\", \"epb\": 8, \"policies\": ["
+		"{\"cpus\": \"0-3\", \"driver\": \"cpufreq-dt\", \"governor\": \"schedutil\", \"min_khz\": 408000, "
+		"\"max_khz\": 1800000, \"cur_khz\": 1416000}, "
+		"{\"cpus\": \"4-5\", \"driver\": \"cpufreq-dt\", \"governor\": \"schedutil\", \"max_khz\": 2352000, "
+		"\"cur_khz\": 408000}, "
+		"{\"cpus\": \"6-7\", \"driver\": \"cpufreq-dt\", \"governor\": \"schedutil\", \"max_khz\": 2352000, "
+		"\"cur_khz\": 2352000}]}, "
+		"\"idle\": {\"driver\": \"psci_idle\", \"states\": [{\"name\": \"WFI\", \"latency_us\": 1}, "
+		"{\"name\": \"cpu-sleep\", \"latency_us\": 150, \"disabled\": true}, {\"latency_us\": null}]}}, "
+		"\"power\": {\"devfreq\": [{\"name\": \"dmc\", \"kind\": \"memory\", \"governor\": \"dmc_ondemand\", "
+		"\"cur_hz\": 528000000, \"max_hz\": 2112000000}, {\"name\": \"fb000000.gpu\", \"cur_hz\": null}]}}");
+	_cleanup_free_ char *idle = render_text(idle_render, rec);
+	assert_non_null(strstr(idle, "idle: psci_idle · WFI 1 µs, cpu-sleep 150 µs (disabled), ?\n"));
+	_cleanup_free_ char *freq = render_text(cpufreq_render, rec);
+	assert_non_null(strstr(freq, "CPUs 0-3: cpufreq-dt, governor schedutil, 408–1800 MHz, now 1416 MHz\n"));
+	assert_non_null(strstr(freq, "CPUs 4-7: cpufreq-dt, governor schedutil, up to 2352 MHz, now 408–2352 MHz · "
+				     "boost off · EPP balance_power · EPB 8\n"));
+	struct env_record env;
+	struct buf b = {0};
+	env_of(rec, "the test", &env);
+	devfreq_render(&env, &b);
+	assert_string_equal(b.s, "devfreq: dmc (memory) dmc_ondemand 528 MHz of 2112 · fb000000.gpu");
+	buf_free(&b);
+	env_record_free(&env);
+
+	/* no cpuidle and no cpufreq at all */
+	_cleanup_json_ json_object *none = json_lit("{\"cpu\": {\"freq\": {\"policies\": []}, \"idle\": {}}}");
+	_cleanup_free_ char *no_idle = render_text(idle_render, none);
+	assert_string_equal(no_idle, "");
+	_cleanup_free_ char *no_freq = render_text(cpufreq_render, none);
+	assert_non_null(strstr(no_freq, "no cpufreq interface"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rk3568_root),
 		cmocka_unit_test(idle_findings),
 		cmocka_unit_test(devfreq_findings),
+		cmocka_unit_test(renders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,12 +78,31 @@ static void audit_rules(void **state)
 		    NULL);
 }
 
+/* The Limits line of the report, from the decoded record: the numbers
+ * and words as the record has them. */
+static void limits_line(void **state)
+{
+	_cleanup_json_ json_object *rec = json_lit(
+		"{\"host\": {\"limits\": {\"nproc_soft\": 50, \"nproc_hard\": \"unlimited\", \"pids_max\": \"max\", "
+		"\"pid_max\": 4194304, \"threads_max\": null}, \"audit\": {\"rules\": 4, \"syscall_rules\": 2, "
+		"\"seccomp\": \"filter\"}}}");
+	_cleanup_free_ char *text = render_text(limits_render, rec);
+	assert_non_null(strstr(text, "ulimit -u 50 · pids.max max · pid_max 4194304 · audit 4 rules (2 on system calls) · "
+				     "seccomp filter\n"));
+	assert_null(strstr(text, "threads-max"));
+	/* seccomp disabled and no audit rules known: nothing to say */
+	_cleanup_json_ json_object *quiet = json_lit("{\"host\": {\"audit\": {\"rules\": null, \"seccomp\": \"disabled\"}}}");
+	_cleanup_free_ char *none = render_text(limits_render, quiet);
+	assert_string_equal(none, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(limits_from_a_root),
 		cmocka_unit_test(limit_findings),
 		cmocka_unit_test(audit_rules),
+		cmocka_unit_test(limits_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
