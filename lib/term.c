@@ -93,6 +93,11 @@ static size_t columns(const char *s, size_t n)
 	return c;
 }
 
+size_t term_columns(const char *s)
+{
+	return columns(s, strlen(s));
+}
+
 /* Writes n bytes of text from column col, broken at its spaces before
  * width; returns the column it ends at. */
 static size_t put_words(FILE *out, const char *s, size_t n, size_t indent, size_t width, size_t col)
@@ -144,7 +149,7 @@ void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width
 	size_t col = indent;
 	const char *p = text;
 	while (*p) {
-		size_t w = strcspn(p, " \n");
+		size_t n = strcspn(p, " \n"), w = columns(p, n);
 		if (col > indent && col + 1 + w > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
@@ -152,9 +157,9 @@ void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width
 			fputc(' ', out);
 			col++;
 		}
-		fwrite(p, 1, w, out);
+		fwrite(p, 1, n, out);
 		col += w;
-		p += w;
+		p += n;
 		if (*p == '\n') {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
