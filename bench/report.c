@@ -217,8 +217,10 @@ static void render_index(const struct result_run *run, const struct result_test 
 		return;
 	}
 	const struct table_column cols[] = {
-		{ partial ? "System Benchmarks Partial Index" : "System Benchmarks Index Values", TABLE_WRAP, 0 },
-		{ "BASELINE", TABLE_RIGHT, 0 }, { "RESULT", TABLE_RIGHT, 0 }, { "INDEX", TABLE_RIGHT, 0 },
+		{ .head = partial ? "System Benchmarks Partial Index" : "System Benchmarks Index Values", .flags = TABLE_WRAP },
+		{ .head = "BASELINE", .flags = TABLE_RIGHT },
+		{ .head = "RESULT", .flags = TABLE_RIGHT },
+		{ .head = "INDEX", .flags = TABLE_RIGHT },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
 	for (size_t i = 0; i < n; i++) {
@@ -239,8 +241,12 @@ static void render_index(const struct result_run *run, const struct result_test 
 static void render_dispersion(const struct result_run *run, const struct result_test **t, size_t n, FILE *out)
 {
 	static const struct table_column cols[] = {
-		{ "Dispersion of the pass rates (all passes)", TABLE_WRAP, 0 }, { "MEAN", TABLE_RIGHT, 0 },   { "MEDIAN", TABLE_RIGHT, 0 },
-		{ "STDDEV", TABLE_RIGHT, 0 }, { "CV", TABLE_RIGHT, 0 }, { "PASSES", TABLE_RIGHT, 0 },
+		{ .head = "Dispersion of the pass rates (all passes)", .flags = TABLE_WRAP },
+		{ .head = "MEAN", .flags = TABLE_RIGHT },
+		{ .head = "MEDIAN", .flags = TABLE_RIGHT },
+		{ .head = "STDDEV", .flags = TABLE_RIGHT },
+		{ .head = "CV", .flags = TABLE_RIGHT },
+		{ .head = "PASSES", .flags = TABLE_RIGHT },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
 	bool header = false;
@@ -309,9 +315,11 @@ static char *pct_cell(struct opt_num v)
 static void render_during(const struct result_env *rp, const struct result_test **t, size_t n, FILE *out)
 {
 	static const struct table_column cols[] = {
-		{ "Clock and background during each test", TABLE_WRAP, 0 }, { "MHz AFTER", TABLE_RIGHT, 0 }, { "OTHERS", TABLE_RIGHT, 0 },
-		{ "SYS", TABLE_RIGHT, 0 },    { "IOWAIT", TABLE_RIGHT, 0 },    { "STEAL", TABLE_RIGHT, 0 },
-		{ NULL, 0, 0 },
+		{ .head = "Clock and background during each test", .flags = TABLE_WRAP },
+		{ .head = "MHz AFTER", .flags = TABLE_RIGHT },
+		{ .head = "OTHERS", .flags = TABLE_RIGHT },
+		{ .head = "SYS", .flags = TABLE_RIGHT },    { .head = "IOWAIT", .flags = TABLE_RIGHT },    { .head = "STEAL", .flags = TABLE_RIGHT },
+		{ 0 },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
 	bool header = false, flagged = false;
@@ -373,7 +381,10 @@ static void render_run(const struct result_env *rp, const struct result_run *run
 	size_t n;
 	_cleanup_free_ const struct result_test **t = sorted_results(run, &n);
 	static const struct table_column cols[] = {
-		{ NULL, TABLE_WRAP, 0 }, { NULL, TABLE_RIGHT, 0 }, { NULL, 0, 0 }, { NULL, TABLE_WRAP, 0 },
+		{ .flags = TABLE_WRAP },
+		{ .flags = TABLE_RIGHT },
+		{ 0 },
+		{ .flags = TABLE_WRAP },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 1);
 	for (size_t i = 0; i < n; i++) {

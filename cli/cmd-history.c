@@ -57,13 +57,13 @@ static void row_cells(json_object *e, char **cells)
 static void print_table(json_object *list)
 {
 	static const struct table_column cols[NCOLUMNS] = {
-		{ "ID", TABLE_RIGHT, 0 },
-		{ "STARTED", TABLE_OPTIONAL, 0 },
-		{ "HOST", 0, 0 },
-		{ "SUITE", TABLE_WRAP, 0 },
-		{ "COPIES", 0, 0 },
-		{ "SCORE", TABLE_WRAP, 0 },
-		{ "FLAGS", TABLE_WRAP, 0 },
+		{ .head = "ID", .flags = TABLE_RIGHT },
+		{ .head = "STARTED", .drop = 1 },
+		{ .head = "HOST" },
+		{ .head = "SUITE", .flags = TABLE_WRAP },
+		{ .head = "COPIES" },
+		{ .head = "SCORE", .flags = TABLE_WRAP },
+		{ .head = "FLAGS", .flags = TABLE_WRAP },
 	};
 	struct table *t = table_new(cols, NCOLUMNS, 0, 2);
 	for (size_t i = 0; i < jarr_len(list); i++) {

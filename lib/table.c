@@ -19,6 +19,8 @@ struct table *table_new(const struct table_column *cols, size_t ncols, size_t in
 	struct table *t = xcalloc(1, sizeof(*t));
 	t->cols = xcalloc(ncols, sizeof(*cols));
 	memcpy(t->cols, cols, ncols * sizeof(*cols));
+	for (size_t c = 0; c < ncols; c++)
+		t->cols[c].head = cols[c].head ? xstrdup(cols[c].head) : NULL;
 	t->ncols = ncols;
 	t->indent = indent;
 	t->gap = gap;
@@ -47,6 +49,8 @@ void table_free(struct table *t)
 	if (!t)
 		return;
 	strv_free(&t->cells);
+	for (size_t c = 0; c < t->ncols; c++)
+		free((char *)t->cols[c].head);
 	free(t->cols);
 	free(t);
 }
@@ -84,7 +88,8 @@ static size_t longest_word(const char *s)
 struct layout {
 	size_t *width;   /* 0: left out */
 	size_t *natural; /* as wide as its widest cell */
-	size_t *floor;   /* TABLE_WRAP: the narrowest it gets */
+	size_t *floor;   /* TABLE_WRAP: the narrowest it gets, its longest word */
+	size_t *soft;    /* TABLE_WRAP: the narrowest before columns are left out */
 };
 
 /* The width of the table with the columns of l shown. */
@@ -103,7 +108,7 @@ static void measure(const struct table *t, struct layout *l)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
 		const char *head = t->cols[c].head ?: "";
-		size_t w = term_columns(head), floor = t->cols[c].min ?: longest_word(head);
+		size_t w = term_columns(head), floor = longest_word(head);
 		for (size_t r = 0; r < rows(t); r++) {
 			const char *s = t->cells.v[r * t->ncols + c];
 			size_t cw = term_columns(s), lw = longest_word(s);
@@ -114,12 +119,13 @@ static void measure(const struct table *t, struct layout *l)
 		}
 		l->natural[c] = l->width[c] = w ?: 1;
 		l->floor[c] = floor < l->natural[c] ? floor : l->natural[c];
+		l->soft[c] = t->cols[c].min > l->floor[c] && t->cols[c].min < l->natural[c] ? t->cols[c].min : l->floor[c];
 	}
 }
 
 /* Narrows the shown TABLE_WRAP columns, the last first, until the table
- * fits width or they reach their floors. */
-static void narrow(const struct table *t, struct layout *l, size_t width)
+ * fits width or they reach their floors (or their soft floors). */
+static void narrow(const struct table *t, struct layout *l, size_t width, bool soft)
 {
 	for (size_t c = t->ncols; c-- > 0;) {
 		if (!(t->cols[c].flags & TABLE_WRAP) || !l->width[c])
@@ -129,26 +135,36 @@ static void narrow(const struct table *t, struct layout *l, size_t width)
 		if (sum <= width)
 			continue;
 		size_t excess = sum - width;
-		l->width[c] = l->natural[c] > l->floor[c] + excess ? l->natural[c] - excess : l->floor[c];
+		size_t floor = soft ? l->soft[c] : l->floor[c];
+		l->width[c] = l->natural[c] > floor + excess ? l->natural[c] - excess : floor;
 	}
 }
 
-/* Fills l for width: natural widths, then the wrap columns narrowed, then
- * optional columns left out from the last (the others widened again). */
+/* Fills l for width: natural widths, then the wrap columns narrowed to
+ * their min, then the columns of the highest drop rank left out together
+ * (the others widened again), and so on; at last the wrap columns
+ * narrowed to their longest words. */
 static size_t lay_out(const struct table *t, struct layout *l, size_t width)
 {
 	size_t dropped = 0;
 	measure(t, l);
-	for (size_t c = t->ncols;;) {
-		narrow(t, l, width);
+	for (;;) {
+		narrow(t, l, width, true);
 		if (total(t, l) <= width)
 			break;
-		while (c > 0 && !(t->cols[c - 1].flags & TABLE_OPTIONAL && l->width[c - 1]))
-			c--;
-		if (c == 0)
+		unsigned rank = 0;
+		for (size_t c = 0; c < t->ncols; c++)
+			if (l->width[c] && t->cols[c].drop > rank)
+				rank = t->cols[c].drop;
+		if (!rank) {
+			narrow(t, l, width, false);
 			break;
-		l->width[--c] = 0;
-		dropped++;
+		}
+		for (size_t c = 0; c < t->ncols; c++)
+			if (l->width[c] && t->cols[c].drop == rank) {
+				l->width[c] = 0;
+				dropped++;
+			}
 		for (size_t w = 0; w < t->ncols; w++)
 			if (l->width[w])
 				l->width[w] = l->natural[w];
@@ -231,6 +247,7 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 		.width = xcalloc(t->ncols, sizeof(size_t)),
 		.natural = xcalloc(t->ncols, sizeof(size_t)),
 		.floor = xcalloc(t->ncols, sizeof(size_t)),
+		.soft = xcalloc(t->ncols, sizeof(size_t)),
 	};
 	size_t dropped = lay_out(t, &l, width);
 	if (has_head(t)) {
@@ -254,5 +271,6 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 	free(l.width);
 	free(l.natural);
 	free(l.floor);
+	free(l.soft);
 	return dropped;
 }

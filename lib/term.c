@@ -84,12 +84,19 @@ size_t term_fit(const char *s, size_t cols)
 	return i;
 }
 
-/* Columns n bytes of UTF-8 take: a character each. */
+/* Columns n bytes of UTF-8 take: a character each, a colour escape
+ * ("\033[1m") none. */
 static size_t columns(const char *s, size_t n)
 {
 	size_t c = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\033' && i + 1 < n && s[i + 1] == '[') {
+			while (i < n && s[i] != 'm')
+				i++;
+			continue;
+		}
 		c += (s[i] & 0xc0) != 0x80;
+	}
 	return c;
 }
 

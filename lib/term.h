@@ -36,7 +36,7 @@ size_t term_width(FILE *f);
  * redrawn in place, where a wrapped line would not be. */
 size_t term_fit(const char *s, size_t cols);
 
-/* Columns a string takes: a character each. */
+/* Columns a string takes: a character each, a colour escape none. */
 size_t term_columns(const char *s);
 
 /* Prints items joined by sep ("a · b · c") from column indent: a line that

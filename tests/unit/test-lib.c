@@ -268,10 +268,10 @@ static void fit_to_columns(void **state)
 }
 
 static const struct table_column table_cols[] = {
-	{ "ID", TABLE_RIGHT, 0 },
-	{ "WHEN", TABLE_OPTIONAL, 0 },
-	{ "NAME", TABLE_WRAP, 0 },
-	{ "µs", TABLE_RIGHT, 0 },
+	{ .head = "ID", .flags = TABLE_RIGHT },
+	{ .head = "WHEN", .drop = 1 },
+	{ .head = "NAME", .flags = TABLE_WRAP },
+	{ .head = "µs", .flags = TABLE_RIGHT },
 };
 
 /* What table_print() writes for a table of two rows at width; *dropped
