@@ -87,13 +87,15 @@ static const char *change_colour(json_object *change, FILE *out)
 /* The columns of a section's table: test, unit, then per result its
  * result and index, and for B, C... the change against A, its verdict; a
  * last column marks the biggest changes. Narrow, the test names wrap,
- * then the raw results are left out (the index stays), then the verdicts. */
+ * then the raw results are left out (the index stays), then the verdicts
+ * wrap, and for three results or more are left out. */
 static struct table *text_table(json_object *cmp, size_t n)
 {
 	struct table_column cols[2 + 4 * COMPARE_MAX + 1] = {
 		/* the longest names but one on a line, then the results go */
 		{ .head = "Test", .flags = TABLE_WRAP, .min = 28 },
-		{ .head = "unit" },
+		/* the unit is the results': it goes with them */
+		{ .head = "unit", .drop = 2 },
 	};
 	size_t nc = 2;
 	struct strv heads = {0};
@@ -105,7 +107,8 @@ static struct table *text_table(json_object *cmp, size_t n)
 		if (i) {
 			strv_take(&heads, xasprintf("%s vs %s", label(cmp, i), label(cmp, 0)));
 			cols[nc++] = (struct table_column){ .head = heads.v[heads.n - 1], .flags = TABLE_RIGHT };
-			cols[nc++] = (struct table_column){ .head = "verdict" };
+			/* beside two or more changes, the verdicts go last */
+			cols[nc++] = (struct table_column){ .head = "verdict", .flags = TABLE_WRAP, .drop = n > 2 };
 		}
 	}
 	cols[nc++] = (struct table_column){ .head = "" };

@@ -31,6 +31,27 @@ static void print_table(struct table *t, FILE *out)
 	table_free(t);
 }
 
+/* UnixBench's own lines where they fit the output, so that scripts that
+ * read them keep working; the table of the same cells where they do not.
+ * Frees both. */
+static void print_fixed_or_table(struct buf *fixed, struct table *t, FILE *out)
+{
+	size_t widest = 0;
+	for (const char *p = fixed->s ?: ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		_cleanup_free_ char *line = xstrndup(p, n);
+		size_t w = term_columns(line);
+		widest = w > widest ? w : widest;
+		p += n + (p[n] == '\n');
+	}
+	if (widest <= term_width(out))
+		fputs(fixed->s ?: "", out);
+	else
+		table_print(t, out, term_width(out));
+	buf_free(fixed);
+	table_free(t);
+}
+
 /* A paragraph wrapped at the output's width, continuation lines indented. */
 _printf_(3, 4) static void print_wrapped(FILE *out, size_t indent, const char *fmt, ...)
 {
@@ -223,17 +244,22 @@ static void render_index(const struct result_run *run, const struct result_test 
 		{ .head = "INDEX", .flags = TABLE_RIGHT },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
+	struct buf fixed = {0};
+	buf_printf(&fixed, "%-40s %12s %12s %8s\n", cols[0].head, "BASELINE", "RESULT", "INDEX");
 	for (size_t i = 0; i < n; i++) {
 		_cleanup_free_ char *base = xasprintf("%.1f", num_or(t[i]->baseline, 0));
 		_cleanup_free_ char *res = xasprintf("%.1f", num_or(t[i]->result, 0));
 		_cleanup_free_ char *idx = xasprintf("%.1f", num_or(t[i]->index, 0));
 		table_addv(tab, t[i]->name, base, res, idx);
+		buf_printf(&fixed, "%-40s %12s %12s %8s\n", t[i]->name, base, res, idx);
 	}
+	const char *total = partial ? "System Benchmarks Index Score (Partial Only)" : "System Benchmarks Index Score";
 	_cleanup_free_ char *score = xasprintf("%.1f", run->index.score.v);
 	table_addv(tab, "", "", "", "========");
-	table_addv(tab, partial ? "System Benchmarks Index Score (Partial Only)" : "System Benchmarks Index Score", "", "",
-		   score);
-	print_table(tab, out);
+	table_addv(tab, total, "", "", score);
+	buf_printf(&fixed, "%-40s %12s %12s %8s\n", "", "", "", "========");
+	buf_printf(&fixed, "%-66s %8s\n", total, score);
+	print_fixed_or_table(&fixed, tab, out);
 	fputc('\n', out);
 }
 
@@ -387,6 +413,7 @@ static void render_run(const struct result_env *rp, const struct result_run *run
 		{ .flags = TABLE_WRAP },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 1);
+	struct buf fixed = {0};
 	for (size_t i = 0; i < n; i++) {
 		bool timed = t[i]->time_s.known || t[i]->samples.known;
 		_cleanup_free_ char *how = timed || !imported ? xasprintf("(%.1f s, %" PRId64 " samples)",
@@ -394,8 +421,9 @@ static void render_run(const struct result_env *rp, const struct result_run *run
 							      : xstrdup("(time and samples " NOT_RECORDED ")");
 		_cleanup_free_ char *result = xasprintf("%.1f", num_or(t[i]->result, 0));
 		table_addv(tab, t[i]->name, result, t[i]->unit ?: "", how);
+		buf_printf(&fixed, "%-40s %12s %-5s %s\n", t[i]->name, result, t[i]->unit ?: "", how);
 	}
-	print_table(tab, out);
+	print_fixed_or_table(&fixed, tab, out);
 	fputc('\n', out);
 	render_index(run, t, n, out);
 	render_dispersion(run, t, n, out);

@@ -264,8 +264,9 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 		for (size_t c = 0; c < t->ncols; c++)
 			if (!l.width[c])
 				buf_printf(&b, "%s%s", b.len ? ", " : "", t->cols[c].head ?: "?");
-		fprintf(out, "%*s(left out to fit %zu columns: %s; --width shows more)\n", (int)t->indent, "",
-			width, b.s);
+		_cleanup_free_ char *note = xasprintf("(left out to fit %zu columns: %s; --width shows more)", width, b.s);
+		fprintf(out, "%*s", (int)t->indent, "");
+		term_print_wrapped(out, note, t->indent + 1, width);
 		buf_free(&b);
 	}
 	free(l.width);
