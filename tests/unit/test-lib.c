@@ -316,14 +316,17 @@ static void table_fits_width(void **state)
 		  " 1  Pipe-based Context    12.5\n"
 		  "    Switching\n"
 		  "12  Execl               1234.5\n"
-		  "(left out to fit 30 columns: WHEN; --width shows more)\n" },
+		  "(left out to fit 30 columns:\n"
+		  " WHEN; --width shows more)\n" },
 		{ 20, 1,
 		  "ID  NAME            \xc2\xb5s\n"
 		  " 1  Pipe-based    12.5\n"
 		  "    Context\n"
 		  "    Switching\n"
 		  "12  Execl       1234.5\n"
-		  "(left out to fit 20 columns: WHEN; --width shows more)\n" },
+		  "(left out to fit 20\n"
+		  " columns: WHEN;\n"
+		  " --width shows more)\n" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		size_t dropped;
