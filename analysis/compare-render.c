@@ -3,10 +3,10 @@
 #include <math.h>
 
 #include "analysis/compare.h"
+#include "lib/table.h"
 #include "lib/term.h"
 #include "lib/util.h"
 
-#define NAME_WIDTH_MAX 40
 
 static json_object *at(json_object *a, size_t i)
 {
@@ -19,13 +19,14 @@ static const char *label(json_object *cmp, size_t i)
 }
 
 /* "%.1f" of a member, or "-". */
-static void num1(json_object *o, const char *key, char *b, size_t n)
+static const char *num1(json_object *o, const char *key, char *b, size_t n)
 {
 	double v;
 	if (o && jpath_double(o, key, &v))
 		snprintf(b, n, "%.1f", v);
 	else
 		snprintf(b, n, "-");
+	return b;
 }
 
 void compare_format_pct(json_object *change, char *b, size_t n)
@@ -83,134 +84,110 @@ static const char *change_colour(json_object *change, FILE *out)
 
 /* ---- text ---- */
 
-struct widths {
-	int name, unit;
-	int result[COMPARE_MAX], index[COMPARE_MAX];
-	size_t n;
-};
-
-static int max_int(int a, int b)
+/* The columns of a section's table: test, unit, then per result its
+ * result and index, and for B, C... the change against A, its verdict; a
+ * last column marks the biggest changes. Narrow, the test names wrap,
+ * then the raw results are left out (the index stays), then the verdicts
+ * wrap, and for three results or more are left out. */
+static struct table *text_table(json_object *cmp, size_t n)
 {
-	return a > b ? a : b;
-}
-
-static void measure(json_object *cmp, json_object *section, size_t n, struct widths *w)
-{
-	char b[64];
-	*w = (struct widths){ .name = (int)strlen("System Benchmarks Index Score"), .unit = 4, .n = n };
+	struct table_column cols[2 + 4 * COMPARE_MAX + 1] = {
+		/* the longest names but one on a line, then the results go */
+		{ .head = "Test", .flags = TABLE_WRAP, .min = 28 },
+		/* the unit is the results': it goes with them */
+		{ .head = "unit", .drop = 2 },
+	};
+	size_t nc = 2;
+	struct strv heads = {0};
 	for (size_t i = 0; i < n; i++) {
-		/* "A result" and "(partial)" */
-		w->result[i] = max_int((int)strlen(label(cmp, i)) + (int)strlen(" result"), (int)strlen("(partial)"));
-		w->index[i] = (int)strlen("index");
-		num1(at(jpath(section, "score.values"), i), "score", b, sizeof(b));
-		w->index[i] = max_int(w->index[i], (int)strlen(b));
-	}
-	json_object *tests = jpath(section, "tests");
-	for (size_t k = 0; k < jarr_len(tests); k++) {
-		json_object *t = at(tests, k);
-		int len = (int)strlen(jpath_str(t, "name") ?: jpath_str(t, "id") ?: "");
-		w->name = max_int(w->name, len > NAME_WIDTH_MAX ? NAME_WIDTH_MAX : len);
-		w->unit = max_int(w->unit, (int)strlen(jpath_str(t, "unit") ?: ""));
-		for (size_t i = 0; i < n; i++) {
-			json_object *v = at(jpath(t, "values"), i);
-			num1(v, "result", b, sizeof(b));
-			w->result[i] = max_int(w->result[i], (int)strlen(b));
-			num1(v, "index", b, sizeof(b));
-			w->index[i] = max_int(w->index[i], (int)strlen(b));
-		}
-	}
-}
-
-#define CHANGE_WIDTH 9
-#define VERDICT_WIDTH 12
-
-static void end_row(struct buf *b, FILE *out);
-
-static void text_header(json_object *cmp, const struct widths *w, FILE *out)
-{
-	struct buf row = {0};
-	buf_printf(&row, "%-*s  %-*s", w->name, "Test", w->unit, "unit");
-	for (size_t i = 0; i < w->n; i++) {
-		char h[32];
-		snprintf(h, sizeof(h), "%s result", label(cmp, i));
-		buf_printf(&row, "  %*s  %*s", w->result[i], h, w->index[i], "index");
+		strv_take(&heads, xasprintf("%s result", label(cmp, i)));
+		cols[nc++] = (struct table_column){ .head = heads.v[heads.n - 1], .flags = TABLE_RIGHT, .drop = 2 };
+		strv_take(&heads, xasprintf("%s index", label(cmp, i)));
+		cols[nc++] = (struct table_column){ .head = heads.v[heads.n - 1], .flags = TABLE_RIGHT };
 		if (i) {
-			snprintf(h, sizeof(h), "%s vs %s", label(cmp, i), label(cmp, 0));
-			buf_printf(&row, "  %*s  %-*s", CHANGE_WIDTH, h, VERDICT_WIDTH, "");
+			strv_take(&heads, xasprintf("%s vs %s", label(cmp, i), label(cmp, 0)));
+			cols[nc++] = (struct table_column){ .head = heads.v[heads.n - 1], .flags = TABLE_RIGHT };
+			/* beside two or more changes, the verdicts go last */
+			cols[nc++] = (struct table_column){ .head = "verdict", .flags = TABLE_WRAP, .drop = n > 2 };
 		}
 	}
-	end_row(&row, out);
+	cols[nc++] = (struct table_column){ .head = "" };
+	struct table *t = table_new(cols, nc, 0, 2);
+	strv_free(&heads);
+	return t;
 }
 
-/* Change and verdict into a row; colours as out allows. */
-static void text_change(struct buf *row, json_object *change, FILE *out)
+/* The cells of a change and its verdict; colours as out allows. */
+static void change_cells(json_object *change, FILE *out, struct strv *cells)
 {
 	char pct[32], verdict[32];
 	compare_format_pct(change, pct, sizeof(pct));
 	compare_verdict(change, verdict, sizeof(verdict));
 	bool h = highlighted(change);
 	const char *on = h ? term_esc(out, ANSI_BOLD) : "", *colour = change_colour(change, out);
-	buf_printf(row, "  %s%s%*s%s  %-*s", on, colour, CHANGE_WIDTH, pct, *on || *colour ? term_esc(out, ANSI_RESET) : "",
-		   VERDICT_WIDTH, verdict);
+	strv_take(cells, xasprintf("%s%s%s%s", on, colour, pct, *on || *colour ? term_esc(out, ANSI_RESET) : ""));
+	strv_push(cells, verdict);
 }
 
-/* Prints a row without the spaces its last column left. */
-static void end_row(struct buf *b, FILE *out)
+static void add_row(struct table *t, struct strv *cells)
 {
-	while (b->len && b->s[b->len - 1] == ' ')
-		b->s[--b->len] = '\0';
-	fprintf(out, "%s\n", b->s ? b->s : "");
-	buf_free(b);
+	table_add(t, (const char *const *)cells->v);
+	strv_free(cells);
 }
 
-static void text_row(json_object *t, const struct widths *w, FILE *out)
+static void text_row(struct table *tab, json_object *t, size_t n, FILE *out)
 {
 	char b[64];
-	struct buf row = {0};
-	const char *name = jpath_str(t, "name") ?: jpath_str(t, "id") ?: "?";
-	buf_printf(&row, "%-*.*s  %-*s", w->name, NAME_WIDTH_MAX, name, w->unit, jpath_str(t, "unit") ?: "");
+	struct strv cells = {0};
+	strv_push(&cells, jpath_str(t, "name") ?: jpath_str(t, "id") ?: "?");
+	strv_push(&cells, jpath_str(t, "unit") ?: "");
 	bool mark = false;
-	for (size_t i = 0; i < w->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		json_object *v = at(jpath(t, "values"), i);
-		num1(v, "result", b, sizeof(b));
-		buf_printf(&row, "  %*s", w->result[i], b);
-		num1(v, "index", b, sizeof(b));
-		buf_printf(&row, "  %*s", w->index[i], b);
+		strv_push(&cells, num1(v, "result", b, sizeof(b)));
+		strv_push(&cells, num1(v, "index", b, sizeof(b)));
 		if (i) {
 			json_object *c = at(jpath(t, "changes"), i);
-			text_change(&row, c, out);
+			change_cells(c, out, &cells);
 			mark = mark || highlighted(c);
 		}
 	}
-	if (mark)
-		buf_puts(&row, "  <<");
-	end_row(&row, out);
+	strv_push(&cells, mark ? "<<" : "");
+	add_row(tab, &cells);
 }
 
-static void text_score(json_object *section, const struct widths *w, FILE *out)
+static void text_score(struct table *tab, json_object *section, size_t n, FILE *out)
 {
 	char b[64];
-	struct buf row = {0};
-	buf_printf(&row, "%-*s  %-*s", w->name, "System Benchmarks Index Score", w->unit, "");
-	for (size_t i = 0; i < w->n; i++) {
+	struct strv cells = {0};
+	strv_push(&cells, "System Benchmarks Index Score");
+	strv_push(&cells, "");
+	for (size_t i = 0; i < n; i++) {
 		json_object *v = at(jpath(section, "score.values"), i);
 		bool partial = false;
 		jpath_bool(v, "partial", &partial);
-		num1(v, "score", b, sizeof(b));
-		buf_printf(&row, "  %*s  %*s", w->result[i], partial ? "(partial)" : "", w->index[i], b);
+		strv_push(&cells, partial ? "(partial)" : "");
+		strv_push(&cells, num1(v, "score", b, sizeof(b)));
 		if (i)
-			text_change(&row, at(jpath(section, "score.changes"), i), out);
+			change_cells(at(jpath(section, "score.changes"), i), out, &cells);
 	}
-	end_row(&row, out);
-	/* runs of different test sets: the tests they share, on their own */
-	for (size_t i = 1; i < w->n; i++) {
+	strv_push(&cells, "");
+	add_row(tab, &cells);
+}
+
+/* Runs of different test sets: the tests they share, on their own. */
+static void text_partial(json_object *section, size_t n, FILE *out)
+{
+	for (size_t i = 1; i < n; i++) {
 		json_object *c = at(jpath(section, "score.changes"), i);
 		double ga, gb, pct;
 		if (!streq_ptr(jpath_str(c, "test"), "partial") || !jpath_double(c, "common.geomean", &ga) ||
 		    !jpath_double(c, "common.geomean_other", &gb) || !jpath_double(c, "common.pct", &pct))
 			continue;
-		fprintf(out, "Partial: not comparable; the %zu tests both indexed: geometric mean %.1f and %.1f (%+.1f %%)\n",
-			jpath_len(c, "common.tests"), ga, gb, pct);
+		_cleanup_free_ char *line =
+			xasprintf("Partial: not comparable; the %zu tests both indexed: geometric mean %.1f and %.1f (%+.1f %%)",
+				  jpath_len(c, "common.tests"), ga, gb, pct);
+		term_print_wrapped(out, line, 2, term_width(out));
 	}
 }
 
@@ -225,7 +202,7 @@ static int cmp_big(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* "Biggest changes, B vs A: X +372.1 %, Y -44.5 %", largest first. */
+/* "Biggest changes (B vs A): X +372.1 %, Y -44.5 %", largest first. */
 static void text_biggest(json_object *cmp, json_object *section, size_t n, FILE *out)
 {
 	json_object *tests = jpath(section, "tests");
@@ -240,10 +217,12 @@ static void text_biggest(json_object *cmp, json_object *section, size_t n, FILE 
 		if (!nb)
 			continue;
 		qsort(big, nb, sizeof(*big), cmp_big);
-		fprintf(out, "Biggest changes, %s vs %s:", label(cmp, i), label(cmp, 0));
+		struct buf b = {0};
+		buf_printf(&b, "Biggest changes (%s vs %s):", label(cmp, i), label(cmp, 0));
 		for (size_t k = 0; k < nb; k++)
-			fprintf(out, "%s %s %+.1f %%", k ? "," : "", big[k].name, big[k].pct);
-		fputc('\n', out);
+			buf_printf(&b, "%s %s %+.1f %%", k ? "," : "", big[k].name, big[k].pct);
+		term_print_items(out, b.s, ", ", 2, term_width(out));
+		buf_free(&b);
 	}
 }
 
@@ -253,17 +232,21 @@ static void text_environment(json_object *cmp, size_t n, FILE *out)
 	fprintf(out, "\n%sEnvironment differences%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
 	if (!jarr_len(differs))
 		fprintf(out, "  none among the facts recorded by all\n");
-	int width = 0;
-	for (size_t f = 0; f < jarr_len(differs); f++)
-		width = max_int(width, (int)strlen(jpath_str(at(differs, f), "fact") ?: ""));
+	size_t width = 0;
+	for (size_t f = 0; f < jarr_len(differs); f++) {
+		size_t w = strlen(jpath_str(at(differs, f), "fact") ?: "");
+		width = w > width ? w : width;
+	}
 	for (size_t f = 0; f < jarr_len(differs); f++) {
 		json_object *o = at(differs, f);
-		fprintf(out, "  %-*s ", width, jpath_str(o, "fact") ?: "?");
+		fprintf(out, "  %-*s  ", (int)width, jpath_str(o, "fact") ?: "?");
+		struct buf b = {0};
 		for (size_t i = 0; i < n; i++) {
 			json_object *v = at(jpath(o, "values"), i);
-			fprintf(out, "%s %s: %s", i ? " |" : "", label(cmp, i), v ? json_object_get_string(v) : "?");
+			buf_printf(&b, "%s%s: %s", i ? " | " : "", label(cmp, i), v ? json_object_get_string(v) : "?");
 		}
-		fputc('\n', out);
+		term_print_items(out, b.s, " | ", width + 4, term_width(out));
+		buf_free(&b);
 	}
 	/* facts some results do not record */
 	json_object *unknown = jpath(cmp, "environment.unknown");
@@ -272,8 +255,11 @@ static void text_environment(json_object *cmp, size_t n, FILE *out)
 		for (size_t f = 0; f < jarr_len(unknown); f++)
 			if (!at(jpath(at(unknown, f), "values"), i))
 				buf_printf(&b, "%s%s", b.len ? ", " : "", jpath_str(at(unknown, f), "fact") ?: "?");
-		if (b.len)
-			fprintf(out, "  Not recorded for %s: %s\n", label(cmp, i), b.s);
+		if (b.len) {
+			_cleanup_free_ char *line = xasprintf("Not recorded for %s: %s", label(cmp, i), b.s);
+			fputs("  ", out);
+			term_print_wrapped(out, line, 4, term_width(out));
+		}
 		buf_free(&b);
 	}
 }
@@ -285,30 +271,38 @@ static void render_text(json_object *cmp, FILE *out)
 	fprintf(out, "%sComparison of %zu results%s\n", term_esc(out, ANSI_BOLD), n, term_esc(out, ANSI_RESET));
 	for (size_t i = 0; i < n; i++) {
 		json_object *r = at(results, i);
-		fprintf(out, "  %s  %s (%s)\n", label(cmp, i), jpath_str(r, "name") ?: "?", jpath_str(r, "source") ?: "?");
+		_cleanup_free_ char *line = xasprintf("%s (%s)", jpath_str(r, "name") ?: "?", jpath_str(r, "source") ?: "?");
+		fprintf(out, "  %s  ", label(cmp, i));
+		term_print_wrapped(out, line, 5, term_width(out));
 	}
 	json_object *sections = jpath(cmp, "sections");
 	for (size_t s = 0; s < jarr_len(sections); s++) {
 		json_object *sec = at(sections, s);
-		struct widths w;
-		measure(cmp, sec, n, &w);
 		fprintf(out, "\n%s%s%s\n", term_esc(out, ANSI_BOLD), jpath_str(sec, "title") ?: "", term_esc(out, ANSI_RESET));
-		text_header(cmp, &w, out);
+		struct table *tab = text_table(cmp, n);
 		json_object *tests = jpath(sec, "tests");
 		for (size_t k = 0; k < jarr_len(tests); k++)
-			text_row(at(tests, k), &w, out);
-		text_score(sec, &w, out);
+			text_row(tab, at(tests, k), n, out);
+		text_score(tab, sec, n, out);
+		table_print(tab, out, term_width(out));
+		table_free(tab);
+		text_partial(sec, n, out);
 		text_biggest(cmp, sec, n, out);
 	}
 	text_environment(cmp, n, out);
 	json_object *notes = jpath(cmp, "notes");
 	if (jarr_len(notes))
 		fprintf(out, "\n%sNotes%s\n", term_esc(out, ANSI_BOLD), term_esc(out, ANSI_RESET));
-	for (size_t i = 0; i < jarr_len(notes); i++)
-		fprintf(out, "  - %s\n", json_object_get_string(at(notes, i)));
-	fprintf(out, "\nChange: the index (else the result) against %s. p: Welch's t-test on the rates of the passes "
-		     "UnixBench kept;\n\"~\" within the noise; \"untested\": no per-pass values; \"<<\": the biggest changes.\n",
-		label(cmp, 0));
+	for (size_t i = 0; i < jarr_len(notes); i++) {
+		fputs("  - ", out);
+		term_print_wrapped(out, json_object_get_string(at(notes, i)), 4, term_width(out));
+	}
+	_cleanup_free_ char *key = xasprintf("Change: the index (else the result) against %s. p: Welch's t-test on the rates "
+					     "of the passes UnixBench kept; \"~\" within the noise; \"untested\": no "
+					     "per-pass values; \"<<\": the biggest changes.",
+					     label(cmp, 0));
+	fputc('\n', out);
+	term_print_wrapped(out, key, 0, term_width(out));
 }
 
 /* ---- Markdown ---- */

@@ -9,11 +9,59 @@
 #include "bench/background.h"
 #include "bench/result.h"
 #include "lib/result-record.h"
+#include "lib/table.h"
 #include "lib/term.h"
 #include "lib/util.h"
 #include "probe/findings.h"
 
-#define RULE "------------------------------------------------------------------------"
+/* The rule between the parts: 72 dashes as UnixBench draws, fewer on a
+ * narrower output. */
+static void print_rule(FILE *out)
+{
+	size_t w = term_width(out);
+	for (size_t i = 0; i < (w < 72 ? w : 72); i++)
+		fputc('-', out);
+	fputc('\n', out);
+}
+
+/* Prints a table at the output's width and frees it. */
+static void print_table(struct table *t, FILE *out)
+{
+	table_print(t, out, term_width(out));
+	table_free(t);
+}
+
+/* UnixBench's own lines where they fit the output, so that scripts that
+ * read them keep working; the table of the same cells where they do not.
+ * Frees both. */
+static void print_fixed_or_table(struct buf *fixed, struct table *t, FILE *out)
+{
+	size_t widest = 0;
+	for (const char *p = fixed->s ?: ""; *p;) {
+		size_t n = strcspn(p, "\n");
+		_cleanup_free_ char *line = xstrndup(p, n);
+		size_t w = term_columns(line);
+		widest = w > widest ? w : widest;
+		p += n + (p[n] == '\n');
+	}
+	if (widest <= term_width(out))
+		fputs(fixed->s ?: "", out);
+	else
+		table_print(t, out, term_width(out));
+	buf_free(fixed);
+	table_free(t);
+}
+
+/* A paragraph wrapped at the output's width, continuation lines indented. */
+_printf_(3, 4) static void print_wrapped(FILE *out, size_t indent, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	_cleanup_free_ char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(out, "%*s", (int)indent, "");
+	term_print_wrapped(out, text, indent, term_width(out));
+}
 
 /* The fields of a stored ISO time ("2026-01-01T12:00:00+0100") as the
  * run's own clock showed them; timegm() only fills in the weekday. */
@@ -46,12 +94,22 @@ static void print_time(FILE *out, const char *iso, const char *fmt)
 /* "   Label: value", only for what the record has. */
 static void header_line(FILE *out, const char *label, const char *value)
 {
-	if (value)
-		fprintf(out, "   %s: %s\n", label, value);
+	if (value) {
+		fprintf(out, "   %s: ", label);
+		term_print_wrapped(out, value, 5 + strlen(label), term_width(out));
+	}
 }
 
 /* What an imported log did not say is shown as such, never as a default. */
 #define NOT_RECORDED "not recorded"
+
+/* A warning of the title, in yellow on a terminal. */
+static void warning_line(FILE *out, const char *text)
+{
+	fprintf(out, "   %s", term_esc(out, ANSI_YELLOW));
+	term_print_wrapped(out, text, 3, term_width(out));
+	fputs(term_esc(out, ANSI_RESET), out);
+}
 
 static void render_title(const struct result_record *r, FILE *out)
 {
@@ -64,11 +122,12 @@ static void render_title(const struct result_record *r, FILE *out)
 		fprintf(out, "   ubtune %s native workloads (the %s index tests)\n", version ?: "?",
 			r->suite.compatible_with ?: "UnixBench 6.0.0");
 	if (is_true(r->quick))
-		fprintf(out, "   %sQUICK RUN: shorter tests and fewer passes; not comparable with full runs%s\n",
-			term_esc(out, ANSI_YELLOW), term_esc(out, ANSI_RESET));
-	if (is_true(r->incomplete))
-		fprintf(out, "   %sINCOMPLETE: stopped by %s; only the tests that finished are scored%s\n",
-			term_esc(out, ANSI_YELLOW), r->interrupted_by ?: "an error", term_esc(out, ANSI_RESET));
+		warning_line(out, "QUICK RUN: shorter tests and fewer passes; not comparable with full runs");
+	if (is_true(r->incomplete)) {
+		_cleanup_free_ char *line = xasprintf("INCOMPLETE: stopped by %s; only the tests that finished are scored",
+						      r->interrupted_by ?: "an error");
+		warning_line(out, line);
+	}
 	if (imported)
 		fprintf(out, "   Imported result\n");
 	fputc('\n', out);
@@ -178,41 +237,69 @@ static void render_index(const struct result_run *run, const struct result_test 
 		fprintf(out, "No index results available for System Benchmarks\n\n");
 		return;
 	}
-	fprintf(out, "%-40s %12s %12s %8s\n", partial ? "System Benchmarks Partial Index" : "System Benchmarks Index Values",
-		"BASELINE", "RESULT", "INDEX");
-	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%-40s %12.1f %12.1f %8.1f\n", t[i]->name, num_or(t[i]->baseline, 0), num_or(t[i]->result, 0),
-			num_or(t[i]->index, 0));
-	fprintf(out, "%-40s %12s %12s %8s\n", "", "", "", "========");
-	fprintf(out, "%-66s %8.1f\n", partial ? "System Benchmarks Index Score (Partial Only)" : "System Benchmarks Index Score",
-		run->index.score.v);
+	const struct table_column cols[] = {
+		{ .head = partial ? "System Benchmarks Partial Index" : "System Benchmarks Index Values", .flags = TABLE_WRAP },
+		{ .head = "BASELINE", .flags = TABLE_RIGHT },
+		{ .head = "RESULT", .flags = TABLE_RIGHT },
+		{ .head = "INDEX", .flags = TABLE_RIGHT },
+	};
+	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
+	struct buf fixed = {0};
+	buf_printf(&fixed, "%-40s %12s %12s %8s\n", cols[0].head, "BASELINE", "RESULT", "INDEX");
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *base = xasprintf("%.1f", num_or(t[i]->baseline, 0));
+		_cleanup_free_ char *res = xasprintf("%.1f", num_or(t[i]->result, 0));
+		_cleanup_free_ char *idx = xasprintf("%.1f", num_or(t[i]->index, 0));
+		table_addv(tab, t[i]->name, base, res, idx);
+		buf_printf(&fixed, "%-40s %12s %12s %8s\n", t[i]->name, base, res, idx);
+	}
+	const char *total = partial ? "System Benchmarks Index Score (Partial Only)" : "System Benchmarks Index Score";
+	_cleanup_free_ char *score = xasprintf("%.1f", run->index.score.v);
+	table_addv(tab, "", "", "", "========");
+	table_addv(tab, total, "", "", score);
+	buf_printf(&fixed, "%-40s %12s %12s %8s\n", "", "", "", "========");
+	buf_printf(&fixed, "%-66s %8s\n", total, score);
+	print_fixed_or_table(&fixed, tab, out);
 	fputc('\n', out);
 }
 
 /* Per test, when the record has the passes (an imported log has none). */
 static void render_dispersion(const struct result_run *run, const struct result_test **t, size_t n, FILE *out)
 {
+	static const struct table_column cols[] = {
+		{ .head = "Dispersion of the pass rates (all passes)", .flags = TABLE_WRAP },
+		{ .head = "MEAN", .flags = TABLE_RIGHT },
+		{ .head = "MEDIAN", .flags = TABLE_RIGHT },
+		{ .head = "STDDEV", .flags = TABLE_RIGHT },
+		{ .head = "CV", .flags = TABLE_RIGHT },
+		{ .head = "PASSES", .flags = TABLE_RIGHT },
+	};
+	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
 	bool header = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct result_dispersion *d = &t[i]->dispersion;
 		if (!d->mean.known || !d->median.known)
 			continue;
-		if (!header)
-			fprintf(out, "%-43s %12s %12s %10s %7s %6s\n", "Dispersion of the pass rates (all passes)", "MEAN",
-				"MEDIAN", "STDDEV", "CV", "PASSES");
 		header = true;
-		int64_t np = int_or(d->n, 0);
-		fprintf(out, "%-43s %12.1f %12.1f", t[i]->name, d->mean.v, d->median.v);
-		if (d->stddev.known && d->cv_pct.known)
-			fprintf(out, " %10.1f %5.1f %% %6" PRId64 "\n", d->stddev.v, d->cv_pct.v, np);
-		else
-			fprintf(out, " %10s %7s %6" PRId64 "\n", "-", "-", np);
+		bool spread = d->stddev.known && d->cv_pct.known;
+		_cleanup_free_ char *mean = xasprintf("%.1f", d->mean.v);
+		_cleanup_free_ char *median = xasprintf("%.1f", d->median.v);
+		_cleanup_free_ char *sd = spread ? xasprintf("%.1f", d->stddev.v) : xstrdup("-");
+		_cleanup_free_ char *cv = spread ? xasprintf("%.1f %%", d->cv_pct.v) : xstrdup("-");
+		_cleanup_free_ char *np = xasprintf("%" PRId64, int_or(d->n, 0));
+		table_addv(tab, t[i]->name, mean, median, sd, cv, np);
+	}
+	if (header) {
+		print_table(tab, out);
+	} else {
+		table_free(tab);
 	}
 	const struct result_index *x = &run->index;
 	if (x->ci95.n >= 2 && x->ci95.v[0].known && x->ci95.v[1].known)
-		fprintf(out, "Index score 95 %% interval: %.1f - %.1f (percentile bootstrap over passes, %" PRId64
-			     " resamples)\n",
-			x->ci95.v[0].v, x->ci95.v[1].v, int_or(x->resamples, 0));
+		print_wrapped(out, 0,
+			      "Index score 95 %% interval: %.1f - %.1f (percentile bootstrap over passes, %" PRId64
+			      " resamples)",
+			      x->ci95.v[0].v, x->ci95.v[1].v, int_or(x->resamples, 0));
 	if (header)
 		fputc('\n', out);
 }
@@ -245,38 +332,40 @@ static char *clock_after(const struct result_test *test)
 	return b.s;
 }
 
-static void pct_cell(FILE *out, struct opt_num v, int width)
+static char *pct_cell(struct opt_num v)
 {
-	if (v.known)
-		fprintf(out, " %*.1f %%", width - 2, v.v);
-	else
-		fprintf(out, " %*s", width, "-");
+	return v.known ? xasprintf("%.1f %%", v.v) : xstrdup("-");
 }
 
 /* The measured clock after each test and what else the machine did meanwhile. */
 static void render_during(const struct result_env *rp, const struct result_test **t, size_t n, FILE *out)
 {
+	static const struct table_column cols[] = {
+		{ .head = "Clock and background during each test", .flags = TABLE_WRAP },
+		{ .head = "MHz AFTER", .flags = TABLE_RIGHT },
+		{ .head = "OTHERS", .flags = TABLE_RIGHT },
+		{ .head = "SYS", .flags = TABLE_RIGHT },    { .head = "IOWAIT", .flags = TABLE_RIGHT },    { .head = "STEAL", .flags = TABLE_RIGHT },
+		{ 0 },
+	};
+	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
 	bool header = false, flagged = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct result_background *b = &t[i]->background;
 		_cleanup_free_ char *clock = clock_after(t[i]);
 		if (!b->json && !clock)
 			continue;
-		if (!header)
-			fprintf(out, "%-40s %12s %9s %8s %8s %8s\n", "Clock and background during each test", "MHz AFTER",
-				"OTHERS", "SYS", "IOWAIT", "STEAL");
 		header = true;
 		bool untrusted = b->untrusted.n > 0;
 		flagged |= untrusted;
-		fprintf(out, "%-40s %12s", t[i]->name, clock ?: "-");
-		pct_cell(out, b->others_pct, 9);
-		pct_cell(out, b->sys_pct, 8);
-		pct_cell(out, b->iowait_pct, 8);
-		pct_cell(out, b->steal_pct, 8);
-		fprintf(out, "%s\n", untrusted ? "  UNTRUSTWORTHY" : "");
+		_cleanup_free_ char *others = pct_cell(b->others_pct), *sys = pct_cell(b->sys_pct);
+		_cleanup_free_ char *iowait = pct_cell(b->iowait_pct), *steal = pct_cell(b->steal_pct);
+		table_addv(tab, t[i]->name, clock ?: "-", others, sys, iowait, steal, untrusted ? "UNTRUSTWORTHY" : "");
 	}
-	if (!header)
+	if (!header) {
+		table_free(tab);
 		return;
+	}
+	print_table(tab, out);
 	const struct env_cpu *cpu = &rp->env.cpu;
 	if (cpu->kinds.n > 1) {
 		fputs("MHz after: measured on one CPU of each kind (", out);
@@ -286,7 +375,7 @@ static void render_during(const struct result_env *rp, const struct result_test 
 	}
 	_cleanup_free_ char *why = background_thresholds_text();
 	_cleanup_free_ char *line = flagged ? xasprintf("UNTRUSTWORTHY: %s.", why) : xasprintf("%c%s.", toupper(why[0]), why + 1);
-	term_print_wrapped(out, line, 0, 78);
+	term_print_wrapped(out, line, 0, term_width(out));
 	fputc('\n', out);
 }
 
@@ -295,7 +384,8 @@ static void render_run(const struct result_env *rp, const struct result_run *run
 	const struct result_record *r = &rp->r;
 	int64_t copies = int_or(run->copies, 0);
 	bool imported = is_true(r->imported);
-	fprintf(out, "%s\nBenchmark Run: ", RULE);
+	print_rule(out);
+	fprintf(out, "Benchmark Run: ");
 	/* an import without a date of its own is dated by the import: not the run's time */
 	const char *start = run->started_at ?: imported ? NULL : r->started_at;
 	if (start)
@@ -316,13 +406,24 @@ static void render_run(const struct result_env *rp, const struct result_run *run
 
 	size_t n;
 	_cleanup_free_ const struct result_test **t = sorted_results(run, &n);
+	static const struct table_column cols[] = {
+		{ .flags = TABLE_WRAP },
+		{ .flags = TABLE_RIGHT },
+		{ 0 },
+		{ .flags = TABLE_WRAP },
+	};
+	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 1);
+	struct buf fixed = {0};
 	for (size_t i = 0; i < n; i++) {
 		bool timed = t[i]->time_s.known || t[i]->samples.known;
-		_cleanup_free_ char *how = timed || !imported ? xasprintf("%.1f s, %" PRId64 " samples",
+		_cleanup_free_ char *how = timed || !imported ? xasprintf("(%.1f s, %" PRId64 " samples)",
 									  num_or(t[i]->time_s, 0), int_or(t[i]->samples, 0))
-							      : xstrdup("time and samples " NOT_RECORDED);
-		fprintf(out, "%-40s %12.1f %-5s (%s)\n", t[i]->name, num_or(t[i]->result, 0), t[i]->unit ?: "", how);
+							      : xstrdup("(time and samples " NOT_RECORDED ")");
+		_cleanup_free_ char *result = xasprintf("%.1f", num_or(t[i]->result, 0));
+		table_addv(tab, t[i]->name, result, t[i]->unit ?: "", how);
+		buf_printf(&fixed, "%-40s %12s %-5s %s\n", t[i]->name, result, t[i]->unit ?: "", how);
 	}
+	print_fixed_or_table(&fixed, tab, out);
 	fputc('\n', out);
 	render_index(run, t, n, out);
 	render_dispersion(run, t, n, out);
@@ -335,16 +436,19 @@ static void render_events(const struct result_record *r, FILE *out)
 	typeof(r->sampler) *s = &r->sampler;
 	if (!s->json)
 		return;
-	fprintf(out, "%s\nEvents during the run\n", RULE);
+	print_rule(out);
+	fprintf(out, "Events during the run\n");
 	for (size_t i = 0; i < r->events.n; i++) {
 		fputs("  ", out);
 		print_time(out, r->events.v[i].time, "%H:%M:%S");
-		fprintf(out, "  %s\n", r->events.v[i].message ?: "?");
+		fputs("  ", out);
+		term_print_wrapped(out, r->events.v[i].message ?: "?", 12, term_width(out));
 	}
 	if (r->events.n == 0)
 		fprintf(out, "  none\n");
-	fprintf(out, "  sampled %" PRId64 " times: clocks of %" PRId64 "/%" PRId64 " CPUs, %" PRId64
-		     " thermal zones, %" PRId64 " hwmon alarms, steal, iowait, swap, other processes\n",
+	print_wrapped(out, 2,
+		      "sampled %" PRId64 " times: clocks of %" PRId64 "/%" PRId64 " CPUs, %" PRId64
+		      " thermal zones, %" PRId64 " hwmon alarms, steal, iowait, swap, other processes",
 		int_or(s->count, 0), int_or(s->sources.cpufreq, 0), int_or(s->sources.cpus, 0),
 		int_or(s->sources.thermal_zones, 0), int_or(s->sources.hwmon_alarms, 0));
 	if (s->max_temp_mc.known)
@@ -373,11 +477,13 @@ int result_render(json_object *rec, FILE *out, char **error)
 	render_events(&rp.r, out);
 	if (rp.r.environment.before && is_true(rp.r.imported) && !rp.env.findings.n) {
 		/* the log's header is no probe: no finding means nothing was checked */
-		fprintf(out, "%s\nThe machine before the run\n\nFindings  " NOT_RECORDED
-			     ": an imported log holds no environment record to check\n",
-			RULE);
+		print_rule(out);
+		fprintf(out, "The machine before the run\n\nFindings  ");
+		term_print_wrapped(out, NOT_RECORDED ": an imported log holds no environment record to check", 10,
+				   term_width(out));
 	} else if (rp.r.environment.before && rp.env.findings.json) {
-		fprintf(out, "%s\nThe machine before the run (ubtune probe)\n", RULE);
+		print_rule(out);
+		fprintf(out, "The machine before the run (ubtune probe)\n");
 		findings_render(&rp.env, out);
 	}
 	result_env_free(&rp);

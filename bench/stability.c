@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "lib/result-record.h"
+#include "lib/term.h"
 
 #define REASONS_SHOWN 3
 
@@ -18,31 +19,36 @@ static bool has_passes(const struct result_record *r)
 	return false;
 }
 
-size_t stability_render(json_object *rec, FILE *out)
+size_t stability_render(json_object *rec, const char *prefix, FILE *out)
 {
 	struct result_record r;
 	_cleanup_free_ char *error = NULL;
-	if (result_decode(rec, &r, &error) < 0) {
-		fprintf(out, "Stability: not judged: %s\n", error);
-		return 0;
-	}
+	struct buf b = {0};
+	buf_printf(&b, "%sStability: ", prefix);
+	size_t n = 0;
 	struct strv reasons = {0};
-	size_t n = result_stability(&r, &reasons);
-	if (!n && is_true(r.imported) && !has_passes(&r)) {
-		fprintf(out, "Stability: not judged: the imported output holds no passes and no events\n");
-	} else if (!n) {
-		fprintf(out, "Stability: no test's passes vary by more than %.0f %%, none is bimodal, no event "
-			     "during the run\n",
-			STABILITY_CV_MAX_PCT);
-	} else {
-		fprintf(out, "Stability: not to be trusted: ");
-		for (size_t i = 0; i < n && i < REASONS_SHOWN; i++)
-			fprintf(out, "%s%s", i ? "; " : "", reasons.v[i]);
-		if (n > REASONS_SHOWN)
-			fprintf(out, "; and %zu more", n - REASONS_SHOWN);
-		fputc('\n', out);
+	if (result_decode(rec, &r, &error) < 0) {
+		buf_printf(&b, "not judged: %s", error);
+		goto print;
 	}
-	strv_free(&reasons);
+	n = result_stability(&r, &reasons);
+	if (!n && is_true(r.imported) && !has_passes(&r)) {
+		buf_puts(&b, "not judged: the imported output holds no passes and no events");
+	} else if (!n) {
+		buf_printf(&b, "no test's passes vary by more than %.0f %%, none is bimodal, no event during the run",
+			   STABILITY_CV_MAX_PCT);
+	} else {
+		buf_puts(&b, "not to be trusted: ");
+		for (size_t i = 0; i < n && i < REASONS_SHOWN; i++)
+			buf_printf(&b, "%s%s", i ? "; " : "", reasons.v[i]);
+		if (n > REASONS_SHOWN)
+			buf_printf(&b, "; and %zu more", n - REASONS_SHOWN);
+	}
 	result_record_free(&r);
+print:
+	/* continuation lines indented: the first starts at 0, two short */
+	term_print_wrapped(out, b.s, 2, term_width(out));
+	buf_free(&b);
+	strv_free(&reasons);
 	return n;
 }

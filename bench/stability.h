@@ -7,7 +7,8 @@
 
 #include "lib/result-stability.h"
 
-/* The verdict in one line: "Stability: not to be trusted: REASON; ..." or
+/* The verdict after prefix, wrapped at the width of out: "Stability: not
+ * to be trusted: REASON; ..." or
  * that nothing was seen; reasons beyond the first few are counted. Returns
  * the number of reasons; a record that does not decode is not judged. */
-size_t stability_render(json_object *rec, FILE *out);
+size_t stability_render(json_object *rec, const char *prefix, FILE *out);

@@ -271,7 +271,7 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 	if (print_result(rec, a->json) < 0 && r == 0)
 		r = -EIO;
 	/* the verdict: on stdout after the report, on stderr after JSON */
-	size_t unstable = stability_render(rec, a->json ? stderr : stdout);
+	size_t unstable = stability_render(rec, "", a->json ? stderr : stdout);
 	if (command_flush("the verdict") < 0 && r == 0)
 		r = -EIO;
 	if (r == 0 && unstable && a->strict)

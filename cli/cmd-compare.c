@@ -54,8 +54,9 @@ static void print_verdicts(const struct loaded_inputs *li)
 {
 	fputc('\n', stdout);
 	for (size_t i = 0; i < li->n; i++) {
-		printf("%c (%s): ", (int)('A' + (i < 26 ? i : 25)), li->in[i].source ? li->in[i].source : "?");
-		stability_render(li->in[i].rec, stdout);
+		_cleanup_free_ char *prefix =
+			xasprintf("%c (%s): ", (int)('A' + (i < 26 ? i : 25)), li->in[i].source ? li->in[i].source : "?");
+		stability_render(li->in[i].rec, prefix, stdout);
 	}
 }
 

@@ -4,6 +4,8 @@
 
 #include "command.h"
 #include "lib/store.h"
+#include "lib/table.h"
+#include "lib/term.h"
 
 static const struct cmd_option options[] = {
 	OPT_JSON("print the list as JSON"),
@@ -16,7 +18,7 @@ static char *joined(json_object *a, bool numbers)
 	struct buf b = {0};
 	for (size_t i = 0; i < jarr_len(a); i++) {
 		json_object *v = json_object_array_get_idx(a, i);
-		const char *sep = i ? (numbers ? ", " : ",") : "";
+		const char *sep = i ? ", " : "";
 		if (!v)
 			buf_printf(&b, "%s-", sep);
 		else if (numbers)
@@ -49,32 +51,30 @@ static void row_cells(json_object *e, char **cells)
 	cells[6] = jarr_len(jpath(e, "flags")) ? joined(jpath(e, "flags"), false) : xstrdup("");
 }
 
-/* Each column as wide as its widest cell, so headers sit over their values. */
+/* Headers sit over their values; narrower than the table, the suite, the
+ * flags and the scores wrap between their items, then the start
+ * time is left out. */
 static void print_table(json_object *list)
 {
-	static const char *const head[NCOLUMNS] = { "ID", "STARTED", "HOST", "SUITE", "COPIES", "SCORE", "FLAGS" };
-	size_t n = jarr_len(list);
-	char **cells = xcalloc(n * NCOLUMNS + 1, sizeof(char *));
-	size_t width[NCOLUMNS];
-	for (size_t c = 0; c < NCOLUMNS; c++)
-		width[c] = strlen(head[c]);
-	for (size_t i = 0; i < n; i++) {
-		row_cells(json_object_array_get_idx(list, i), cells + i * NCOLUMNS);
+	static const struct table_column cols[NCOLUMNS] = {
+		{ .head = "ID", .flags = TABLE_RIGHT },
+		{ .head = "STARTED", .drop = 1 },
+		{ .head = "HOST" },
+		{ .head = "SUITE", .flags = TABLE_WRAP },
+		{ .head = "COPIES" },
+		{ .head = "SCORE", .flags = TABLE_WRAP },
+		{ .head = "FLAGS", .flags = TABLE_WRAP },
+	};
+	struct table *t = table_new(cols, NCOLUMNS, 0, 2);
+	for (size_t i = 0; i < jarr_len(list); i++) {
+		char *cells[NCOLUMNS];
+		row_cells(json_object_array_get_idx(list, i), cells);
+		table_add(t, (const char *const *)cells);
 		for (size_t c = 0; c < NCOLUMNS; c++)
-			if (strlen(cells[i * NCOLUMNS + c]) > width[c])
-				width[c] = strlen(cells[i * NCOLUMNS + c]);
+			free(cells[c]);
 	}
-	for (size_t i = 0; i <= n; i++) {
-		const char *const *row = i == 0 ? head : (const char *const *)cells + (i - 1) * NCOLUMNS;
-		/* the id right-aligned, the last column not padded */
-		printf("%*s", (int)width[0], row[0]);
-		for (size_t c = 1; c < NCOLUMNS - 1; c++)
-			printf("  %-*s", (int)width[c], row[c]);
-		printf("  %s\n", row[NCOLUMNS - 1]);
-	}
-	for (size_t i = 0; i < n * NCOLUMNS; i++)
-		free(cells[i]);
-	free(cells);
+	table_print(t, stdout, term_width(stdout));
+	table_free(t);
 }
 
 static int run(struct cmd_ctx *ctx, void *opts)

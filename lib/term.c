@@ -84,13 +84,25 @@ size_t term_fit(const char *s, size_t cols)
 	return i;
 }
 
-/* Columns n bytes of UTF-8 take: a character each. */
+/* Columns n bytes of UTF-8 take: a character each, a colour escape
+ * ("\033[1m") none. */
 static size_t columns(const char *s, size_t n)
 {
 	size_t c = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\033' && i + 1 < n && s[i + 1] == '[') {
+			while (i < n && s[i] != 'm')
+				i++;
+			continue;
+		}
 		c += (s[i] & 0xc0) != 0x80;
+	}
 	return c;
+}
+
+size_t term_columns(const char *s)
+{
+	return columns(s, strlen(s));
 }
 
 /* Writes n bytes of text from column col, broken at its spaces before
@@ -144,7 +156,7 @@ void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width
 	size_t col = indent;
 	const char *p = text;
 	while (*p) {
-		size_t w = strcspn(p, " \n");
+		size_t n = strcspn(p, " \n"), w = columns(p, n);
 		if (col > indent && col + 1 + w > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
@@ -152,9 +164,9 @@ void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width
 			fputc(' ', out);
 			col++;
 		}
-		fwrite(p, 1, w, out);
+		fwrite(p, 1, n, out);
 		col += w;
-		p += w;
+		p += n;
 		if (*p == '\n') {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;

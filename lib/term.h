@@ -36,12 +36,15 @@ size_t term_width(FILE *f);
  * redrawn in place, where a wrapped line would not be. */
 size_t term_fit(const char *s, size_t cols);
 
+/* Columns a string takes: a character each, a colour escape none. */
+size_t term_columns(const char *s);
+
 /* Prints items joined by sep ("a · b · c") from column indent: a line that
  * would pass width is broken between two items (sep dropped there), an
  * item longer than a line at its spaces; continuation lines indented by
  * indent. Columns are counted a character each. */
 void term_print_items(FILE *out, const char *text, const char *sep, size_t indent, size_t width);
 
-/* Prints text wrapped at width columns (bytes), continuation lines indented
+/* Prints text wrapped at width columns, continuation lines indented
  * by indent; the first line continues the current one at column indent. */
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width);

@@ -117,7 +117,7 @@ printf '{"profiles": ["generic", "rpi4"], "build": {"cc": "gcc", "cflags": "-O3 
 	>"$T/rpi4-state/applied.json"
 {
 	cat "$T/probe100" "$T/plan100" "$T/diag100"
-	"$UBTUNE" compare "$RESULTS/rpi4-undervoltage.json" "$RESULTS/rpi4-undervoltage.json"
+	"$UBTUNE" compare "$RESULTS/rpi4-undervoltage.json" "$RESULTS/rpi4-undervoltage.json" --width 1000
 	UBTUNE_STATE_DIR="$T/rpi4-state" UBTUNE_CACHE_DIR="$T/rpi4-cache" "$UBTUNE" bench --dry-run --copies 1,4 \
 		--width 1000 | sed 's/^Expected time: /ubtune: expected to take /'
 } >"$T/real" 2>&1

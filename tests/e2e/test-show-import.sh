@@ -7,7 +7,8 @@ LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
 
 # index tables alone: no time, samples, language, CPUs or environment
 expect_exit 0 "$UBTUNE" import --copies 1 "$LOGS/mangled/index-only.txt"
-expect_exit 0 "$UBTUNE" show 1
+# wide enough for a test's line not to wrap
+expect_exit 0 "$UBTUNE" show 1 --width 100
 out="$T/stdout"
 grep -q '^Dhrystone 2 using register variables .*(time and samples not recorded)$' "$out" || fail "no 'not recorded' for a test: $(cat "$out")"
 grep -q '0 samples' "$out" && fail "an import without samples shows '0 samples': $(cat "$out")"

@@ -39,7 +39,8 @@ for id in 2 3 4; do
 	grep -qx "$id unstable" "$T/flags" || fail "result $id is not flagged unstable: $(cat "$T/stdout")"
 done
 
-expect_exit 0 "$UBTUNE" compare 1 2 3 4
+# wide enough for each verdict to stay on its line
+expect_exit 0 "$UBTUNE" compare 1 2 3 4 --width 200
 grep -q '^A (result 1): Stability: no test.s passes vary by more than 5 %, none is bimodal, no event during the run$' "$T/stdout" ||
 	fail "steady verdict: $(tail -5 "$T/stdout")"
 grep -q '^B (result 2): Stability: not to be trusted: Pipe-based Context Switching, 1 copy: bimodal, its passes fall into two groups 22 % apart$' "$T/stdout" ||
@@ -55,7 +56,7 @@ json_get "$T/stdout" 'd["schema"]' | grep -qx ubtune.compare/1 || fail "compare 
 # bench: the verdict is its last line; --strict makes an untrusted run exit 3
 . "$(dirname "$0")/bench-lib.sh"
 export UBTUNE_STATE_DIR="$T/state-bench"
-"$UBTUNE" bench --quick --tests syscall --copies 1 --force --no-store --strict "${ENGINE[@]}" >"$T/bench" 2>"$T/err"
+"$UBTUNE" bench --quick --tests syscall --copies 1 --force --no-store --strict --width 200 "${ENGINE[@]}" >"$T/bench" 2>"$T/err"
 code=$?
 last=$(tail -1 "$T/bench")
 case $last in

@@ -6,6 +6,7 @@
 
 #include "lib/cpuset.h"
 #include "lib/rootfs.h"
+#include "lib/table.h"
 #include "lib/term.h"
 #include "testlib.h"
 
@@ -266,6 +267,88 @@ static void fit_to_columns(void **state)
 	assert_int_equal(term_fit("\xe2\x80\x94-", 1), 3);
 }
 
+static const struct table_column table_cols[] = {
+	{ .head = "ID", .flags = TABLE_RIGHT },
+	{ .head = "WHEN", .drop = 1 },
+	{ .head = "NAME", .flags = TABLE_WRAP },
+	{ .head = "µs", .flags = TABLE_RIGHT },
+};
+
+/* What table_print() writes for a table of two rows at width; *dropped
+ * is how many columns it left out. */
+static char *table_text(size_t width, size_t *dropped)
+{
+	struct table *t = table_new(table_cols, ARRAY_SIZE(table_cols), 0, 2);
+	table_addv(t, "1", "2026-01-01", "Pipe-based Context Switching", "12.5");
+	table_addv(t, "12", "2026-01-02", "Execl", "1234.5");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	*dropped = table_print(t, f, width);
+	assert_int_equal(fclose(f), 0);
+	table_free(t);
+	return text;
+}
+
+/* Headers over their values, widths in characters ("µs" is two bytes);
+ * narrower, the text column wraps at its spaces and numbers stay whole;
+ * narrower still, an optional column is left out, said to be, and the
+ * text column widens again; what cannot give way more is printed as it is. */
+static void table_fits_width(void **state)
+{
+	static const struct {
+		size_t width, dropped;
+		const char *text;
+	} cases[] = {
+		{ 80, 0,
+		  "ID  WHEN        NAME                              \xc2\xb5s\n"
+		  " 1  2026-01-01  Pipe-based Context Switching    12.5\n"
+		  "12  2026-01-02  Execl                         1234.5\n" },
+		{ 40, 0,
+		  "ID  WHEN        NAME                  \xc2\xb5s\n"
+		  " 1  2026-01-01  Pipe-based          12.5\n"
+		  "                Context\n"
+		  "                Switching\n"
+		  "12  2026-01-02  Execl             1234.5\n" },
+		{ 30, 1,
+		  "ID  NAME                    \xc2\xb5s\n"
+		  " 1  Pipe-based Context    12.5\n"
+		  "    Switching\n"
+		  "12  Execl               1234.5\n"
+		  "(left out to fit 30 columns:\n"
+		  " WHEN; --width shows more)\n" },
+		{ 20, 1,
+		  "ID  NAME            \xc2\xb5s\n"
+		  " 1  Pipe-based    12.5\n"
+		  "    Context\n"
+		  "    Switching\n"
+		  "12  Execl       1234.5\n"
+		  "(left out to fit 20\n"
+		  " columns: WHEN;\n"
+		  " --width shows more)\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t dropped;
+		_cleanup_free_ char *text = table_text(cases[i].width, &dropped);
+		assert_int_equal(dropped, cases[i].dropped);
+		assert_string_equal(text, cases[i].text);
+	}
+}
+
+/* Wrapped text counts characters, not bytes, and indents what follows. */
+static void wrapped_text(void **state)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	fputs("Note: ", f);
+	term_print_wrapped(f, "held at 55 \xc2\xb0" "C for 10 \xc2\xb5s then cooler", 6, 20);
+	fclose(f);
+	assert_string_equal(text, "Note: held at 55 \xc2\xb0" "C\n      for 10 \xc2\xb5s then\n      cooler\n");
+	free(text);
+}
+
 static void rootfs_rejects_bad_roots(void **state)
 {
 	struct rootfs *rf;
@@ -283,6 +366,8 @@ int main(void)
 		cmocka_unit_test(rootfs_traces_reads),
 		cmocka_unit_test(rootfs_rejects_bad_roots),
 		cmocka_unit_test(fit_to_columns),
+		cmocka_unit_test(table_fits_width),
+		cmocka_unit_test(wrapped_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

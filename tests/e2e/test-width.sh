@@ -1,0 +1,100 @@
+#!/bin/bash
+# Text output fits the width: every command's report, at COLUMNS=70 and
+# COLUMNS=80 (and --width), has no line wider than that, counted in
+# characters ("°C", "µs", "×" are one column); only a line that holds a
+# word too long for any line (a path of 40 characters or more) may pass.
+# Tables narrow their text columns and leave out the less important ones,
+# headers staying over their values (history).
+. "$(dirname "$0")/lib.sh"
+
+LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
+RESULTS="$SRCDIR/tests/fixtures/results"
+
+expect_exit 0 "$UBTUNE" import "$LOGS/v6-full/vm-2026-11-29-01" "$LOGS/v5-full/vm-2026-11-29-01" \
+	"$RESULTS/rpi4-undervoltage.json" "$RESULTS/laptop-knobs.json" "$RESULTS/bench-programs-quick.json"
+
+# fits WIDTH FILE: the lines of FILE wider than WIDTH, but for long words
+fits() {
+	$PY - "$@" <<'PY'
+import sys
+width, path = int(sys.argv[1]), sys.argv[2]
+text = open(path, encoding="utf-8").read()
+bad = [l for l in text.split("\n") if len(l) > width and max(len(w) for w in l.split()) < 40]
+if not text.strip():
+    sys.exit("no output")
+if bad:
+    sys.exit("\n".join(bad))
+PY
+}
+
+# check NAME WIDTH CMD...: CMD's standard output at COLUMNS=WIDTH, not a terminal
+check() {
+	local name=$1 w=$2
+	shift 2
+	COLUMNS=$w "$@" >"$T/out" 2>"$T/err" || fail "$name failed: $(head -3 "$T/err")"
+	fits "$w" "$T/out" >"$T/long" 2>&1 || fail "COLUMNS=$w $name: $(cat "$T/long")"
+	# --width wins over COLUMNS
+	COLUMNS=200 "$@" --width "$w" >"$T/out-w" 2>/dev/null || fail "$name --width $w failed"
+	cmp -s "$T/out" "$T/out-w" || fail "$name --width $w differs from COLUMNS=$w"
+}
+
+for w in 70 80; do
+	check history $w "$UBTUNE" history
+	for id in 1 3 4 5; do
+		check "show $id" $w "$UBTUNE" show $id
+		check "diagnose $id" $w "$UBTUNE" diagnose $id
+	done
+	check "compare 1 2" $w "$UBTUNE" compare 1 2
+	check "compare 3 4" $w "$UBTUNE" compare 3 4
+	check "compare 1 2 3" $w "$UBTUNE" compare 1 2 3
+	check "compare 5 3" $w "$UBTUNE" compare 5 3
+	for root in rpi4-undervoltage laptop-battery-powersave x86-kvm-steal; do
+		check "probe --root $root" $w "$UBTUNE" probe --root "$FIXTURES/$root"
+	done
+	check "bench --dry-run" $w "$UBTUNE" bench --dry-run
+	check "status" $w "$UBTUNE" status --root "$FIXTURES/rpi4-undervoltage"
+done
+
+# not a terminal and no COLUMNS: 80
+env -u COLUMNS "$UBTUNE" compare 3 4 >"$T/plain"
+COLUMNS=80 "$UBTUNE" compare 3 4 >"$T/c80"
+cmp -s "$T/plain" "$T/c80" || fail "without COLUMNS compare is not 80 columns wide"
+fits 80 "$T/plain" || fail "compare without COLUMNS passes 80 columns"
+
+# history: each header starts where its values start (the id ends where
+# its values end); narrower, the start time is left out and said to be
+for w in 70 80 120; do
+	COLUMNS=$w "$UBTUNE" history >"$T/history$w" || fail "history failed"
+	$PY - "$T/history$w" <<'PY' || fail "COLUMNS=$w history: headers off their values: $(cat "$T/history$w")"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
+head = lines[0]
+cols = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", head)]
+assert cols[0][2] == "ID", head
+rows = [l for l in lines[1:] if re.match(r"^ *\d+  ", l)]
+assert len(rows) == 5, lines
+for row in rows:
+    # the id right-aligned under ID
+    assert row[cols[0][1] - 1] != " " and (len(row) == cols[0][1] or row[cols[0][1]] == " "), (head, row)
+    for start, end, name in cols[1:]:
+        # a value (or an empty flags cell at the end) starts under its header
+        if start >= len(row):
+            assert name == "FLAGS", (head, row)
+            continue
+        assert row[start] != " " and row[start - 1] == " ", (name, head, row)
+PY
+done
+grep -q '^ID  STARTED  ' "$T/history120" || fail "history at 120 columns lost its start time: $(head -1 "$T/history120")"
+grep -q '^ID  HOST ' "$T/history70" || fail "history at 70 columns kept its start time: $(head -1 "$T/history70")"
+grep -q '^(left out to fit 70 columns: STARTED; --width shows more)$' "$T/history70" ||
+	fail "history at 70 columns does not say what it left out: $(tail -2 "$T/history70")"
+# compare at 70 leaves out the raw results and their units and says so;
+# beside one change never its verdict
+COLUMNS=70 "$UBTUNE" compare 1 2 >"$T/cmp70"
+grep -q '^Test  *A index  B index  *B vs A  verdict$' "$T/cmp70" || fail "compare at 70: $(head -8 "$T/cmp70")"
+tr -s '\n ' ' ' <"$T/cmp70" | grep -q '(left out to fit 70 columns: unit, A result, B result; --width shows more)' ||
+	fail "compare at 70 does not say what it left out: $(cat "$T/cmp70")"
+COLUMNS=200 "$UBTUNE" compare 1 2 >"$T/cmp200"
+grep -q '^Test  *unit  *A result  *A index  *B result  *B index  *B vs A  verdict$' "$T/cmp200" || fail "compare at 200: $(head -8 "$T/cmp200")"
+grep -q 'left out' "$T/cmp200" && fail "compare at 200 columns left something out"
+pass
