@@ -213,7 +213,9 @@ static int64_t run_needs(const struct result_run *run, const struct ub_test_info
 			*most = &ub_tests[k];
 		}
 	}
-	return int_or(run->copies, 0) * (int64_t)procs;
+	int64_t copies = int_or(run->copies, 0);
+	/* a record's copies is what it says: only UnixBench's range counts */
+	return copies > 0 && copies <= UB_COPIES_MAX ? copies * (int64_t)procs : 0;
 }
 
 /* The process and shell tests of a run that failed; the first into *first. */
