@@ -76,8 +76,14 @@ int score_bootstrap(const struct score_input *tests, size_t ntests, unsigned res
 	for (size_t t = 0; t < ntests; t++)
 		ranked[t] = score_resampler_init(&rs[t], tests[t].passes, tests[t].n) == 0;
 	uint64_t state = seed;
+	/* tests of one pass each: every resample is the same draw */
+	bool fixed = maxn == 1;
 
 	for (unsigned r = 0; r < resamples; r++) {
+		if (fixed && r > 0) {
+			scores[r] = scores[0];
+			continue;
+		}
 		for (size_t t = 0; t < ntests; t++) {
 			for (size_t k = 0; k < tests[t].n; k++)
 				pick[k] = next_random(&state) % tests[t].n;
