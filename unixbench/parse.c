@@ -1064,11 +1064,15 @@ static bool run_line(struct parser *p, const char *s)
 		    copies > 0)
 			b = block_set_copies(p, b, copies);
 		struct ub_result *r = result_last(p);
-		if (b && r->h.date)
+		if (b && r->h.date) {
+			/* block_new() may have set it already (4.x) */
+			free(b->date);
 			b->date = xstrdup(r->h.date);
+		}
 		mark_format(p, UB_FMT_HTML);
 		return true;
 	}
+	free(b->date);
 	b->date = parse_date(v);
 	/* the clock follows the 4-word date */
 	const char *c = v;
