@@ -4,6 +4,7 @@
 #   make run          install missing packages, build, run `ubtune probe`
 #   make check        install missing packages, build, run every test
 #   make fuzz         libFuzzer on every parser of outside input (FUZZ_SECONDS=60 each)
+#   make bench-*      timings (bench-import: how fast and how linear import reads)
 #   make install      PREFIX=/usr/local DESTDIR= (binary, man page, profiles, completion)
 #
 # Optional libraries: WITH_SYSTEMD=0 WITH_UDEV=0 WITH_HWLOC=0 WITH_SQLITE=0
@@ -283,6 +284,18 @@ bench-store:
 	@$(SUBMAKE) all $(B)/bench-store-fill
 	@$(SUBMAKE) MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
+
+# How fast import reads UnixBench output (report, .log, one long line) at 1,
+# 15 and 100 MB, whether time per MB stays flat, and the libFuzzer rate of
+# tests/fuzz/fuzz-unixbench.c over SECONDS s when clang is installed:
+#   make bench-import [RUNS=3] [SECONDS=5]
+# The inputs are kept in $(B)/bench-import/ for the next run.
+.PHONY: bench-import
+bench-import: $(B)/ubtune
+	@if command -v clang >/dev/null; then $(SUBMAKE) B=$(FUZZ_B) CC=clang \
+		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_B)/fuzz-unixbench; fi
+	tools/bench-import $(B) $(B)/bench-import $(or $(RUNS),3) \
+		$(if $(shell command -v clang),$(FUZZ_B)/fuzz-unixbench) $(or $(SECONDS),5)
 
 # The Debian package, built by dpkg-buildpackage from debian/ in a copy of
 # the tree (the source tree stays clean) and checked by lintian:
