@@ -427,7 +427,7 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 # the seeds of each harness, beside its kept inputs in tests/fuzz/NAME/
 FUZZ_SEEDS_unixbench := tests/fixtures/unixbench-logs
-FUZZ_SEEDS_result := tests/fixtures/results tests/fixtures/compare
+FUZZ_SEEDS_result := tests/fixtures/results tests/fixtures/compare tests/fixtures/expected
 FUZZ_SEEDS_profile := profiles
 FUZZ_SEEDS_archive := tests/fixtures/real
 # check-san replays a few small dumps only (unpacking every one takes minutes)
@@ -454,13 +454,21 @@ $(B)/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(B)/li
 		$(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # The /proc files of the fixture roots, each behind the byte that picks
-# its parser (tests/fuzz/fuzz-proc.c)
-$(B)/seeds/proc: $(FIXTURE_STAMP)
+# its parser (tests/fuzz/fuzz-proc.c): a few /proc/PID/stat of each, and
+# their hwmon and thermal files as "CLASS/ENTRY/FILE=first line"
+$(B)/seeds/proc: $(FIXTURE_STAMP) tests/fuzz/fuzz-proc.c
 	@rm -rf $@ && mkdir -p $@
 	@for r in tests/fixtures/roots/* $(B)/fixtures/*; do n=$$(basename $$r); \
-		for f in c:cpuinfo m:self/mountinfo M:mounts i:interrupts k:../dmesg; do \
+		for f in c:cpuinfo m:self/mountinfo M:mounts i:interrupts k:../dmesg s:stat; do \
 			[ -f $$r/proc/$${f#*:} ] && { printf %s $${f%%:*}; cat $$r/proc/$${f#*:}; } >$@/$${f%%:*}-$$n; \
-		done; done; true
+		done; \
+		for s in $$(ls -d $$r/proc/[0-9]*/stat 2>/dev/null | head -n 3); do \
+			{ printf p; cat $$s; } >$@/p-$$n-$$(basename $$(dirname $$s)); done; \
+		for c in hwmon thermal; do for e in $$r/sys/class/$$c/*/; do [ -d $$e ] || continue; \
+			(cd $$e && find -L . -maxdepth 2 -type f -size -4k 2>/dev/null | sort | sed 's|^\./||' | \
+			while read -r f; do printf '%s/%s/%s=%s\n' $$c $$(basename $$e) "$$f" "$$(head -n 1 "$$f")"; done); \
+		done; done >$@/h.tmp; [ -s $@/h.tmp ] && { printf h; cat $@/h.tmp; } >$@/h-$$n; rm -f $@/h.tmp; \
+	done; true
 
 # make fuzz [FUZZ_SECONDS=N]: the harnesses of tests/fuzz/ built with
 # clang's libFuzzer (and the same sanitizers) in $(FUZZ_B), each run for N
