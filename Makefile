@@ -433,12 +433,13 @@ FUZZ_SEEDS_archive := tests/fixtures/real
 # check-san replays a few small dumps only (unpacking every one takes minutes)
 FUZZ_CHECK_SEEDS_archive := $(addprefix tests/fixtures/real/,pytorch-cpuinfo-raspberrypi3.tar.gz virt-what-esx-arm.tar.gz)
 FUZZ_SEEDS_proc = $(1)/seeds/proc
+FUZZ_SEEDS_hw = $(1)/seeds/hw
 fuzz_corpus = tests/fuzz/$(2) $(call FUZZ_SEEDS_$(2),$(1))
 san_corpus = tests/fuzz/$(2) $(or $(FUZZ_CHECK_SEEDS_$(2)),$(call FUZZ_SEEDS_$(2),$(1)))
 .PHONY: check-san fuzz fuzz-build
 check-san: $(FIXTURE_STAMP)
 	@$(SUBMAKE) B=$(SAN_B) CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		all $(SAN_UNIT_BIN) $(FUZZ_NAMES:%=$(SAN_B)/replay-%) $(SAN_B)/seeds/proc
+		all $(SAN_UNIT_BIN) $(FUZZ_NAMES:%=$(SAN_B)/replay-%) $(SAN_B)/seeds/proc $(SAN_B)/seeds/hw
 	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
 	@echo "sanitizer build ($(SAN_B)/ubtune):"
 	@$(SAN_ENV) TESTS_LABEL=unit-san tools/run-tests unit $(SAN_UNIT_BIN); r1=$$?; \
@@ -454,8 +455,7 @@ $(B)/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(B)/li
 		$(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # The /proc files of the fixture roots, each behind the byte that picks
-# its parser (tests/fuzz/fuzz-proc.c): a few /proc/PID/stat of each, and
-# their hwmon and thermal files as "CLASS/ENTRY/FILE=first line"
+# its parser (tests/fuzz/fuzz-proc.c), with a few /proc/PID/stat of each
 $(B)/seeds/proc: $(FIXTURE_STAMP) tests/fuzz/fuzz-proc.c
 	@rm -rf $@ && mkdir -p $@
 	@for r in tests/fixtures/roots/* $(B)/fixtures/*; do n=$$(basename $$r); \
@@ -464,10 +464,17 @@ $(B)/seeds/proc: $(FIXTURE_STAMP) tests/fuzz/fuzz-proc.c
 		done; \
 		for s in $$(ls -d $$r/proc/[0-9]*/stat 2>/dev/null | head -n 3); do \
 			{ printf p; cat $$s; } >$@/p-$$n-$$(basename $$(dirname $$s)); done; \
+	done; true
+
+# The hwmon and thermal files of the fixture roots as "CLASS/ENTRY/FILE=its
+# first line" (tests/fuzz/fuzz-hw.c)
+$(B)/seeds/hw: $(FIXTURE_STAMP) tests/fuzz/fuzz-hw.c
+	@rm -rf $@ && mkdir -p $@
+	@for r in tests/fixtures/roots/* $(B)/fixtures/*; do \
 		for c in hwmon thermal; do for e in $$r/sys/class/$$c/*/; do [ -d $$e ] || continue; \
 			(cd $$e && find -L . -maxdepth 2 -type f -size -4k 2>/dev/null | sort | sed 's|^\./||' | \
 			while read -r f; do printf '%s/%s/%s=%s\n' $$c $$(basename $$e) "$$f" "$$(head -n 1 "$$f")"; done); \
-		done; done >$@/h.tmp; [ -s $@/h.tmp ] && { printf h; cat $@/h.tmp; } >$@/h-$$n; rm -f $@/h.tmp; \
+		done; done >$@/$$(basename $$r); [ -s $@/$$(basename $$r) ] || rm -f $@/$$(basename $$r); \
 	done; true
 
 # make fuzz [FUZZ_SECONDS=N]: the harnesses of tests/fuzz/ built with
@@ -481,7 +488,7 @@ FUZZ_CFLAGS := -O1 -g $(SAN_FLAGS)
 fuzz-build:
 	@tools/install-deps $(DEPS_FUZZ)
 	@$(SUBMAKE) B=$(FUZZ_B) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
-		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc
+		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc $(FUZZ_B)/seeds/hw
 fuzz_run = mkdir -p $(FUZZ_B)/corpus/$(1) && echo "fuzz-$(1): $(FUZZ_SECONDS) s (log: $(FUZZ_B)/log-$(1))" && \
 	{ ASAN_OPTIONS=detect_leaks=1 $(FUZZ_B)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
 		-print_final_stats=1 -artifact_prefix=$(FUZZ_B)/crash-$(1)- \
