@@ -17,7 +17,7 @@
 #include "lib/hw.h"
 #include "tests/fuzz/fuzz.h"
 
-static char root[32];
+static char root[256];
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -53,6 +53,8 @@ static void put_file(const char *line, size_t n)
 		if (depth == 4 || !component_ok(c, (size_t)(end - c)))
 			return;
 		len += snprintf(path + len, sizeof(path) - (size_t)len, "/%.*s", (int)(end - c), c);
+		if ((size_t)len >= sizeof(path))
+			return;
 		if (slash)
 			(void)mkdir(path, 0755);
 		c = slash ? slash + 1 : eq;
@@ -63,8 +65,9 @@ static void put_file(const char *line, size_t n)
 	if (fd < 0)
 		return;
 	size_t vn = (size_t)(line + n - eq - 1);
-	if (write(fd, eq + 1, vn) != (ssize_t)vn || write(fd, "\n", 1) != 1)
-		abort();
+	/* a short write (a full disk) leaves a shorter file: one more input */
+	if (write(fd, eq + 1, vn) == (ssize_t)vn)
+		(void)!write(fd, "\n", 1);
 	close(fd);
 }
 
@@ -77,13 +80,16 @@ static void remove_root(void)
 static void hw(const char *text)
 {
 	if (!root[0]) {
-		strcpy(root, "/tmp/fuzz-hw.XXXXXX");
+		/* every input makes and removes its files: a tmpfs as TMPDIR
+		 * (/dev/shm) runs it several times faster than a disk */
+		const char *tmp = getenv("TMPDIR");
+		snprintf(root, sizeof(root), "%s/fuzz-hw.XXXXXX", tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
 		if (!mkdtemp(root))
 			abort();
 		atexit(remove_root);
 	}
 	(void)nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	char dir[64];
+	char dir[300];
 	snprintf(dir, sizeof(dir), "%s/sys", root);
 	(void)mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/sys/class", root);
