@@ -136,11 +136,12 @@ char *ub_clean(const char *s, size_t n, unsigned *manglings)
 
 static const char *const log_markers[] = { "Results of ", "Sum of ", "score:", "time:", "iterations:" };
 
-/* Removes a mail quote prefix ("> ", "> > ", ">>") in place. The .log's
- * own ">>>> score:" lines keep their four '>'. */
-static void unquote(char *s, unsigned *manglings)
+/* Removes a mail quote prefix ("> ", "> > ", ">>") of *line. The .log's
+ * own ">>>> score:" lines keep their four '>', as ">>>> " (one byte longer
+ * than ">>>>score:": *line may move). */
+static void unquote(char **line, unsigned *manglings)
 {
-	char *p = s;
+	char *s = *line, *p = s;
 	unsigned marks = 0;
 	while (*p == ' ' || *p == '>') {
 		if (*p == '>')
@@ -157,7 +158,11 @@ static void unquote(char *s, unsigned *manglings)
 	if (!log_line || marks > 4)
 		*manglings |= UB_MANGLE_QUOTED;
 	if (log_line) {
-		size_t n = strlen(p);
+		size_t n = strlen(p), at = (size_t)(p - s);
+		if (at < 5) {
+			s = *line = xrealloc(s, n + 6);
+			p = s + at;
+		}
 		memmove(s + 5, p, n + 1);
 		memcpy(s, ">>>> ", 5);
 	} else {
@@ -413,7 +418,7 @@ static void add_line(struct ub_lines *out, const char *s, size_t n, unsigned src
 	if (n > UB_LINE_MAX && !out->long_line)
 		out->long_line = src;
 	char *clean = ub_clean(s, n, &out->manglings);
-	unquote(clean, &out->manglings);
+	unquote(&clean, &out->manglings);
 	uncode(clean);
 	recase(clean, &out->manglings);
 	add_split(out, clean, src);
