@@ -4,6 +4,7 @@
 #   make run          install missing packages, build, run `ubtune probe`
 #   make check        install missing packages, build, run every test
 #   make fuzz         libFuzzer on every parser of outside input (FUZZ_SECONDS=60 each)
+#   make bench-*      timings (bench-import: how fast and how linear import reads)
 #   make install      PREFIX=/usr/local DESTDIR= (binary, man page, profiles, completion)
 #
 # Optional libraries: WITH_SYSTEMD=0 WITH_UDEV=0 WITH_HWLOC=0 WITH_SQLITE=0
@@ -284,6 +285,18 @@ bench-store:
 	@$(SUBMAKE) MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
 
+# How fast import reads UnixBench output (report, .log, one long line) at 1,
+# 15 and 100 MB, whether time per MB stays flat, and the libFuzzer rate of
+# tests/fuzz/fuzz-unixbench.c over SECONDS s when clang is installed:
+#   make bench-import [RUNS=3] [SECONDS=5]
+# The inputs are kept in $(B)/bench-import/ for the next run.
+.PHONY: bench-import
+bench-import: $(B)/ubtune
+	@if command -v clang >/dev/null; then $(SUBMAKE) B=$(FUZZ_B) CC=clang \
+		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_B)/fuzz-unixbench; fi
+	tools/bench-import $(B) $(B)/bench-import $(or $(RUNS),3) \
+		$(if $(shell command -v clang),$(FUZZ_B)/fuzz-unixbench) $(or $(SECONDS),5)
+
 # The Debian package, built by dpkg-buildpackage from debian/ in a copy of
 # the tree (the source tree stays clean) and checked by lintian:
 # $(B)/deb/ubtune_VERSION_ARCH.deb.
@@ -414,18 +427,19 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 # the seeds of each harness, beside its kept inputs in tests/fuzz/NAME/
 FUZZ_SEEDS_unixbench := tests/fixtures/unixbench-logs
-FUZZ_SEEDS_result := tests/fixtures/results tests/fixtures/compare
+FUZZ_SEEDS_result := tests/fixtures/results tests/fixtures/compare tests/fixtures/expected
 FUZZ_SEEDS_profile := profiles
 FUZZ_SEEDS_archive := tests/fixtures/real
 # check-san replays a few small dumps only (unpacking every one takes minutes)
 FUZZ_CHECK_SEEDS_archive := $(addprefix tests/fixtures/real/,pytorch-cpuinfo-raspberrypi3.tar.gz virt-what-esx-arm.tar.gz)
 FUZZ_SEEDS_proc = $(1)/seeds/proc
+FUZZ_SEEDS_hw = $(1)/seeds/hw
 fuzz_corpus = tests/fuzz/$(2) $(call FUZZ_SEEDS_$(2),$(1))
 san_corpus = tests/fuzz/$(2) $(or $(FUZZ_CHECK_SEEDS_$(2)),$(call FUZZ_SEEDS_$(2),$(1)))
 .PHONY: check-san fuzz fuzz-build
 check-san: $(FIXTURE_STAMP)
 	@$(SUBMAKE) B=$(SAN_B) CFLAGS="-O1 -g $(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" \
-		all $(SAN_UNIT_BIN) $(FUZZ_NAMES:%=$(SAN_B)/replay-%) $(SAN_B)/seeds/proc
+		all $(SAN_UNIT_BIN) $(FUZZ_NAMES:%=$(SAN_B)/replay-%) $(SAN_B)/seeds/proc $(SAN_B)/seeds/hw
 	@rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
 	@echo "sanitizer build ($(SAN_B)/ubtune):"
 	@$(SAN_ENV) TESTS_LABEL=unit-san tools/run-tests unit $(SAN_UNIT_BIN); r1=$$?; \
@@ -441,13 +455,27 @@ $(B)/replay-%: tests/fuzz/fuzz-%.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(B)/li
 		$(LDFLAGS) $(PKG_LIBS) $(LDLIBS)
 
 # The /proc files of the fixture roots, each behind the byte that picks
-# its parser (tests/fuzz/fuzz-proc.c)
-$(B)/seeds/proc: $(FIXTURE_STAMP)
+# its parser (tests/fuzz/fuzz-proc.c), with a few /proc/PID/stat of each
+$(B)/seeds/proc: $(FIXTURE_STAMP) tests/fuzz/fuzz-proc.c
 	@rm -rf $@ && mkdir -p $@
 	@for r in tests/fixtures/roots/* $(B)/fixtures/*; do n=$$(basename $$r); \
-		for f in c:cpuinfo m:self/mountinfo M:mounts i:interrupts k:../dmesg; do \
+		for f in c:cpuinfo m:self/mountinfo M:mounts i:interrupts k:../dmesg s:stat; do \
 			[ -f $$r/proc/$${f#*:} ] && { printf %s $${f%%:*}; cat $$r/proc/$${f#*:}; } >$@/$${f%%:*}-$$n; \
-		done; done; true
+		done; \
+		for s in $$(ls -d $$r/proc/[0-9]*/stat 2>/dev/null | head -n 3); do \
+			{ printf p; cat $$s; } >$@/p-$$n-$$(basename $$(dirname $$s)); done; \
+	done; true
+
+# The hwmon and thermal files of the fixture roots as "CLASS/ENTRY/FILE=its
+# first line" (tests/fuzz/fuzz-hw.c)
+$(B)/seeds/hw: $(FIXTURE_STAMP) tests/fuzz/fuzz-hw.c
+	@rm -rf $@ && mkdir -p $@
+	@for r in tests/fixtures/roots/* $(B)/fixtures/*; do \
+		for c in hwmon thermal; do for e in $$r/sys/class/$$c/*/; do [ -d $$e ] || continue; \
+			(cd $$e && find -L . -maxdepth 2 -type f -size -4k 2>/dev/null | sort | sed 's|^\./||' | \
+			while read -r f; do printf '%s/%s/%s=%s\n' $$c $$(basename $$e) "$$f" "$$(head -n 1 "$$f")"; done); \
+		done; done >$@/$$(basename $$r); [ -s $@/$$(basename $$r) ] || rm -f $@/$$(basename $$r); \
+	done; true
 
 # make fuzz [FUZZ_SECONDS=N]: the harnesses of tests/fuzz/ built with
 # clang's libFuzzer (and the same sanitizers) in $(FUZZ_B), each run for N
@@ -460,7 +488,7 @@ FUZZ_CFLAGS := -O1 -g $(SAN_FLAGS)
 fuzz-build:
 	@tools/install-deps $(DEPS_FUZZ)
 	@$(SUBMAKE) B=$(FUZZ_B) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
-		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc
+		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc $(FUZZ_B)/seeds/hw
 fuzz_run = mkdir -p $(FUZZ_B)/corpus/$(1) && echo "fuzz-$(1): $(FUZZ_SECONDS) s (log: $(FUZZ_B)/log-$(1))" && \
 	{ ASAN_OPTIONS=detect_leaks=1 $(FUZZ_B)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
 		-print_final_stats=1 -artifact_prefix=$(FUZZ_B)/crash-$(1)- \

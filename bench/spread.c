@@ -67,20 +67,42 @@ int score_bootstrap(const struct score_input *tests, size_t ntests, unsigned res
 			maxn = tests[t].n;
 	}
 	_cleanup_free_ struct pass_value *draw = xmalloc(maxn * sizeof(*draw));
+	_cleanup_free_ size_t *pick = xmalloc(maxn * sizeof(*pick));
 	_cleanup_free_ double *index = xmalloc(ntests * sizeof(*index));
 	_cleanup_free_ double *scores = xmalloc(resamples * sizeof(*scores));
+	/* a test's draws are ordered by counting (score_resample()), not sorted */
+	_cleanup_free_ struct score_resampler *rs = xcalloc(ntests, sizeof(*rs));
+	_cleanup_free_ bool *ranked = xcalloc(ntests, sizeof(*ranked));
+	for (size_t t = 0; t < ntests; t++)
+		ranked[t] = score_resampler_init(&rs[t], tests[t].passes, tests[t].n) == 0;
 	uint64_t state = seed;
+	/* tests of one pass each: every resample is the same draw */
+	bool fixed = maxn == 1;
 
 	for (unsigned r = 0; r < resamples; r++) {
+		if (fixed && r > 0) {
+			scores[r] = scores[0];
+			continue;
+		}
 		for (size_t t = 0; t < ntests; t++) {
 			for (size_t k = 0; k < tests[t].n; k++)
-				draw[k] = tests[t].passes[next_random(&state) % tests[t].n];
-			struct test_score ts;
-			score_test(draw, tests[t].n, NULL, &ts);
-			index[t] = score_index(ts.result, tests[t].baseline);
+				pick[k] = next_random(&state) % tests[t].n;
+			double result;
+			if (ranked[t]) {
+				result = score_resample(&rs[t], pick);
+			} else {
+				struct test_score ts;
+				for (size_t k = 0; k < tests[t].n; k++)
+					draw[k] = tests[t].passes[pick[k]];
+				score_test(draw, tests[t].n, NULL, &ts);
+				result = ts.result;
+			}
+			index[t] = score_index(result, tests[t].baseline);
 		}
 		scores[r] = score_overall(index, ntests);
 	}
+	for (size_t t = 0; t < ntests; t++)
+		score_resampler_free(&rs[t]);
 	doubles_sort(scores, resamples);
 	*lo = score_quantile(scores, resamples, 0.025);
 	*hi = score_quantile(scores, resamples, 0.975);

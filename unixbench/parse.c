@@ -1064,11 +1064,15 @@ static bool run_line(struct parser *p, const char *s)
 		    copies > 0)
 			b = block_set_copies(p, b, copies);
 		struct ub_result *r = result_last(p);
-		if (b && r->h.date)
+		if (b && r->h.date) {
+			/* block_new() may have set it already (4.x) */
+			free(b->date);
 			b->date = xstrdup(r->h.date);
+		}
 		mark_format(p, UB_FMT_HTML);
 		return true;
 	}
+	free(b->date);
 	b->date = parse_date(v);
 	/* the clock follows the 4-word date */
 	const char *c = v;
@@ -1128,6 +1132,8 @@ static const struct ub_test_info *known_name(const char *s, const char **rest, c
 	const struct ub_test_info *best = NULL;
 	size_t best_n = 0;
 	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
+		if (s[0] != t->name[0])
+			continue;
 		size_t n = strlen(t->name);
 		if (n <= best_n || strncmp(s, t->name, n) != 0)
 			continue;
@@ -1272,13 +1278,17 @@ static bool apply_row(struct parser *p, const char *name, const struct row *r)
  * "variables  41920798.1 lps ..."): the joined line, or NULL. */
 static char *join_wrapped_name(struct parser *p, const char *s)
 {
-	if (p->i + 1 >= p->lines->n || strlen(s) < 6)
+	size_t n = strlen(s);
+	if (p->i + 1 >= p->lines->n || n < 6)
 		return NULL;
 	const char *next = p->lines->v[p->i + 1].s;
 	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
 		const char *name = t->name;
-		const char *rest = startswith(name, s);
-		if (rest && *rest == ' ' && startswith(next, rest + 1))
+		/* the line is the start of the name: most lines differ at once */
+		if (name[0] != s[0] || strncmp(name, s, n) != 0)
+			continue;
+		const char *rest = name + n;
+		if (*rest == ' ' && startswith(next, rest + 1))
 			return xasprintf("%s %s", s, next);
 	}
 	return NULL;

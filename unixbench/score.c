@@ -53,6 +53,72 @@ int score_test(const struct pass_value *p, size_t n, bool *dropped, struct test_
 	return 0;
 }
 
+static const struct pass_value *rank_passes;
+
+static int by_count(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	double x = rank_passes[i].count, y = rank_passes[j].count;
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+int score_resampler_init(struct score_resampler *s, const struct pass_value *p, size_t n)
+{
+	*s = (struct score_resampler){ .n = n };
+	if (n == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i].count))
+			return -EINVAL;
+	s->rank = xmalloc(n * sizeof(*s->rank));
+	s->lograte = xmalloc(n * sizeof(*s->lograte));
+	s->at = xmalloc((n + 1) * sizeof(*s->at));
+	s->order = xmalloc(n * sizeof(*s->order));
+	for (size_t i = 0; i < n; i++) {
+		s->order[i] = i;
+		s->lograte[i] = pass_log_rate(&p[i]);
+	}
+	rank_passes = p;
+	qsort(s->order, n, sizeof(*s->order), by_count);
+	rank_passes = NULL;
+	for (size_t k = 0; k < n; k++) {
+		/* equal as score_test()'s comparison sees them (0 and -0 too) */
+		if (k > 0 && p[s->order[k]].count != p[s->order[k - 1]].count)
+			s->nclass++;
+		s->rank[s->order[k]] = s->nclass;
+	}
+	s->nclass++;
+	return 0;
+}
+
+double score_resample(struct score_resampler *s, const size_t *draw)
+{
+	size_t n = s->n;
+	memset(s->at, 0, (s->nclass + 1) * sizeof(*s->at));
+	for (size_t k = 0; k < n; k++)
+		s->at[s->rank[draw[k]] + 1]++;
+	for (size_t c = 1; c <= s->nclass; c++)
+		s->at[c] += s->at[c - 1];
+	for (size_t k = 0; k < n; k++)
+		s->order[s->at[s->rank[draw[k]]]++] = draw[k];
+	size_t ndrop = n / 3;
+	double logsum = 0;
+	for (size_t k = ndrop; k < n; k++)
+		logsum += s->lograte[s->order[k]];
+	return exp(logsum / (double)(n - ndrop));
+}
+
+void score_resampler_free(struct score_resampler *s)
+{
+	free(s->rank);
+	free(s->lograte);
+	free(s->at);
+	free(s->order);
+	*s = (struct score_resampler){0};
+}
+
 double score_index(double result, double baseline)
 {
 	return 10.0 * result / baseline;

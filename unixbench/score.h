@@ -34,6 +34,26 @@ struct test_score {
  */
 int score_test(const struct pass_value *p, size_t n, bool *dropped, struct test_score *out);
 
+/*
+ * The result score_test() gives for many draws from the same passes (a
+ * bootstrap), without sorting each draw: the passes are ranked by count
+ * once and a draw is put in order by counting, ties in the order drawn as
+ * score_test() keeps them, so the result is the same to the last bit.
+ * score_resampler_init() takes n passes (p must outlive it); -EINVAL when
+ * n is 0 or a count is NaN (no order to rank by: use score_test()).
+ */
+struct score_resampler {
+	size_t n, nclass;
+	size_t *rank;     /* pass -> rank of its count among the distinct counts */
+	double *lograte;  /* pass -> what it adds to the log sum */
+	size_t *at;       /* nclass + 1: where each rank goes in a draw */
+	size_t *order;    /* n: a draw in score_test()'s order */
+};
+int score_resampler_init(struct score_resampler *s, const struct pass_value *p, size_t n);
+/* The result of the passes draw[0..n) (indexes into p). */
+double score_resample(struct score_resampler *s, const size_t *draw);
+void score_resampler_free(struct score_resampler *s);
+
 /* 10 × result / baseline. */
 double score_index(double result, double baseline);
 

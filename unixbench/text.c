@@ -92,46 +92,56 @@ char *ub_clean(const char *s, size_t n, unsigned *manglings)
 	const unsigned char *u = (const unsigned char *)s;
 	if (n > UB_LINE_MAX)
 		n = UB_LINE_MAX;
-	struct buf b = {0};
+	/* every repair is no longer than what it replaces: one allocation */
+	char *out = xmalloc(n + 1);
+	size_t o = 0;
 	for (size_t i = 0; i < n;) {
+		/* printable ASCII, nearly all of it, is copied as it is */
+		size_t run = i;
+		while (run < n && u[run] >= 0x20 && u[run] < 0x7f)
+			run++;
+		memcpy(out + o, s + i, run - i);
+		o += run - i;
+		i = run;
+		if (i == n)
+			break;
 		unsigned cp, m = 0;
 		size_t len = utf8_decode(u + i, n - i, &cp);
 		if (len == 0) {
 			/* Latin-1's non-breaking space, or a byte that is no text */
 			*manglings |= u[i] == 0xa0 ? UB_MANGLE_NBSP : UB_MANGLE_CONTROL;
-			buf_add(&b, u[i] == 0xa0 ? " " : "?", 1);
+			out[o++] = u[i] == 0xa0 ? ' ' : '?';
 			i++;
 			continue;
 		}
 		if (cp == '\t') {
-			buf_add(&b, " ", 1);
+			out[o++] = ' ';
 		} else if (cp < 0x20 || cp == 0x7f) {
 			*manglings |= UB_MANGLE_CONTROL;
-			buf_add(&b, " ", 1);
-		} else if (cp < 0x80) {
-			buf_add(&b, s + i, 1);
+			out[o++] = ' ';
 		} else {
 			const char *r = ascii_for(cp, &m);
 			*manglings |= m;
-			if (r)
-				buf_puts(&b, r);
-			else
-				buf_add(&b, s + i, len);
+			size_t rn = r ? strlen(r) : len;
+			memcpy(out + o, r ? r : s + i, rn);
+			o += rn;
 		}
 		i += len;
 	}
-	return buf_steal(&b);
+	out[o] = '\0';
+	return out;
 }
 
 /* ---- quotes ---- */
 
 static const char *const log_markers[] = { "Results of ", "Sum of ", "score:", "time:", "iterations:" };
 
-/* Removes a mail quote prefix ("> ", "> > ", ">>") in place. The .log's
- * own ">>>> score:" lines keep their four '>'. */
-static void unquote(char *s, unsigned *manglings)
+/* Removes a mail quote prefix ("> ", "> > ", ">>") of *line. The .log's
+ * own ">>>> score:" lines keep their four '>', as ">>>> " (one byte longer
+ * than ">>>>score:": *line may move). */
+static void unquote(char **line, unsigned *manglings)
 {
-	char *p = s;
+	char *s = *line, *p = s;
 	unsigned marks = 0;
 	while (*p == ' ' || *p == '>') {
 		if (*p == '>')
@@ -148,7 +158,11 @@ static void unquote(char *s, unsigned *manglings)
 	if (!log_line || marks > 4)
 		*manglings |= UB_MANGLE_QUOTED;
 	if (log_line) {
-		size_t n = strlen(p);
+		size_t n = strlen(p), at = (size_t)(p - s);
+		if (at < 5) {
+			s = *line = xrealloc(s, n + 6);
+			p = s + at;
+		}
 		memmove(s + 5, p, n + 1);
 		memcpy(s, ">>>> ", 5);
 	} else {
@@ -235,10 +249,11 @@ static bool digit_at(const char *s, size_t i)
 static size_t pattern_anchor(const char *s, size_t i)
 {
 	const char *p = s + i;
-	size_t eq = strspn(p, "=");
-	if (eq >= 8)
-		return eq;
-	if (startswith(p, "CPU ") && digit_at(p, 4)) {
+	if (*p == '=') {
+		size_t eq = strspn(p, "=");
+		return eq >= 8 ? eq : 0;
+	}
+	if (*p == 'C' && startswith(p, "CPU ") && digit_at(p, 4)) {
 		size_t k = 4;
 		while (digit_at(p, k))
 			k++;
@@ -261,41 +276,58 @@ static size_t pattern_anchor(const char *s, size_t i)
 	return 0;
 }
 
-/* The bytes a literal anchor may begin with: most positions of a line
- * start none, and are passed over without comparing every name. */
-static bool anchor_first[256];
+/* The literal anchors (test names and structure), grouped by their first
+ * byte and longest first within a group, so that a position is compared
+ * with the few anchors that could start there and the first that matches
+ * is the longest. */
+struct anchor {
+	const char *s;
+	size_t n;
+};
+static struct anchor *anchors;
+static size_t anchor_from[257]; /* anchors[anchor_from[c] .. anchor_from[c + 1]) begin with c */
 
-static void anchor_first_init(void)
+static int anchor_cmp(const void *a, const void *b)
 {
-	static bool done;
-	if (done)
-		return;
-	for (const struct ub_test_info *t = ub_tests; t->id; t++)
-		anchor_first[(unsigned char)t->name[0]] = true;
-	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++)
-		anchor_first[(unsigned char)structure_anchors[k][0]] = true;
-	done = true;
+	const struct anchor *x = a, *y = b;
+	unsigned char cx = (unsigned char)x->s[0], cy = (unsigned char)y->s[0];
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	return x->n > y->n ? -1 : x->n < y->n;
 }
 
-/* The longest literal anchor (test name or structure) starting at s+i. */
-static size_t literal_anchor(const char *s, size_t i)
+static void anchors_init(void)
 {
-	anchor_first_init();
-	if (!anchor_first[(unsigned char)s[i]])
-		return 0;
-	size_t best = 0;
-	for (const struct ub_test_info *t = ub_tests; t->id; t++) {
-		const char *name = t->name;
-		size_t n = strlen(name);
-		if (n > best && strncmp(s + i, name, n) == 0)
-			best = n;
+	if (anchors)
+		return;
+	size_t ntests = 0;
+	while (ub_tests[ntests].id)
+		ntests++;
+	size_t n = ntests + ARRAY_SIZE(structure_anchors);
+	struct anchor *v = xmalloc(n * sizeof(*v));
+	for (size_t k = 0; k < ntests; k++)
+		v[k] = (struct anchor){ ub_tests[k].name, strlen(ub_tests[k].name) };
+	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++)
+		v[ntests + k] = (struct anchor){ structure_anchors[k], strlen(structure_anchors[k]) };
+	qsort(v, n, sizeof(*v), anchor_cmp);
+	for (size_t c = 0, k = 0; c < 257; c++) {
+		while (k < n && (unsigned char)v[k].s[0] < c)
+			k++;
+		anchor_from[c] = k;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(structure_anchors); k++) {
-		size_t n = strlen(structure_anchors[k]);
-		if (n > best && strncmp(s + i, structure_anchors[k], n) == 0)
-			best = n;
-	}
-	return best;
+	anchors = v;
+}
+
+/* The longest literal anchor (test name or structure) starting at s+i,
+ * the line being len bytes long. */
+static size_t literal_anchor(const char *s, size_t len, size_t i)
+{
+	anchors_init();
+	unsigned char c = (unsigned char)s[i];
+	for (size_t k = anchor_from[c]; k < anchor_from[c + 1]; k++)
+		if (anchors[k].n <= len - i && memcmp(s + i, anchors[k].s, anchors[k].n) == 0)
+			return anchors[k].n;
+	return 0;
 }
 
 /* Where a glued line may be cut: after white space, a closing parenthesis,
@@ -359,7 +391,7 @@ static void add_split(struct ub_lines *out, char *s, unsigned src)
 	size_t len = strlen(s), from = 0, i = 0;
 	bool seen_text = false;
 	while (i < len) {
-		size_t a = literal_anchor(s, i);
+		size_t a = literal_anchor(s, len, i);
 		size_t p = pattern_anchor(s, i);
 		size_t n = a > p ? a : p;
 		if (n && seen_text && cut_allowed(s, i)) {
@@ -386,7 +418,7 @@ static void add_line(struct ub_lines *out, const char *s, size_t n, unsigned src
 	if (n > UB_LINE_MAX && !out->long_line)
 		out->long_line = src;
 	char *clean = ub_clean(s, n, &out->manglings);
-	unquote(clean, &out->manglings);
+	unquote(&clean, &out->manglings);
 	uncode(clean);
 	recase(clean, &out->manglings);
 	add_split(out, clean, src);

@@ -152,6 +152,44 @@ static void bootstrap_interval(void **state)
 	assert_int_equal(score_bootstrap(&none, 1, 10, 1, &lo, &hi), -EINVAL);
 }
 
+/* The bootstrap's counting order gives score_test()'s result to the last
+ * bit: passes with tied counts (and 0 beside -0) but other times, so that
+ * which of them are dropped and the order of the log sum both matter. */
+static void resample_as_score_test(void **state)
+{
+	struct pass_value p[40];
+	uint64_t x = 12345;
+	for (size_t i = 0; i < 40; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* 7 distinct counts, one of them zero */
+		p[i] = (struct pass_value){ (double)((x >> 33) % 7) * 1000.5, 1.0 + (double)((x >> 20) % 97) / 10, 1 };
+	}
+	p[3].count = -0.0;
+	for (size_t n = 1; n <= 40; n += 3) {
+		struct score_resampler rs;
+		assert_int_equal(score_resampler_init(&rs, p, n), 0);
+		for (int r = 0; r < 200; r++) {
+			size_t pick[40];
+			struct pass_value draw[40];
+			for (size_t k = 0; k < n; k++) {
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				pick[k] = (size_t)(x >> 33) % n;
+				draw[k] = p[pick[k]];
+			}
+			struct test_score ts;
+			assert_int_equal(score_test(draw, n, NULL, &ts), 0);
+			double got = score_resample(&rs, pick);
+			assert_memory_equal(&got, &ts.result, sizeof(got));
+		}
+		score_resampler_free(&rs);
+	}
+	struct score_resampler rs;
+	assert_int_equal(score_resampler_init(&rs, p, 0), -EINVAL);
+	p[1].count = NAN;
+	assert_int_equal(score_resampler_init(&rs, p, 4), -EINVAL);
+	score_resampler_free(&rs);
+}
+
 static void quantiles(void **state)
 {
 	double s[] = { 1, 2, 3, 4 };
@@ -171,6 +209,7 @@ int main(void)
 		cmocka_unit_test(partial_index_from_test_table),
 		cmocka_unit_test(dispersion),
 		cmocka_unit_test(bootstrap_interval),
+		cmocka_unit_test(resample_as_score_test),
 		cmocka_unit_test(quantiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
