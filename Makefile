@@ -426,7 +426,12 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_REPORTS)/ubsan
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 # the seeds of each harness, beside its kept inputs in tests/fuzz/NAME/
-FUZZ_SEEDS_unixbench := tests/fixtures/unixbench-logs
+FUZZ_SEEDS_unixbench := tests/fixtures/unixbench-logs tests/fixtures/unixbench-published
+FUZZ_SEEDS_ubtext := tests/fixtures/unixbench-logs tests/fixtures/unixbench-published
+FUZZ_DICT_ubtext := tests/fuzz/unixbench.dict
+# the reader alone mutates small inputs (libFuzzer's default is 4 KiB): the
+# whole-path harness keeps files of up to 1 MiB
+FUZZ_MAXLEN_ubtext := 8192
 FUZZ_SEEDS_result := tests/fixtures/results tests/fixtures/compare tests/fixtures/expected
 FUZZ_SEEDS_profile := profiles
 FUZZ_SEEDS_archive := tests/fixtures/real
@@ -490,9 +495,9 @@ fuzz-build:
 	@$(SUBMAKE) B=$(FUZZ_B) CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
 		$(FUZZ_NAMES:%=$(FUZZ_B)/fuzz-%) $(FUZZ_B)/seeds/proc $(FUZZ_B)/seeds/hw
 fuzz_run = mkdir -p $(FUZZ_B)/corpus/$(1) && echo "fuzz-$(1): $(FUZZ_SECONDS) s (log: $(FUZZ_B)/log-$(1))" && \
-	{ ASAN_OPTIONS=detect_leaks=1 $(FUZZ_B)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=1048576 \
+	{ ASAN_OPTIONS=detect_leaks=1 $(FUZZ_B)/fuzz-$(1) -max_total_time=$(FUZZ_SECONDS) -max_len=$(or $(FUZZ_MAXLEN_$(1)),1048576) \
 		-print_final_stats=1 -artifact_prefix=$(FUZZ_B)/crash-$(1)- \
-		$(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) \
+		$(addprefix -dict=,$(or $(FUZZ_DICT_$(1)),$(wildcard tests/fuzz/$(1).dict))) \
 		$(FUZZ_B)/corpus/$(1) $(call fuzz_corpus,$(FUZZ_B),$(1)) >$(FUZZ_B)/log-$(1) 2>&1 || r=1; } && \
 	grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^SUMMARY|^artifact_prefix|Test unit written' \
 		$(FUZZ_B)/log-$(1);
