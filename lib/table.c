@@ -90,6 +90,7 @@ struct layout {
 	size_t *natural; /* as wide as its widest cell */
 	size_t *floor;   /* TABLE_WRAP: the narrowest it gets, its longest word */
 	size_t *soft;    /* TABLE_WRAP: the narrowest before columns are left out */
+	bool *under;     /* TABLE_UNDER, moved under its rows */
 };
 
 /* The width of the table with the columns of l shown. */
@@ -163,7 +164,10 @@ static size_t lay_out(const struct table *t, struct layout *l, size_t width)
 		for (size_t c = 0; c < t->ncols; c++)
 			if (l->width[c] && t->cols[c].drop == rank) {
 				l->width[c] = 0;
-				dropped++;
+				if (t->cols[c].flags & TABLE_UNDER)
+					l->under[c] = true;
+				else
+					dropped++;
 			}
 		for (size_t w = 0; w < t->ncols; w++)
 			if (l->width[w])
@@ -207,6 +211,26 @@ static void put_cell(struct buf *b, const char *s, size_t n, size_t width, bool 
 	free(cell);
 }
 
+/* The cells of the columns moved under the row, each on lines of its own
+ * from one gap past the second column's start. */
+static void print_under(const struct table *t, const struct layout *l, const char *const *row, FILE *out,
+			size_t width)
+{
+	size_t at = t->indent, shown = 0;
+	for (size_t c = 0; c < t->ncols && shown < 1; c++)
+		if (l->width[c]) {
+			at += l->width[c] + t->gap;
+			shown++;
+		}
+	at += t->gap;
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (!l->under[c] || !*row[c])
+			continue;
+		fprintf(out, "%*s", (int)at, "");
+		term_print_wrapped(out, row[c], at, width);
+	}
+}
+
 /* One row, over as many lines as its wrapped cells take. */
 static void print_row(const struct table *t, const struct layout *l, const char *const *row, FILE *out)
 {
@@ -248,6 +272,7 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 		.natural = xcalloc(t->ncols, sizeof(size_t)),
 		.floor = xcalloc(t->ncols, sizeof(size_t)),
 		.soft = xcalloc(t->ncols, sizeof(size_t)),
+		.under = xcalloc(t->ncols, sizeof(bool)),
 	};
 	size_t dropped = lay_out(t, &l, width);
 	if (has_head(t)) {
@@ -257,12 +282,15 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 		print_row(t, &l, head, out);
 		free(head);
 	}
-	for (size_t r = 0; r < rows(t); r++)
-		print_row(t, &l, (const char *const *)t->cells.v + r * t->ncols, out);
+	for (size_t r = 0; r < rows(t); r++) {
+		const char *const *row = (const char *const *)t->cells.v + r * t->ncols;
+		print_row(t, &l, row, out);
+		print_under(t, &l, row, out, width);
+	}
 	if (dropped) {
 		struct buf b = {0};
 		for (size_t c = 0; c < t->ncols; c++)
-			if (!l.width[c])
+			if (!l.width[c] && !l.under[c])
 				buf_printf(&b, "%s%s", b.len ? ", " : "", t->cols[c].head ?: "?");
 		_cleanup_free_ char *note = xasprintf("(left out to fit %zu columns: %s; --width shows more)", width, b.s);
 		fprintf(out, "%*s", (int)t->indent, "");
@@ -273,5 +301,6 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 	free(l.natural);
 	free(l.floor);
 	free(l.soft);
+	free(l.under);
 	return dropped;
 }

@@ -12,6 +12,10 @@
  *      names them;
  *   3. the TABLE_WRAP columns narrow on, down to the longest word they
  *      hold.
+ * A column marked TABLE_UNDER gives way in step 2 by moving instead of
+ * being left out: its cell goes on lines of its own under its row,
+ * wrapped to the width, from one gap past the start of the row's second
+ * column (a reason under the thing it explains).
  * Numbers are never wrapped: a column not marked TABLE_WRAP keeps its
  * cells whole (a word longer than a wrapped column is cut). A table that
  * still does not fit is printed as it is. */
@@ -22,6 +26,7 @@
 enum {
 	TABLE_RIGHT = 1 << 0,    /* right-aligned (numbers), else left */
 	TABLE_WRAP = 1 << 1,     /* a text column that narrows */
+	TABLE_UNDER = 1 << 2,    /* with a drop rank: goes under its row rather than out */
 };
 
 struct table_column {
@@ -41,6 +46,6 @@ void table_add(struct table *t, const char *const *cells);
 /* Adds a row of ncols cells given as arguments. */
 void table_addv(struct table *t, ...);
 /* Prints the header (unless every head is NULL) and the rows; returns
- * how many columns were left out. */
+ * how many columns were left out (not those moved under their rows). */
 size_t table_print(struct table *t, FILE *out, size_t width);
 void table_free(struct table *t);

@@ -4,7 +4,8 @@
 # characters ("°C", "µs", "×" are one column); only a line that holds a
 # word too long for any line (a path of 40 characters or more) may pass.
 # Tables narrow their text columns and leave out the less important ones,
-# headers staying over their values (history).
+# headers staying over their values (history); a plan's reasons go under
+# their rows.
 . "$(dirname "$0")/lib.sh"
 
 LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
@@ -53,7 +54,26 @@ for w in 70 80; do
 	done
 	check "bench --dry-run" $w "$UBTUNE" bench --dry-run
 	check "status" $w "$UBTUNE" status --root "$FIXTURES/rpi4-undervoltage"
+	for plan in "rpi4-undervoltage rpi4" "ft2000plus-64 ft2000" "laptop-battery-powersave x86-server" \
+		"rk3568-emmc-el2 rk3568" "x86-kvm-steal vm-guest"; do
+		set -- $plan
+		check "apply --dry-run --root $1 $2" $w "$UBTUNE" apply --dry-run --root "$FIXTURES/$1" "$2"
+	done
 done
+
+# the plan: its reasons go under their rows where they have no room
+# beside them, and wrap beside them where they have
+for w in 80 200; do
+	COLUMNS=$w "$UBTUNE" apply --dry-run --root "$FIXTURES/rpi4-undervoltage" rpi4 >"$T/plan$w" ||
+		fail "apply --dry-run failed"
+done
+grep -q '^area  *what  *from  *to$' "$T/plan80" || fail "the plan at 80 columns: $(cat "$T/plan80")"
+grep -A1 '^io  *mmcblk0 scheduler  *mq-deadline  *-> bfq$' "$T/plan80" |
+	grep -q '^ *\[io\] scheduler (generic.profile:38): recommended for mmc$' ||
+	fail "the reason is not under its row at 80 columns: $(cat "$T/plan80")"
+grep -q '^area  *what  *from  *to  *why$' "$T/plan200" || fail "the plan at 200 columns: $(cat "$T/plan200")"
+grep -q '^io  *mmcblk0 scheduler  *mq-deadline  *-> bfq  *\[io\] scheduler (generic.profile:38): recommended for mmc$' \
+	"$T/plan200" || fail "the reason is not beside its row at 200 columns: $(cat "$T/plan200")"
 
 # not a terminal and no COLUMNS: 80
 env -u COLUMNS "$UBTUNE" compare 3 4 >"$T/plain"

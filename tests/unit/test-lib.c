@@ -336,6 +336,55 @@ static void table_fits_width(void **state)
 	}
 }
 
+/* A column marked TABLE_UNDER stays beside the others while it has its
+ * room (the text columns narrowed to their min), else it goes under its row, wrapped from one gap past the second
+ * column's start, and is not said to be left out; a row with an empty
+ * cell there has no line under it. */
+static void table_under_rows(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .head = "area" },
+		{ .head = "what", .flags = TABLE_WRAP, .min = 12 },
+		{ .head = "to", .flags = TABLE_RIGHT },
+		{ .head = "why", .flags = TABLE_WRAP | TABLE_UNDER, .min = 16, .drop = 1 },
+	};
+	static const struct {
+		size_t width;
+		const char *text;
+	} cases[] = {
+		{ 80,
+		  "area  what              to  why\n"
+		  "cpu   policy0 governor   1  [cpu] governor (a.profile:3)\n"
+		  "io    sda scheduler      2\n" },
+		{ 40,
+		  "area  what          to  why\n"
+		  "cpu   policy0        1  [cpu] governor\n"
+		  "      governor          (a.profile:3)\n"
+		  "io    sda            2\n"
+		  "      scheduler\n" },
+		{ 30,
+		  "area  what              to\n"
+		  "cpu   policy0 governor   1\n"
+		  "        [cpu] governor\n"
+		  "        (a.profile:3)\n"
+		  "io    sda scheduler      2\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct table *t = table_new(cols, ARRAY_SIZE(cols), 0, 2);
+		table_addv(t, "cpu", "policy0 governor", "1", "[cpu] governor (a.profile:3)");
+		table_addv(t, "io", "sda scheduler", "2", NULL);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		assert_non_null(f);
+		assert_int_equal(table_print(t, f, cases[i].width), 0);
+		assert_int_equal(fclose(f), 0);
+		table_free(t);
+		assert_string_equal(text, cases[i].text);
+		free(text);
+	}
+}
+
 /* Wrapped text counts characters, not bytes, and indents what follows. */
 static void wrapped_text(void **state)
 {
@@ -367,6 +416,7 @@ int main(void)
 		cmocka_unit_test(rootfs_rejects_bad_roots),
 		cmocka_unit_test(fit_to_columns),
 		cmocka_unit_test(table_fits_width),
+		cmocka_unit_test(table_under_rows),
 		cmocka_unit_test(wrapped_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
