@@ -11,7 +11,8 @@
  *      the columns of one rank together, and a line under the table
  *      names them;
  *   3. the TABLE_WRAP columns narrow on, down to the longest word they
- *      hold.
+ *      hold, and then, where a word is longer than their min (a path),
+ *      down to their min, the word cut.
  * A column marked TABLE_UNDER gives way in step 2 by moving instead of
  * being left out: its cell goes on lines of its own under its row,
  * wrapped to the width, from one gap past the start of the row's second
@@ -32,7 +33,7 @@ enum {
 struct table_column {
 	const char *head;
 	unsigned flags;
-	size_t min;    /* TABLE_WRAP: the narrowest it gets before columns are left out */
+	size_t min;    /* TABLE_WRAP: the narrowest it gets before columns are left out, and at last */
 	unsigned drop; /* rank of leaving it out when the table cannot fit, 1 last; 0: never */
 };
 
@@ -41,6 +42,9 @@ struct table;
 /* A table of ncols columns (copied, heads too), each gap columns apart, every line starting
  * with indent spaces. */
 struct table *table_new(const struct table_column *cols, size_t ncols, size_t indent, size_t gap);
+/* What the line naming the left-out columns ends with (copied; default
+ * "--width shows more"). */
+void table_set_hint(struct table *t, const char *hint);
 /* Adds a row: ncols cells, copied (NULL prints as ""). */
 void table_add(struct table *t, const char *const *cells);
 /* Adds a row of ncols cells given as arguments. */

@@ -14,6 +14,14 @@ RESULTS="$SRCDIR/tests/fixtures/results"
 expect_exit 0 "$UBTUNE" import "$LOGS/v6-full/vm-2026-11-29-01" "$LOGS/v5-full/vm-2026-11-29-01" \
 	"$RESULTS/rpi4-undervoltage.json" "$RESULTS/laptop-knobs.json" "$RESULTS/bench-programs-quick.json"
 
+# a fleet of five hosts, b7's workdir on a rotating disk and File Copy
+# at half its peers'
+. "$(dirname "$0")/fleet-results.sh"
+for h in p1 p2 b7 p3 p4; do
+	if [ $h = b7 ]; then fleet_result $h 0 0.5 hdd; else fleet_result $h 0 1 sd; fi
+done
+FLEET=("$T"/p1-0.json "$T"/p2-0.json "$T"/b7-0.json "$T"/p3-0.json "$T"/p4-0.json)
+
 # fits WIDTH FILE: the lines of FILE wider than WIDTH, but for long words
 fits() {
 	$PY - "$@" <<'PY'
@@ -53,6 +61,7 @@ for w in 70 80; do
 		check "probe --root $root" $w "$UBTUNE" probe --root "$FIXTURES/$root"
 	done
 	check "bench --dry-run" $w "$UBTUNE" bench --dry-run
+	check "fleet" $w "$UBTUNE" fleet "${FLEET[@]}"
 	check "status" $w "$UBTUNE" status --root "$FIXTURES/rpi4-undervoltage"
 	for plan in "rpi4-undervoltage rpi4" "ft2000plus-64 ft2000" "laptop-battery-powersave x86-server" \
 		"rk3568-emmc-el2 rk3568" "x86-kvm-steal vm-guest"; do
@@ -117,4 +126,25 @@ tr -s '\n ' ' ' <"$T/cmp70" | grep -q '(left out to fit 70 columns: unit, A resu
 COLUMNS=200 "$UBTUNE" compare 1 2 >"$T/cmp200"
 grep -q '^Test  *unit  *A result  *A index  *B result  *B index  *B vs A  verdict$' "$T/cmp200" || fail "compare at 200: $(head -8 "$T/cmp200")"
 grep -q 'left out' "$T/cmp200" && fail "compare at 200 columns left something out"
+
+# the fleet at 70 columns keeps the host, its score, its distance from
+# the median, the tests a host is off in and what it is off in; the other
+# tests are left out, and said to be; at 200 every test is there
+for w in 70 200; do
+	COLUMNS=$w "$UBTUNE" fleet "${FLEET[@]}" >"$T/fleet$w" || fail "fleet failed"
+done
+grep -q '^HOST  *score  *vs median  *fc1k  *fc256  *fc4k  *off in$' "$T/fleet70" ||
+	fail "the fleet's table at 70 columns: $(cat "$T/fleet70")"
+grep -q '^b7  .*v  *low: fc1k' "$T/fleet70" || fail "b7's row at 70 columns: $(cat "$T/fleet70")"
+tr -s '\n ' ' ' <"$T/fleet70" |
+	grep -q '(left out to fit 70 columns: dhry, whet, execl, pipe, ctx, spawn, syscall, sh1, sh8; --width or --json shows them all)' ||
+	fail "the fleet at 70 columns does not say what it left out: $(cat "$T/fleet70")"
+# the sentence on an outlier wraps under itself, two columns in
+grep -A1 '^  host b7 scores 50 % below its 4 peers in File Copy 1024 (1 copy):' "$T/fleet70" | tail -1 |
+	grep -q '^    [a-z]' || fail "the outlier's sentence does not wrap under itself: $(cat "$T/fleet70")"
+grep -q '^HOST  *score  *vs median  *dhry  *whet  *execl  *fc1k  *fc256  *fc4k  *pipe  *ctx  *spawn  *syscall  *sh1  *sh8  *off in$' \
+	"$T/fleet200" || fail "the fleet at 200 columns: $(head -8 "$T/fleet200")"
+grep -q 'left out' "$T/fleet200" && fail "the fleet at 200 columns left something out"
+grep -q '^  host b7 scores 50 % below its 4 peers in File Copy 1024 (1 copy): its workdir is on ext4 on a rotating disk, theirs on ext4 on an SD card$' \
+	"$T/fleet200" || fail "the outlier's sentence at 200 columns: $(cat "$T/fleet200")"
 pass

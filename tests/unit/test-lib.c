@@ -274,11 +274,13 @@ static const struct table_column table_cols[] = {
 	{ .head = "µs", .flags = TABLE_RIGHT },
 };
 
-/* What table_print() writes for a table of two rows at width; *dropped
- * is how many columns it left out. */
-static char *table_text(size_t width, size_t *dropped)
+/* What table_print() writes for a table of two rows at width (with hint
+ * when not NULL); *dropped is how many columns it left out. */
+static char *table_text(size_t width, size_t *dropped, const char *hint)
 {
 	struct table *t = table_new(table_cols, ARRAY_SIZE(table_cols), 0, 2);
+	if (hint)
+		table_set_hint(t, hint);
 	table_addv(t, "1", "2026-01-01", "Pipe-based Context Switching", "12.5");
 	table_addv(t, "12", "2026-01-02", "Execl", "1234.5");
 	char *text = NULL;
@@ -330,10 +332,17 @@ static void table_fits_width(void **state)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		size_t dropped;
-		_cleanup_free_ char *text = table_text(cases[i].width, &dropped);
+		_cleanup_free_ char *text = table_text(cases[i].width, &dropped, NULL);
 		assert_int_equal(dropped, cases[i].dropped);
 		assert_string_equal(text, cases[i].text);
 	}
+	/* a table of its own says what else shows the columns */
+	size_t dropped;
+	_cleanup_free_ char *hinted = table_text(30, &dropped, "--json shows them");
+	assert_int_equal(dropped, 1);
+	assert_non_null(strstr(hinted, "12  Execl               1234.5\n"
+					"(left out to fit 30 columns:\n"
+					" WHEN; --json shows them)\n"));
 }
 
 /* A column marked TABLE_UNDER stays beside the others while it has its
@@ -385,6 +394,33 @@ static void table_under_rows(void **state)
 	}
 }
 
+/* A word longer than a text column's min (a path) is cut at last, before
+ * the other text columns pass their min. */
+static void table_cuts_long_words(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .head = "HOST", .flags = TABLE_WRAP, .min = 6 },
+		{ .head = "score", .flags = TABLE_RIGHT },
+		{ .head = "off in", .flags = TABLE_WRAP, .min = 9 },
+	};
+	struct table *t = table_new(cols, ARRAY_SIZE(cols), 0, 2);
+	table_addv(t, "vm (logs/v6/vm-01)", "1084.8", "low: dhry fc1k");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(table_print(t, f, 26), 0);
+	assert_int_equal(fclose(f), 0);
+	table_free(t);
+	/* the longest words take 29 columns: the host is cut, "off in" keeps its 9 */
+	assert_string_equal(text, "HOST      score  off in\n"
+				  "vm       1084.8  low: dhry\n"
+				  "(logs/v          fc1k\n"
+				  "6/vm-01\n"
+				  ")\n");
+	free(text);
+}
+
 /* Wrapped text counts characters, not bytes, and indents what follows. */
 static void wrapped_text(void **state)
 {
@@ -417,6 +453,7 @@ int main(void)
 		cmocka_unit_test(fit_to_columns),
 		cmocka_unit_test(table_fits_width),
 		cmocka_unit_test(table_under_rows),
+		cmocka_unit_test(table_cuts_long_words),
 		cmocka_unit_test(wrapped_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
