@@ -137,5 +137,7 @@ const struct command cmd_fleet = {
 		 "median. For each of them, the recorded facts in which it differs from the other\n"
 		 "hosts, ranked (governor, kernel, mitigations, workdir medium, memory, steal time,\n"
 		 "throttling events, services, build, firmware, ...), and the causes diagnose finds\n"
-		 "when it compares the host with the others.",
+		 "when it compares the host with the others. Narrower than the table, the text keeps each\n"
+		 "host's score, its distance from the median and the tests it is off in, and leaves out\n"
+		 "groups of tests, naming them (--width or --json shows them all).",
 };

@@ -12,6 +12,7 @@ struct table {
 	struct table_column *cols;
 	size_t ncols, indent, gap;
 	struct strv cells; /* row after row, ncols each */
+	char *hint;        /* after the left-out columns */
 };
 
 struct table *table_new(const struct table_column *cols, size_t ncols, size_t indent, size_t gap)
@@ -25,6 +26,12 @@ struct table *table_new(const struct table_column *cols, size_t ncols, size_t in
 	t->indent = indent;
 	t->gap = gap;
 	return t;
+}
+
+void table_set_hint(struct table *t, const char *hint)
+{
+	free(t->hint);
+	t->hint = xstrdup(hint);
 }
 
 void table_add(struct table *t, const char *const *cells)
@@ -49,6 +56,7 @@ void table_free(struct table *t)
 	if (!t)
 		return;
 	strv_free(&t->cells);
+	free(t->hint);
 	for (size_t c = 0; c < t->ncols; c++)
 		free((char *)t->cols[c].head);
 	free(t->cols);
@@ -90,6 +98,9 @@ struct layout {
 	size_t *natural; /* as wide as its widest cell */
 	size_t *floor;   /* TABLE_WRAP: the narrowest it gets, its longest word */
 	size_t *soft;    /* TABLE_WRAP: the narrowest before columns are left out */
+	size_t *hard;    /* TABLE_WRAP: its min where a word is longer, cut */
+	size_t *cutsoft; /* hard where words are cut, else soft */
+	bool *under;     /* TABLE_UNDER, moved under its rows */
 };
 
 /* The width of the table with the columns of l shown. */
@@ -120,12 +131,14 @@ static void measure(const struct table *t, struct layout *l)
 		l->natural[c] = l->width[c] = w ?: 1;
 		l->floor[c] = floor < l->natural[c] ? floor : l->natural[c];
 		l->soft[c] = t->cols[c].min > l->floor[c] && t->cols[c].min < l->natural[c] ? t->cols[c].min : l->floor[c];
+		l->hard[c] = t->cols[c].min && t->cols[c].min < l->floor[c] ? t->cols[c].min : l->floor[c];
+		l->cutsoft[c] = l->hard[c] < l->floor[c] ? l->hard[c] : l->soft[c];
 	}
 }
 
 /* Narrows the shown TABLE_WRAP columns, the last first, until the table
- * fits width or they reach their floors (or their soft floors). */
-static void narrow(const struct table *t, struct layout *l, size_t width, bool soft)
+ * fits width or they reach the floors given (l's soft, floor or hard). */
+static void narrow(const struct table *t, struct layout *l, size_t width, const size_t *floors)
 {
 	for (size_t c = t->ncols; c-- > 0;) {
 		if (!(t->cols[c].flags & TABLE_WRAP) || !l->width[c])
@@ -135,8 +148,7 @@ static void narrow(const struct table *t, struct layout *l, size_t width, bool s
 		if (sum <= width)
 			continue;
 		size_t excess = sum - width;
-		size_t floor = soft ? l->soft[c] : l->floor[c];
-		l->width[c] = l->natural[c] > floor + excess ? l->natural[c] - excess : floor;
+		l->width[c] = l->natural[c] > floors[c] + excess ? l->natural[c] - excess : floors[c];
 	}
 }
 
@@ -149,7 +161,7 @@ static size_t lay_out(const struct table *t, struct layout *l, size_t width)
 	size_t dropped = 0;
 	measure(t, l);
 	for (;;) {
-		narrow(t, l, width, true);
+		narrow(t, l, width, l->soft);
 		if (total(t, l) <= width)
 			break;
 		unsigned rank = 0;
@@ -157,13 +169,22 @@ static size_t lay_out(const struct table *t, struct layout *l, size_t width)
 			if (l->width[c] && t->cols[c].drop > rank)
 				rank = t->cols[c].drop;
 		if (!rank) {
-			narrow(t, l, width, false);
+			/* the columns holding a word too long are cut before the others
+			 * pass their min */
+			narrow(t, l, width, l->floor);
+			if (total(t, l) > width)
+				narrow(t, l, width, l->cutsoft);
+			if (total(t, l) > width)
+				narrow(t, l, width, l->hard);
 			break;
 		}
 		for (size_t c = 0; c < t->ncols; c++)
 			if (l->width[c] && t->cols[c].drop == rank) {
 				l->width[c] = 0;
-				dropped++;
+				if (t->cols[c].flags & TABLE_UNDER)
+					l->under[c] = true;
+				else
+					dropped++;
 			}
 		for (size_t w = 0; w < t->ncols; w++)
 			if (l->width[w])
@@ -207,6 +228,26 @@ static void put_cell(struct buf *b, const char *s, size_t n, size_t width, bool 
 	free(cell);
 }
 
+/* The cells of the columns moved under the row, each on lines of its own
+ * from one gap past the second column's start. */
+static void print_under(const struct table *t, const struct layout *l, const char *const *row, FILE *out,
+			size_t width)
+{
+	size_t at = t->indent, shown = 0;
+	for (size_t c = 0; c < t->ncols && shown < 1; c++)
+		if (l->width[c]) {
+			at += l->width[c] + t->gap;
+			shown++;
+		}
+	at += t->gap;
+	for (size_t c = 0; c < t->ncols; c++) {
+		if (!l->under[c] || !*row[c])
+			continue;
+		fprintf(out, "%*s", (int)at, "");
+		term_print_wrapped(out, row[c], at, width);
+	}
+}
+
 /* One row, over as many lines as its wrapped cells take. */
 static void print_row(const struct table *t, const struct layout *l, const char *const *row, FILE *out)
 {
@@ -248,6 +289,9 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 		.natural = xcalloc(t->ncols, sizeof(size_t)),
 		.floor = xcalloc(t->ncols, sizeof(size_t)),
 		.soft = xcalloc(t->ncols, sizeof(size_t)),
+		.hard = xcalloc(t->ncols, sizeof(size_t)),
+		.cutsoft = xcalloc(t->ncols, sizeof(size_t)),
+		.under = xcalloc(t->ncols, sizeof(bool)),
 	};
 	size_t dropped = lay_out(t, &l, width);
 	if (has_head(t)) {
@@ -257,14 +301,18 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 		print_row(t, &l, head, out);
 		free(head);
 	}
-	for (size_t r = 0; r < rows(t); r++)
-		print_row(t, &l, (const char *const *)t->cells.v + r * t->ncols, out);
+	for (size_t r = 0; r < rows(t); r++) {
+		const char *const *row = (const char *const *)t->cells.v + r * t->ncols;
+		print_row(t, &l, row, out);
+		print_under(t, &l, row, out, width);
+	}
 	if (dropped) {
 		struct buf b = {0};
 		for (size_t c = 0; c < t->ncols; c++)
-			if (!l.width[c])
+			if (!l.width[c] && !l.under[c])
 				buf_printf(&b, "%s%s", b.len ? ", " : "", t->cols[c].head ?: "?");
-		_cleanup_free_ char *note = xasprintf("(left out to fit %zu columns: %s; --width shows more)", width, b.s);
+		_cleanup_free_ char *note = xasprintf("(left out to fit %zu columns: %s; %s)", width, b.s,
+							     t->hint ?: "--width shows more");
 		fprintf(out, "%*s", (int)t->indent, "");
 		term_print_wrapped(out, note, t->indent + 1, width);
 		buf_free(&b);
@@ -273,5 +321,8 @@ size_t table_print(struct table *t, FILE *out, size_t width)
 	free(l.natural);
 	free(l.floor);
 	free(l.soft);
+	free(l.hard);
+	free(l.cutsoft);
+	free(l.under);
 	return dropped;
 }

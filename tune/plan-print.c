@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 
+#include "lib/table.h"
 #include "lib/term.h"
 
 /* "policy12 (CPUs 12-15) governor" -> "policy# (CPUs #-#) governor":
@@ -22,8 +23,20 @@ static char *shape(const char *s)
 
 /* A run of three or more alike knobs is shown as one line. */
 #define RUN_MIN 3
-/* Columns the reasons of the table need to be wrapped in theirs. */
-#define PLAN_WHY_MIN 24
+
+/* The plan's table. The knob and its reason wrap; where the reason has
+ * not PLAN_WHY_MIN columns beside a knob of PLAN_WHAT_MIN, it goes under
+ * its row. Values stay whole: the arrow leads the new value, its head
+ * stands over the value. */
+#define PLAN_WHAT_MIN 30
+#define PLAN_WHY_MIN 40
+static const struct table_column plan_columns[] = {
+	{ .head = "area" },
+	{ .head = "what", .flags = TABLE_WRAP, .min = PLAN_WHAT_MIN },
+	{ .head = "from" },
+	{ .head = "   to" },
+	{ .head = "why", .flags = TABLE_WRAP | TABLE_UNDER, .min = PLAN_WHY_MIN, .drop = 1 },
+};
 
 static char *run_label(const char *first, const char *last, size_t n)
 {
@@ -82,8 +95,10 @@ static void print_record(json_object *rec, FILE *f)
 	fprintf(f, "Recorded for `ubtune bench`:\n");
 	json_object_object_foreach(rec, key, val)
 	{
-		fprintf(f, "  %-8s %s\n", key, json_object_to_json_string_ext(val, JSON_C_TO_STRING_SPACED |
-									   JSON_C_TO_STRING_NOSLASHESCAPE));
+		fprintf(f, "  %-8s ", key);
+		term_print_wrapped(f, json_object_to_json_string_ext(val, JSON_C_TO_STRING_SPACED |
+									      JSON_C_TO_STRING_NOSLASHESCAPE),
+				   11, term_width(f));
 	}
 }
 
@@ -108,40 +123,26 @@ void plan_print(const struct profile *p, const struct plan *plan, FILE *f)
 		print_entry(f, p->notes.v[i]);
 
 	/* rows: one per action, or per run of alike actions */
-	struct strv whats = {0};
-	size_t *first = xcalloc(plan->n_actions + 1, sizeof(*first));
+	struct table *t = table_new(plan_columns, ARRAY_SIZE(plan_columns), 0, 2);
 	size_t rows = 0;
-	int ww = 4, fw = 4, tw = 2;
-	for (size_t i = 0, n; i < plan->n_actions; i += n) {
+	for (size_t i = 0, n; i < plan->n_actions; i += n, rows++) {
 		for (n = 1; i + n < plan->n_actions && alike_actions(&plan->actions[i], &plan->actions[i + n]); n++)
 			;
 		if (n < RUN_MIN)
 			n = 1;
 		const struct action *a = &plan->actions[i];
-		strv_take(&whats, run_label(a->what, plan->actions[i + n - 1].what, n));
-		first[rows++] = i;
-		ww = (int)strlen(whats.v[rows - 1]) > ww ? (int)strlen(whats.v[rows - 1]) : ww;
-		fw = (int)strlen(a->from) > fw ? (int)strlen(a->from) : fw;
-		tw = (int)strlen(a->to) > tw ? (int)strlen(a->to) : tw;
+		_cleanup_free_ char *what = run_label(a->what, plan->actions[i + n - 1].what, n);
+		_cleanup_free_ char *from = oneline(a->from), *to = oneline(a->to);
+		_cleanup_free_ char *arrow = xasprintf("-> %s", to);
+		table_addv(t, a->area, what, from, arrow, a->why);
 	}
 	if (rows) {
-		fprintf(f, "\n%-8s %-*s  %-*s    %-*s  %s\n", "area", ww, "what", fw, "from", tw, "to", "why");
-		/* the reasons wrap in their column where it leaves them room */
-		size_t why_at = (size_t)(8 + 1 + ww + 2 + fw + 4 + tw + 2);
-		for (size_t r = 0; r < rows; r++) {
-			const struct action *a = &plan->actions[first[r]];
-			_cleanup_free_ char *from = oneline(a->from);
-			fprintf(f, "%-8s %-*s  %-*s -> %-*s  ", a->area, ww, whats.v[r], fw, from, tw, a->to);
-			if (why_at + PLAN_WHY_MIN <= width)
-				term_print_wrapped(f, a->why, why_at, width);
-			else
-				fprintf(f, "%s\n", a->why);
-		}
+		fputc('\n', f);
+		table_print(t, f, width);
 	} else {
 		fprintf(f, "\nNothing to change.\n");
 	}
-	strv_free(&whats);
-	free(first);
+	table_free(t);
 	fputc('\n', f);
 	print_list(f, "Already as the profile wants:", &plan->unchanged, true);
 	print_list(f, "Left alone:", &plan->skipped, false);

@@ -111,8 +111,8 @@ grep -Eq '^localhost +: .*changed=0' "$T/import.log" || fail "the second import 
 expect_exit 0 "$UBTUNE" history --json
 cmp -s "$T/stdout" "$T/history-1.json" || fail "the second import stored again: $(head -c 600 "$T/stdout")"
 
-# the fleet names b7, and its workdir
-expect_exit 0 "$UBTUNE" fleet
+# the fleet names b7, and its workdir (its sentence on one line)
+expect_exit 0 "$UBTUNE" fleet --width 1000
 grep -Eq "host b7 scores [0-9]+ % below its 3 peers in File Copy 1024( \(1 copy\))?: its workdir is on .*, theirs on tmpfs" "$T/stdout" ||
 	fail "fleet does not name b7 with its workdir: $(cat "$T/stdout")"
 grep -q "host b7" "$T/run.log" || fail "the playbook does not show the fleet"

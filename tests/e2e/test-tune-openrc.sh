@@ -12,6 +12,8 @@ enter_namespaces "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/chroot-lib.sh"
 . "$(dirname "$0")/tune-fixture.sh"
+# the plan unwrapped, a row and its reason a line, for the lines checked below
+export COLUMNS=1000
 
 make_tune_root "$R"
 make_tune_record "$T/rec.json"

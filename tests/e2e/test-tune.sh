@@ -3,6 +3,8 @@
 # byte for byte, also after apply was killed at any step or a reboot.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tune-fixture.sh"
+# the plan unwrapped, a row and its reason a line, for the lines checked below
+export COLUMNS=1000
 
 make_tune_root "$R"
 make_tune_record "$T/rec.json"

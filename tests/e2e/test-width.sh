@@ -4,7 +4,8 @@
 # characters ("°C", "µs", "×" are one column); only a line that holds a
 # word too long for any line (a path of 40 characters or more) may pass.
 # Tables narrow their text columns and leave out the less important ones,
-# headers staying over their values (history).
+# headers staying over their values (history); a plan's reasons go under
+# their rows.
 . "$(dirname "$0")/lib.sh"
 
 LOGS="$SRCDIR/tests/fixtures/unixbench-logs"
@@ -12,6 +13,14 @@ RESULTS="$SRCDIR/tests/fixtures/results"
 
 expect_exit 0 "$UBTUNE" import "$LOGS/v6-full/vm-2026-11-29-01" "$LOGS/v5-full/vm-2026-11-29-01" \
 	"$RESULTS/rpi4-undervoltage.json" "$RESULTS/laptop-knobs.json" "$RESULTS/bench-programs-quick.json"
+
+# a fleet of five hosts, b7's workdir on a rotating disk and File Copy
+# at half its peers'
+. "$(dirname "$0")/fleet-results.sh"
+for h in p1 p2 b7 p3 p4; do
+	if [ $h = b7 ]; then fleet_result $h 0 0.5 hdd; else fleet_result $h 0 1 sd; fi
+done
+FLEET=("$T"/p1-0.json "$T"/p2-0.json "$T"/b7-0.json "$T"/p3-0.json "$T"/p4-0.json)
 
 # fits WIDTH FILE: the lines of FILE wider than WIDTH, but for long words
 fits() {
@@ -52,8 +61,28 @@ for w in 70 80; do
 		check "probe --root $root" $w "$UBTUNE" probe --root "$FIXTURES/$root"
 	done
 	check "bench --dry-run" $w "$UBTUNE" bench --dry-run
+	check "fleet" $w "$UBTUNE" fleet "${FLEET[@]}"
 	check "status" $w "$UBTUNE" status --root "$FIXTURES/rpi4-undervoltage"
+	for plan in "rpi4-undervoltage rpi4" "ft2000plus-64 ft2000" "laptop-battery-powersave x86-server" \
+		"rk3568-emmc-el2 rk3568" "x86-kvm-steal vm-guest"; do
+		set -- $plan
+		check "apply --dry-run --root $1 $2" $w "$UBTUNE" apply --dry-run --root "$FIXTURES/$1" "$2"
+	done
 done
+
+# the plan: its reasons go under their rows where they have no room
+# beside them, and wrap beside them where they have
+for w in 80 200; do
+	COLUMNS=$w "$UBTUNE" apply --dry-run --root "$FIXTURES/rpi4-undervoltage" rpi4 >"$T/plan$w" ||
+		fail "apply --dry-run failed"
+done
+grep -q '^area  *what  *from  *to$' "$T/plan80" || fail "the plan at 80 columns: $(cat "$T/plan80")"
+grep -A1 '^io  *mmcblk0 scheduler  *mq-deadline  *-> bfq$' "$T/plan80" |
+	grep -q '^ *\[io\] scheduler (generic.profile:38): recommended for mmc$' ||
+	fail "the reason is not under its row at 80 columns: $(cat "$T/plan80")"
+grep -q '^area  *what  *from  *to  *why$' "$T/plan200" || fail "the plan at 200 columns: $(cat "$T/plan200")"
+grep -q '^io  *mmcblk0 scheduler  *mq-deadline  *-> bfq  *\[io\] scheduler (generic.profile:38): recommended for mmc$' \
+	"$T/plan200" || fail "the reason is not beside its row at 200 columns: $(cat "$T/plan200")"
 
 # not a terminal and no COLUMNS: 80
 env -u COLUMNS "$UBTUNE" compare 3 4 >"$T/plain"
@@ -97,4 +126,25 @@ tr -s '\n ' ' ' <"$T/cmp70" | grep -q '(left out to fit 70 columns: unit, A resu
 COLUMNS=200 "$UBTUNE" compare 1 2 >"$T/cmp200"
 grep -q '^Test  *unit  *A result  *A index  *B result  *B index  *B vs A  verdict$' "$T/cmp200" || fail "compare at 200: $(head -8 "$T/cmp200")"
 grep -q 'left out' "$T/cmp200" && fail "compare at 200 columns left something out"
+
+# the fleet at 70 columns keeps the host, its score, its distance from
+# the median, the tests a host is off in and what it is off in; the other
+# tests are left out, and said to be; at 200 every test is there
+for w in 70 200; do
+	COLUMNS=$w "$UBTUNE" fleet "${FLEET[@]}" >"$T/fleet$w" || fail "fleet failed"
+done
+grep -q '^HOST  *score  *vs median  *fc1k  *fc256  *fc4k  *off in$' "$T/fleet70" ||
+	fail "the fleet's table at 70 columns: $(cat "$T/fleet70")"
+grep -q '^b7  .*v  *low: fc1k' "$T/fleet70" || fail "b7's row at 70 columns: $(cat "$T/fleet70")"
+tr -s '\n ' ' ' <"$T/fleet70" |
+	grep -q '(left out to fit 70 columns: dhry, whet, execl, pipe, ctx, spawn, syscall, sh1, sh8; --width or --json shows them all)' ||
+	fail "the fleet at 70 columns does not say what it left out: $(cat "$T/fleet70")"
+# the sentence on an outlier wraps under itself, two columns in
+grep -A1 '^  host b7 scores 50 % below its 4 peers in File Copy 1024 (1 copy):' "$T/fleet70" | tail -1 |
+	grep -q '^    [a-z]' || fail "the outlier's sentence does not wrap under itself: $(cat "$T/fleet70")"
+grep -q '^HOST  *score  *vs median  *dhry  *whet  *execl  *fc1k  *fc256  *fc4k  *pipe  *ctx  *spawn  *syscall  *sh1  *sh8  *off in$' \
+	"$T/fleet200" || fail "the fleet at 200 columns: $(head -8 "$T/fleet200")"
+grep -q 'left out' "$T/fleet200" && fail "the fleet at 200 columns left something out"
+grep -q '^  host b7 scores 50 % below its 4 peers in File Copy 1024 (1 copy): its workdir is on ext4 on a rotating disk, theirs on ext4 on an SD card$' \
+	"$T/fleet200" || fail "the outlier's sentence at 200 columns: $(cat "$T/fleet200")"
 pass

@@ -274,11 +274,13 @@ static const struct table_column table_cols[] = {
 	{ .head = "µs", .flags = TABLE_RIGHT },
 };
 
-/* What table_print() writes for a table of two rows at width; *dropped
- * is how many columns it left out. */
-static char *table_text(size_t width, size_t *dropped)
+/* What table_print() writes for a table of two rows at width (with hint
+ * when not NULL); *dropped is how many columns it left out. */
+static char *table_text(size_t width, size_t *dropped, const char *hint)
 {
 	struct table *t = table_new(table_cols, ARRAY_SIZE(table_cols), 0, 2);
+	if (hint)
+		table_set_hint(t, hint);
 	table_addv(t, "1", "2026-01-01", "Pipe-based Context Switching", "12.5");
 	table_addv(t, "12", "2026-01-02", "Execl", "1234.5");
 	char *text = NULL;
@@ -330,10 +332,93 @@ static void table_fits_width(void **state)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		size_t dropped;
-		_cleanup_free_ char *text = table_text(cases[i].width, &dropped);
+		_cleanup_free_ char *text = table_text(cases[i].width, &dropped, NULL);
 		assert_int_equal(dropped, cases[i].dropped);
 		assert_string_equal(text, cases[i].text);
 	}
+	/* a table of its own says what else shows the columns */
+	size_t dropped;
+	_cleanup_free_ char *hinted = table_text(30, &dropped, "--json shows them");
+	assert_int_equal(dropped, 1);
+	assert_non_null(strstr(hinted, "12  Execl               1234.5\n"
+					"(left out to fit 30 columns:\n"
+					" WHEN; --json shows them)\n"));
+}
+
+/* A column marked TABLE_UNDER stays beside the others while it has its
+ * room (the text columns narrowed to their min), else it goes under its row, wrapped from one gap past the second
+ * column's start, and is not said to be left out; a row with an empty
+ * cell there has no line under it. */
+static void table_under_rows(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .head = "area" },
+		{ .head = "what", .flags = TABLE_WRAP, .min = 12 },
+		{ .head = "to", .flags = TABLE_RIGHT },
+		{ .head = "why", .flags = TABLE_WRAP | TABLE_UNDER, .min = 16, .drop = 1 },
+	};
+	static const struct {
+		size_t width;
+		const char *text;
+	} cases[] = {
+		{ 80,
+		  "area  what              to  why\n"
+		  "cpu   policy0 governor   1  [cpu] governor (a.profile:3)\n"
+		  "io    sda scheduler      2\n" },
+		{ 40,
+		  "area  what          to  why\n"
+		  "cpu   policy0        1  [cpu] governor\n"
+		  "      governor          (a.profile:3)\n"
+		  "io    sda            2\n"
+		  "      scheduler\n" },
+		{ 30,
+		  "area  what              to\n"
+		  "cpu   policy0 governor   1\n"
+		  "        [cpu] governor\n"
+		  "        (a.profile:3)\n"
+		  "io    sda scheduler      2\n" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct table *t = table_new(cols, ARRAY_SIZE(cols), 0, 2);
+		table_addv(t, "cpu", "policy0 governor", "1", "[cpu] governor (a.profile:3)");
+		table_addv(t, "io", "sda scheduler", "2", NULL);
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		assert_non_null(f);
+		assert_int_equal(table_print(t, f, cases[i].width), 0);
+		assert_int_equal(fclose(f), 0);
+		table_free(t);
+		assert_string_equal(text, cases[i].text);
+		free(text);
+	}
+}
+
+/* A word longer than a text column's min (a path) is cut at last, before
+ * the other text columns pass their min. */
+static void table_cuts_long_words(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .head = "HOST", .flags = TABLE_WRAP, .min = 6 },
+		{ .head = "score", .flags = TABLE_RIGHT },
+		{ .head = "off in", .flags = TABLE_WRAP, .min = 9 },
+	};
+	struct table *t = table_new(cols, ARRAY_SIZE(cols), 0, 2);
+	table_addv(t, "vm (logs/v6/vm-01)", "1084.8", "low: dhry fc1k");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(table_print(t, f, 26), 0);
+	assert_int_equal(fclose(f), 0);
+	table_free(t);
+	/* the longest words take 29 columns: the host is cut, "off in" keeps its 9 */
+	assert_string_equal(text, "HOST      score  off in\n"
+				  "vm       1084.8  low: dhry\n"
+				  "(logs/v          fc1k\n"
+				  "6/vm-01\n"
+				  ")\n");
+	free(text);
 }
 
 /* Wrapped text counts characters, not bytes, and indents what follows. */
@@ -367,6 +452,8 @@ int main(void)
 		cmocka_unit_test(rootfs_rejects_bad_roots),
 		cmocka_unit_test(fit_to_columns),
 		cmocka_unit_test(table_fits_width),
+		cmocka_unit_test(table_under_rows),
+		cmocka_unit_test(table_cuts_long_words),
 		cmocka_unit_test(wrapped_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

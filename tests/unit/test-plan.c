@@ -6,6 +6,7 @@
 
 #include "lib/paths.h"
 #include "lib/spawn.h"
+#include "lib/term.h"
 #include "testlib.h"
 #include "tune/plan.h"
 
@@ -405,7 +406,23 @@ static void services_without_manager(void **state)
 	planned_free(&t);
 }
 
-/* Many alike knobs (one per policy) are printed as one line. */
+/* What plan_print() writes at width. */
+static char *plan_text(const struct planned *t, size_t width)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_non_null(f);
+	term_set_width((unsigned)width);
+	plan_print(t->p, &t->plan, f);
+	term_set_width(0);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* Many alike knobs (one per policy) are printed as one line; where the
+ * width has no room for the reason beside them it goes under the row,
+ * and no line passes the width. */
 static void print_groups(void **state)
 {
 	for (int i = 0; i < 4; i++) {
@@ -421,17 +438,24 @@ static void print_groups(void **state)
 	struct planned t = {0};
 	plan_for(&t, "[profile]\ndescription = four policies\n[cpu]\ngovernor = performance\n", "{}");
 	assert_int_equal(t.plan.n_actions, 3);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	plan_print(t.p, &t.plan, f);
-	fclose(f);
-	if (!strstr(text, "cpu      policy0 (CPUs 0) governor ... policy2 (CPUs 2) governor (3 alike)  powersave -> "
-			  "performance  [cpu] governor (test.profile:4)\n"))
-		fail_msg("%s", text);
-	assert_non_null(strstr(text, "Profile test (test): four policies\n"));
-	assert_non_null(strstr(text, "Already as the profile wants:\n  policy3 (CPUs 3) governor: performance\n"));
-	free(text);
+	_cleanup_free_ char *wide = plan_text(&t, 200);
+	if (!strstr(wide, "area  what                                                               from          to           why\n"
+			  "cpu   policy0 (CPUs 0) governor ... policy2 (CPUs 2) governor (3 alike)  powersave  -> performance  "
+			  "[cpu] governor (test.profile:4)\n"))
+		fail_msg("%s", wide);
+	assert_non_null(strstr(wide, "Profile test (test): four policies\n"));
+	assert_non_null(strstr(wide, "Already as the profile wants:\n  policy3 (CPUs 3) governor: performance\n"));
+	_cleanup_free_ char *narrow = plan_text(&t, 70);
+	if (!strstr(narrow, "area  what                                   from          to\n"
+			    "cpu   policy0 (CPUs 0) governor ... policy2  powersave  -> performance\n"
+			    "      (CPUs 2) governor (3 alike)\n"
+			    "        [cpu] governor (test.profile:4)\n"))
+		fail_msg("%s", narrow);
+	for (const char *l = narrow; *l;) {
+		size_t n = strcspn(l, "\n");
+		assert_in_range(n, 0, 70);
+		l += n + (l[n] == '\n');
+	}
 	planned_free(&t);
 }
 
