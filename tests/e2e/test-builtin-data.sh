@@ -71,7 +71,9 @@ expect_exit 0 "$U" apply --check "$T/mine/board.profile"
 grep -q "^$T/mine/board.profile: valid (generic -> rk3568 -> board)$" "$T/stdout" ||
 	fail "an own profile including rk3568: $(cat "$T/stdout")"
 
-# the plan from the carried profiles is the plan from the files
+# the plan from the carried profiles is the plan from the files (each
+# row on one line)
+export COLUMNS=1000
 ROOT="$SRCDIR/tests/fixtures/roots/rk3568-emmc-el2"
 expect_exit 0 "$U" apply --dry-run --root "$ROOT" rk3568
 mv "$T/stdout" "$T/plan-builtin"
