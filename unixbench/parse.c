@@ -1546,7 +1546,9 @@ static bool arrow_line(struct parser *p, const char *s)
 	unsigned copies;
 	double index;
 	const char *v = s;
-	if (!p->arrow_list || !take_uint(&v, UB_COPIES_MAX, &copies) || copies == 0 ||
+	/* the Run command that named the test may have been followed by one
+	 * that named none */
+	if (!p->arrow_list || !p->command_test || !take_uint(&v, UB_COPIES_MAX, &copies) || copies == 0 ||
 	    !(v = startswith(skip_spaces(v), "->")))
 		return false;
 	v = skip_spaces(v);
