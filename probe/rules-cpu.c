@@ -113,7 +113,9 @@ static bool max_freq_capped(const struct env_record *env, struct finding *f)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		const struct env_policy *p = &env->cpu.freq.policies.v[i];
-		if (!p->max_khz.known || !p->cpuinfo_max_khz.known || p->max_khz.v * 100 >= p->cpuinfo_max_khz.v * 99)
+		/* in doubles: a record's numbers may be anything */
+		if (!p->max_khz.known || !p->cpuinfo_max_khz.known ||
+		    (double)p->max_khz.v * 100 >= (double)p->cpuinfo_max_khz.v * 99)
 			continue;
 		if (!first)
 			first = p;
