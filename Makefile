@@ -293,9 +293,9 @@ bench-store:
 .PHONY: bench-import
 bench-import: $(B)/ubtune
 	@if command -v clang >/dev/null; then $(SUBMAKE) B=$(FUZZ_B) CC=clang \
-		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_B)/fuzz-unixbench; fi
+		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" $(FUZZ_B)/fuzz-unixbench $(FUZZ_B)/fuzz-ubtext; fi
 	tools/bench-import $(B) $(B)/bench-import $(or $(RUNS),3) \
-		$(if $(shell command -v clang),$(FUZZ_B)/fuzz-unixbench) $(or $(SECONDS),5)
+		$(if $(shell command -v clang),$(FUZZ_B)) $(or $(SECONDS),5)
 
 # The Debian package, built by dpkg-buildpackage from debian/ in a copy of
 # the tree (the source tree stays clean) and checked by lintian:
