@@ -482,8 +482,9 @@ $(B)/seeds/hw: $(FIXTURE_STAMP) tests/fuzz/fuzz-hw.c
 		done; done >$@/$$(basename $$r); [ -s $@/$$(basename $$r) ] || rm -f $@/$$(basename $$r); \
 	done; true
 
-# make fuzz [FUZZ_SECONDS=N]: the harnesses of tests/fuzz/ built with
-# clang's libFuzzer (and the same sanitizers) in $(FUZZ_B), each run for N
+# make fuzz [FUZZ_SECONDS=N] [FUZZ_NAMES="proc hw"]: the harnesses of
+# tests/fuzz/ (or those named) built with clang's libFuzzer (and the same
+# sanitizers) in $(FUZZ_B), each run for N
 # seconds (default 60) from its kept inputs and seeds; new inputs go to
 # $(FUZZ_B)/corpus/NAME, a crash's input to $(FUZZ_B)/crash-NAME-*. Keep a
 # crash's input in tests/fuzz/NAME/ once it is fixed: check-san replays it.
