@@ -49,7 +49,7 @@ struct parser {
 	 * INDEX" list of its index per copy count follows */
 	const struct ub_test_info *command_test;
 	bool arrow_list;
-	/* a Markdown table: the .html's columns, or one column per run */
+	/* a Markdown table: the .html's columns, Run's index table, or one column per run */
 	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS } pipe;
 	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
 	size_t pipe_blocks[UB_PIPE_RUNS_MAX];          /* and its block in that result */
