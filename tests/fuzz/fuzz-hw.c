@@ -9,23 +9,16 @@
  */
 #include <ctype.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/hw.h"
+#include "lib/util.h"
 #include "tests/fuzz/fuzz.h"
 
-static char root[256];
-
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag;
-	if (ftw->level > 0)
-		(void)remove(path);
-	return 0;
-}
+/* the private root, and its sys/ that each input fills anew */
+static char *root, *sys;
 
 /* A path component the harness writes: no "..", nothing outside the root. */
 static bool component_ok(const char *s, size_t n)
@@ -45,7 +38,9 @@ static void put_file(const char *line, size_t n)
 	if (!eq)
 		return;
 	char path[512];
-	int len = snprintf(path, sizeof(path), "%s/sys/class", root);
+	int len = snprintf(path, sizeof(path), "%s/class", sys);
+	if ((size_t)len >= sizeof(path))
+		return;
 	unsigned depth = 0;
 	for (const char *c = line; c < eq; depth++) {
 		const char *slash = memchr(c, '/', (size_t)(eq - c));
@@ -73,27 +68,25 @@ static void put_file(const char *line, size_t n)
 
 static void remove_root(void)
 {
-	(void)nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	(void)rmdir(root);
+	(void)remove_tree(root);
 }
 
 static void hw(const char *text)
 {
-	if (!root[0]) {
+	if (!root) {
 		/* every input makes and removes its files: a tmpfs as TMPDIR
 		 * (/dev/shm) runs it several times faster than a disk */
 		const char *tmp = getenv("TMPDIR");
-		snprintf(root, sizeof(root), "%s/fuzz-hw.XXXXXX", tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+		root = xasprintf("%s/fuzz-hw.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(root))
 			abort();
+		sys = xasprintf("%s/sys", root);
 		atexit(remove_root);
 	}
-	(void)nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	char dir[300];
-	snprintf(dir, sizeof(dir), "%s/sys", root);
-	(void)mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/sys/class", root);
-	(void)mkdir(dir, 0755);
+	(void)remove_tree(sys);
+	_cleanup_free_ char *class = xasprintf("%s/class", sys);
+	(void)mkdir(sys, 0755);
+	(void)mkdir(class, 0755);
 	for (const char *l = text; *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) : strlen(l);
