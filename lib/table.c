@@ -81,10 +81,7 @@ static size_t longest_word(const char *s)
 {
 	size_t best = 0;
 	while (*s) {
-		size_t n = strcspn(s, " ");
-		char *w = xstrndup(s, n);
-		size_t cols = term_columns(w);
-		free(w);
+		size_t n = strcspn(s, " "), cols = term_columns_n(s, n);
 		if (cols > best)
 			best = cols;
 		s += n;
@@ -219,13 +216,11 @@ static size_t cut(const char *s, size_t cols, const char **next)
 
 static void put_cell(struct buf *b, const char *s, size_t n, size_t width, bool right)
 {
-	char *cell = xstrndup(s, n);
-	size_t pad = width - term_columns(cell);
+	size_t pad = width - term_columns_n(s, n);
 	if (right)
-		buf_printf(b, "%*s%s", (int)pad, "", cell);
+		buf_printf(b, "%*s%.*s", (int)pad, "", (int)n, s);
 	else
-		buf_printf(b, "%s%*s", cell, (int)pad, "");
-	free(cell);
+		buf_printf(b, "%.*s%*s", (int)n, s, (int)pad, "");
 }
 
 /* The cells of the columns moved under the row, each on lines of its own

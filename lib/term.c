@@ -86,7 +86,7 @@ size_t term_fit(const char *s, size_t cols)
 
 /* Columns n bytes of UTF-8 take: a character each, a colour escape
  * ("\033[1m") none. */
-static size_t columns(const char *s, size_t n)
+size_t term_columns_n(const char *s, size_t n)
 {
 	size_t c = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -102,7 +102,7 @@ static size_t columns(const char *s, size_t n)
 
 size_t term_columns(const char *s)
 {
-	return columns(s, strlen(s));
+	return term_columns_n(s, strlen(s));
 }
 
 /* Writes n bytes of text from column col, broken at its spaces before
@@ -115,7 +115,7 @@ static size_t put_words(FILE *out, const char *s, size_t n, size_t indent, size_
 		size_t j = i;
 		while (j < n && s[j] != ' ')
 			j++;
-		size_t w = columns(s + i, j - i);
+		size_t w = term_columns_n(s + i, j - i);
 		if (!first && col + 1 + w > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
@@ -134,11 +134,11 @@ static size_t put_words(FILE *out, const char *s, size_t n, size_t indent, size_
 
 void term_print_items(FILE *out, const char *text, const char *sep, size_t indent, size_t width)
 {
-	size_t col = indent, seplen = strlen(sep), sepcols = columns(sep, seplen);
+	size_t col = indent, seplen = strlen(sep), sepcols = term_columns_n(sep, seplen);
 	for (const char *p = text; *p;) {
 		const char *next = strstr(p, sep);
 		size_t n = next ? (size_t)(next - p) : strlen(p);
-		if (p != text && col + sepcols + columns(p, n) <= width) {
+		if (p != text && col + sepcols + term_columns_n(p, n) <= width) {
 			fputs(sep, out);
 			col += sepcols;
 		} else if (p != text) {
@@ -156,7 +156,7 @@ void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width
 	size_t col = indent;
 	const char *p = text;
 	while (*p) {
-		size_t n = strcspn(p, " \n"), w = columns(p, n);
+		size_t n = strcspn(p, " \n"), w = term_columns_n(p, n);
 		if (col > indent && col + 1 + w > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;

@@ -36,8 +36,10 @@ size_t term_width(FILE *f);
  * redrawn in place, where a wrapped line would not be. */
 size_t term_fit(const char *s, size_t cols);
 
-/* Columns a string takes: a character each, a colour escape none. */
+/* Columns a string (or its first n bytes) takes: a character each, a
+ * colour escape none. */
 size_t term_columns(const char *s);
+size_t term_columns_n(const char *s, size_t n);
 
 /* Prints items joined by sep ("a · b · c") from column indent: a line that
  * would pass width is broken between two items (sep dropped there), an
