@@ -53,12 +53,11 @@ int score_test(const struct pass_value *p, size_t n, bool *dropped, struct test_
 	return 0;
 }
 
-static const struct pass_value *rank_passes;
-
-static int by_count(const void *a, const void *b)
+static int by_count(const void *a, const void *b, void *passes)
 {
+	const struct pass_value *p = passes;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	double x = rank_passes[i].count, y = rank_passes[j].count;
+	double x = p[i].count, y = p[j].count;
 	if (x != y)
 		return x < y ? -1 : 1;
 	return i < j ? -1 : i > j;
@@ -80,9 +79,7 @@ int score_resampler_init(struct score_resampler *s, const struct pass_value *p, 
 		s->order[i] = i;
 		s->lograte[i] = pass_log_rate(&p[i]);
 	}
-	rank_passes = p;
-	qsort(s->order, n, sizeof(*s->order), by_count);
-	rank_passes = NULL;
+	qsort_r(s->order, n, sizeof(*s->order), by_count, (void *)p);
 	for (size_t k = 0; k < n; k++) {
 		/* equal as score_test()'s comparison sees them (0 and -0 too) */
 		if (k > 0 && p[s->order[k]].count != p[s->order[k - 1]].count)
