@@ -269,20 +269,9 @@ static const struct schema set_report_schema = SCHEMA(T, FIELD_SELF(T, json), S(
 static const struct schema set_schema = SCHEMA(T, L(reports, set_report_schema), L(comparisons, pair_schema));
 #undef T
 
-static void wrapped(FILE *out, int indent, const char *fmt, ...) _printf_(3, 4);
-static void wrapped(FILE *out, int indent, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	_cleanup_free_ char *text = xvasprintf(fmt, ap);
-	va_end(ap);
-	fprintf(out, "%*s", indent, "");
-	term_print_wrapped(out, text, indent, term_width(out));
-}
-
 static void render_pair(const struct set_pair *o, FILE *out)
 {
-	wrapped(out, 0, "%s against %s: %s", o->b, o->a, o->machine);
+	term_printf_wrapped(out, 0, "%s against %s: %s", o->b, o->a, o->machine);
 	if (!o->groups.json)
 		return;
 	struct buf moved = {0}, same = {0};
@@ -299,20 +288,21 @@ static void render_pair(const struct set_pair *o, FILE *out)
 		buf_printf(bb, "%s%s %+.1f %%", bb->len ? ", " : "", name, pct);
 	}
 	if (moved.len)
-		wrapped(out, 2, "differs: %s", moved.s);
+		term_printf_wrapped(out, 2, "differs: %s", moved.s);
 	if (same.len)
-		wrapped(out, 2, "%s: %s", moved.len ? "the same within noise" : "no test group differs beyond noise", same.s);
+		term_printf_wrapped(out, 2, "%s: %s",
+				    moved.len ? "the same within noise" : "no test group differs beyond noise", same.s);
 	buf_free(&moved);
 	buf_free(&same);
 	size_t n = o->causes.n;
 	if (!n && is_true(o->differs))
-		wrapped(out, 2, "no cause found: nothing in the headers or labels tells the two apart");
+		term_printf_wrapped(out, 2, "no cause found: nothing in the headers or labels tells the two apart");
 	for (size_t i = 0; i < n; i++) {
 		const struct set_cause *c = &o->causes.v[i];
-		wrapped(out, 2, "%s %s (confidence: %s)  %s", i ? "or" : "explained by:", c->title, c->confidence, c->id);
-		wrapped(out, 4, "%s", c->reason);
+		term_printf_wrapped(out, 2, "%s %s (confidence: %s)  %s", i ? "or" : "explained by:", c->title, c->confidence, c->id);
+		term_printf_wrapped(out, 4, "%s", c->reason);
 		for (size_t j = 0; j < c->evidence.n; j++)
-			wrapped(out, 4, "- %s", c->evidence.v[j]);
+			term_printf_wrapped(out, 4, "- %s", c->evidence.v[j]);
 	}
 }
 

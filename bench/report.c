@@ -38,9 +38,7 @@ static void print_fixed_or_table(struct buf *fixed, struct table *t, FILE *out)
 {
 	size_t widest = 0;
 	for (const char *p = fixed->s ?: ""; *p;) {
-		size_t n = strcspn(p, "\n");
-		_cleanup_free_ char *line = xstrndup(p, n);
-		size_t w = term_columns(line);
+		size_t n = strcspn(p, "\n"), w = term_columns_n(p, n);
 		widest = w > widest ? w : widest;
 		p += n + (p[n] == '\n');
 	}
@@ -50,17 +48,6 @@ static void print_fixed_or_table(struct buf *fixed, struct table *t, FILE *out)
 		table_print(t, out, term_width(out));
 	buf_free(fixed);
 	table_free(t);
-}
-
-/* A paragraph wrapped at the output's width, continuation lines indented. */
-_printf_(3, 4) static void print_wrapped(FILE *out, size_t indent, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	_cleanup_free_ char *text = xvasprintf(fmt, ap);
-	va_end(ap);
-	fprintf(out, "%*s", (int)indent, "");
-	term_print_wrapped(out, text, indent, term_width(out));
 }
 
 /* The fields of a stored ISO time ("2026-01-01T12:00:00+0100") as the
@@ -296,7 +283,7 @@ static void render_dispersion(const struct result_run *run, const struct result_
 	}
 	const struct result_index *x = &run->index;
 	if (x->ci95.n >= 2 && x->ci95.v[0].known && x->ci95.v[1].known)
-		print_wrapped(out, 0,
+		term_printf_wrapped(out, 0,
 			      "Index score 95 %% interval: %.1f - %.1f (percentile bootstrap over passes, %" PRId64
 			      " resamples)",
 			      x->ci95.v[0].v, x->ci95.v[1].v, int_or(x->resamples, 0));
@@ -344,7 +331,9 @@ static void render_during(const struct result_env *rp, const struct result_test 
 		{ .head = "Clock and background during each test", .flags = TABLE_WRAP },
 		{ .head = "MHz AFTER", .flags = TABLE_RIGHT },
 		{ .head = "OTHERS", .flags = TABLE_RIGHT },
-		{ .head = "SYS", .flags = TABLE_RIGHT },    { .head = "IOWAIT", .flags = TABLE_RIGHT },    { .head = "STEAL", .flags = TABLE_RIGHT },
+		{ .head = "SYS", .flags = TABLE_RIGHT },
+		{ .head = "IOWAIT", .flags = TABLE_RIGHT },
+		{ .head = "STEAL", .flags = TABLE_RIGHT },
 		{ 0 },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
@@ -446,7 +435,7 @@ static void render_events(const struct result_record *r, FILE *out)
 	}
 	if (r->events.n == 0)
 		fprintf(out, "  none\n");
-	print_wrapped(out, 2,
+	term_printf_wrapped(out, 2,
 		      "sampled %" PRId64 " times: clocks of %" PRId64 "/%" PRId64 " CPUs, %" PRId64
 		      " thermal zones, %" PRId64 " hwmon alarms, steal, iowait, swap, other processes",
 		int_or(s->count, 0), int_or(s->sources.cpufreq, 0), int_or(s->sources.cpus, 0),

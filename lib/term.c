@@ -2,10 +2,13 @@
 #include "term.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+
+#include "util.h"
 
 static enum color_mode color_mode = COLOR_AUTO;
 static unsigned width_set;
@@ -175,4 +178,14 @@ void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width
 			p++;
 	}
 	fputc('\n', out);
+}
+
+void term_printf_wrapped(FILE *out, size_t indent, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	_cleanup_free_ char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	fprintf(out, "%*s", (int)indent, "");
+	term_print_wrapped(out, text, indent, term_width(out));
 }

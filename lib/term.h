@@ -50,3 +50,6 @@ void term_print_items(FILE *out, const char *text, const char *sep, size_t inden
 /* Prints text wrapped at width columns, continuation lines indented
  * by indent; the first line continues the current one at column indent. */
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width);
+/* A paragraph from column indent, wrapped at the output's width with its
+ * continuation lines indented as far. */
+void term_printf_wrapped(FILE *out, size_t indent, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
