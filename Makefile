@@ -286,8 +286,9 @@ bench-store:
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
 
 # How fast import reads UnixBench output (report, .log, one long line) at 1,
-# 15 and 100 MB, whether time per MB stays flat, and the libFuzzer rate of
-# tests/fuzz/fuzz-unixbench.c over SECONDS s when clang is installed:
+# 15 and 100 MB, whether time per MB stays flat, and the libFuzzer rates of
+# tests/fuzz/fuzz-unixbench.c and fuzz-ubtext.c over SECONDS s each when
+# clang is installed:
 #   make bench-import [RUNS=3] [SECONDS=5]
 # The inputs are kept in $(B)/bench-import/ for the next run.
 .PHONY: bench-import
@@ -427,7 +428,7 @@ SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 # the seeds of each harness, beside its kept inputs in tests/fuzz/NAME/
 FUZZ_SEEDS_unixbench := tests/fixtures/unixbench-logs tests/fixtures/unixbench-published
-FUZZ_SEEDS_ubtext := tests/fixtures/unixbench-logs tests/fixtures/unixbench-published
+FUZZ_SEEDS_ubtext = $(FUZZ_SEEDS_unixbench)
 FUZZ_DICT_ubtext := tests/fuzz/unixbench.dict
 # the reader alone mutates small inputs (libFuzzer's default is 4 KiB): the
 # whole-path harness keeps files of up to 1 MiB
