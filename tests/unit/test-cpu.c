@@ -439,6 +439,45 @@ static void aws_xen_cpuinfo_topology(void **state)
 	assert_jstr(rec, "cpu.model", "Intel(R) Xeon(R) CPU E5-2666 v3 @ 2.90GHz");
 }
 
+/*
+ * The peers' dumps: CPUs grouped by their sibling sets as lscpu and hwloc
+ * group them (physical_package_id -1 on POWER, s390 and SPARC, repeated
+ * on ia64; masks without lists), CPUs from cpuN/topology alone, and
+ * per-CPU online files.
+ */
+static void peer_topologies(void **state)
+{
+	static const struct {
+		const char *dump, *online;
+		int sockets, cores, threads;
+	} cases[] = {
+		{ "util-linux-ppc64-POWER7-64cpu", "0-63", 16, 16, 64 },
+		{ "util-linux-s390-lpar", "1-5,8-19", 7, 17, 17 },
+		{ "util-linux-sparc64", "6-7,10-11,14-15", 6, 6, 6 },
+		{ "hwloc-20s390-2g6s4c", "0-19", 8, 20, 20 },
+		{ "hwloc-16ia64-8n2s", "0-15", 16, 16, 16 },
+		{ "hwloc-16em64t-4s2ca2c-cpusetreorder", "0-15", 4, 16, 16 },
+		{ "hwloc-64fake-4n2s2ca2c2t", "0-63", 8, 32, 64 },
+		{ "hwloc-16em64t-4s2c2t-offlines", "0-1,3-4,6-12,15", 4, 7, 12 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_json_ json_object *rec = probe_fixture(cases[i].dump, NULL);
+		print_message("%s\n", cases[i].dump);
+		assert_jstr(rec, "cpu.online", cases[i].online);
+		assert_jstr(rec, "cpu.topology_source", "sysfs");
+		assert_int_equal(jint(rec, "cpu.sockets"), cases[i].sockets);
+		assert_int_equal(jint(rec, "cpu.cores"), cases[i].cores);
+		assert_int_equal(jint(rec, "cpu.threads"), cases[i].threads);
+	}
+	_cleanup_json_ json_object *rec = probe_fixture("hwloc-64fake-4n2s2ca2c2t", NULL);
+	assert_true(has_unavailable(rec, "online CPUs: neither /sys/devices/system/cpu/online nor /proc/cpuinfo"));
+	/* PS3: thread siblings only, so cores but no sockets */
+	_cleanup_json_ json_object *ps3 = probe_fixture("hwloc-2ps3-2t", NULL);
+	assert_int_equal(jint(ps3, "cpu.cores"), 1);
+	assert_jnull(ps3, "cpu.sockets");
+	assert_true(has_unavailable(ps3, "sockets: neither package siblings"));
+}
+
 static void no_cpuinfo_at_all(void **state)
 {
 	_cleanup_json_ json_object *rec = probe_fixture("util-linux-lsblk-simple-nvme", NULL);
@@ -769,6 +808,7 @@ int main(void)
 		cmocka_unit_test(offline_cpu0_node0),
 		cmocka_unit_test(el5xen_no_online_file),
 		cmocka_unit_test(aws_xen_cpuinfo_topology),
+		cmocka_unit_test(peer_topologies),
 		cmocka_unit_test(no_cpuinfo_at_all),
 		cmocka_unit_test(cpuinfo_layouts),
 		cmocka_unit_test(midr_register),
