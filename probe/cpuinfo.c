@@ -44,7 +44,8 @@ static void set_str(char **field, const char *v)
 
 static void set_field(struct cpuinfo_cpu *c, const char *key, char *value)
 {
-	if (streq(key, "model name")) {
+	/* loongarch writes "Model Name"; riscv names the core in "uarch" */
+	if (streq(key, "model name") || streq(key, "Model Name") || streq(key, "uarch")) {
 		set_str(&c->model_name, strsqueeze(value));
 	} else if (streq(key, "vendor_id")) {
 		set_str(&c->vendor_id, value);
@@ -54,7 +55,7 @@ static void set_field(struct cpuinfo_cpu *c, const char *key, char *value)
 		set_str(&c->flags, strsqueeze(value));
 	} else if (streq(key, "Processor")) {
 		set_str(&c->processor_name, strsqueeze(value));
-	} else if (streq(key, "bogomips") || streq(key, "BogoMIPS")) {
+	} else if (streq(key, "bogomips") || streq(key, "BogoMIPS") || streq(key, "bogomips per cpu")) {
 		double d;
 		if (parse_double(value, &d) == 0 && d >= 0)
 			c->bogomips = d;
@@ -99,6 +100,8 @@ static void inherit(struct cpuinfo_cpu *c, const struct cpuinfo_cpu *s)
 	inherit_str(&c->cpu_name, s->cpu_name);
 	inherit_str(&c->processor_name, s->processor_name);
 	inherit_str(&c->flags, s->flags);
+	if (c->bogomips < 0)
+		c->bogomips = s->bogomips; /* s390: "bogomips per cpu" */
 	inherit_num(&c->physical_id, s->physical_id);
 	inherit_num(&c->core_id, s->core_id);
 	/* One ID block after the list describes every CPU (32-bit ARM). */
@@ -108,6 +111,21 @@ static void inherit(struct cpuinfo_cpu *c, const struct cpuinfo_cpu *s)
 		inherit_int(&c->midr.variant, s->midr.variant);
 		inherit_int(&c->midr.revision, s->midr.revision);
 	}
+}
+
+/* A new block for processor NUMBER, or NULL when that is not a CPU number. */
+static struct cpuinfo_cpu *add_cpu(struct cpuinfo *ci, size_t *cap, const char *number)
+{
+	long n = parse_long(number, 10);
+	if (n < 0 || n >= CPU_NUMBER_MAX)
+		return NULL;
+	if (ci->n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		ci->cpus = xrealloc(ci->cpus, *cap * sizeof(*ci->cpus));
+	}
+	struct cpuinfo_cpu *c = &ci->cpus[ci->n++];
+	cpu_init(c, n);
+	return c;
 }
 
 void cpuinfo_parse(const char *text, struct cpuinfo *out)
@@ -130,16 +148,16 @@ void cpuinfo_parse(const char *text, struct cpuinfo *out)
 		}
 		*colon = '\0';
 		char *key = strstrip(line), *value = strstrip(colon + 1);
+		/* s390: one line per CPU, "processor 3: version = FF, ..." */
+		const char *s390 = startswith(key, "processor ");
+		if (s390 && add_cpu(&ci, &cap, s390)) {
+			cur = NULL;
+			continue;
+		}
 		if (streq(key, "processor")) {
-			long n = parse_long(value, 10);
-			if (n < 0 || n >= CPU_NUMBER_MAX)
-				continue;
-			if (ci.n == cap) {
-				cap = cap ? cap * 2 : 16;
-				ci.cpus = xrealloc(ci.cpus, cap * sizeof(*ci.cpus));
-			}
-			cur = &ci.cpus[ci.n++];
-			cpu_init(cur, n);
+			struct cpuinfo_cpu *c = add_cpu(&ci, &cap, value);
+			if (c)
+				cur = c;
 			continue;
 		}
 		set_field(cur ? cur : &ci.shared, key, value);
