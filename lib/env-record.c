@@ -77,11 +77,12 @@ static const struct schema cpuid_schema = SCHEMA(T, FIELD_SELF(T, json), B(hyper
 
 #define T typeof(((struct env_virt *)0)->dmi)
 static const struct schema dmi_schema = SCHEMA(T, FIELD_SELF(T, json), S(sys_vendor), S(product_name),
-					       S(product_version), S(board_vendor), S(bios_vendor));
+					       S(product_version), S(board_vendor), S(bios_vendor),
+					       S(chassis_asset_tag));
 #undef T
 
 #define T struct env_virt
-static const struct schema virt_schema = SCHEMA(T, S(role), S(hypervisor), S(container), S(boot_el),
+static const struct schema virt_schema = SCHEMA(T, S(role), S(hypervisor), S(container), S(cloud), S(boot_el),
 						S(config_virtualization), S(config_kvm), S(hw_virtualization),
 						B(kvm_dev), B(kvm_initialized), N(steal_pct), O(cpuid, cpuid_schema),
 						O(dmi, dmi_schema), L(evidence, evidence_schema));

@@ -91,7 +91,7 @@ struct env_evidence {
 };
 
 struct env_virt {
-	const char *role, *hypervisor, *container, *boot_el, *config_virtualization, *config_kvm;
+	const char *role, *hypervisor, *container, *cloud, *boot_el, *config_virtualization, *config_kvm;
 	const char *hw_virtualization;
 	struct opt_bool kvm_dev, kvm_initialized;
 	struct opt_num steal_pct;
@@ -103,6 +103,7 @@ struct env_virt {
 	struct {
 		json_object *json;
 		const char *sys_vendor, *product_name, *product_version, *board_vendor, *bios_vendor;
+		const char *chassis_asset_tag;
 	} dmi;
 	ARRAY_OF(struct env_evidence) evidence;
 };

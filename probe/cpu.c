@@ -247,16 +247,24 @@ static bool topology_from_sysfs(struct probe_ctx *ctx, const struct cpuinfo *ci,
 					       "core_siblings" };
 	*core = first_sibling(ctx, n, threads, ARRAY_SIZE(threads));
 	*pkg = first_sibling(ctx, n, package, ARRAY_SIZE(package));
+	bool sysfs = *core >= 0 || *pkg >= 0;
 	if (*pkg < 0) {
 		_cleanup_free_ char *p = xasprintf(CPU_SYS "/cpu%zu/topology/physical_package_id", n);
 		const struct cpuinfo_cpu *c = cpuinfo_find(ci, (long)n);
-		if (rootfs_read_s64(ctx->rf, p, pkg) < 0 || *pkg < 0)
+		if (rootfs_read_s64(ctx->rf, p, pkg) == 0 && *pkg >= 0)
+			sysfs = true;
+		else
 			*pkg = c ? c->physical_id : -1;
 		/* keys apart from the CPU numbers that name sibling sets */
 		if (*pkg >= 0)
 			*pkg += CPU_NUMBER_MAX;
 	}
-	return *core >= 0;
+	/* no thread siblings: core_id, which repeats across packages */
+	_cleanup_free_ char *core_id = xasprintf(CPU_SYS "/cpu%zu/topology/core_id", n);
+	int64_t id;
+	if (*core < 0 && *pkg >= 0 && rootfs_read_s64(ctx->rf, core_id, &id) == 0 && id >= 0 && id < INT32_MAX)
+		*core = CPU_NUMBER_MAX + (*pkg << 32 | id);
+	return sysfs;
 }
 
 /* Fallback for kernels without sysfs topology: physical id / core id of /proc/cpuinfo. */
@@ -272,13 +280,13 @@ static bool topology_from_cpuinfo(struct probe_ctx *ctx, const struct cpuinfo *c
 	return true;
 }
 
-/* Sockets (-1 when a CPU's package is unknown) and cores of the CPUs;
- * false when a CPU's core is unknown. */
+/* Sockets and cores of the CPUs, each -1 when a CPU's is unknown; false
+ * when the source tells neither for a CPU. */
 static bool count_topology(struct probe_ctx *ctx, const struct cpuinfo *ci, const struct cpuset *cpus,
 			   topology_reader *read, int64_t *sockets, int64_t *cores)
 {
 	size_t total = cpuset_count(cpus), i = 0;
-	bool unknown = false;
+	bool no_pkg = false, no_core = false;
 	_cleanup_free_ int64_t *pkg = xcalloc(total ? total : 1, sizeof(int64_t));
 	_cleanup_free_ int64_t *core = xcalloc(total ? total : 1, sizeof(int64_t));
 
@@ -287,12 +295,12 @@ static bool count_topology(struct probe_ctx *ctx, const struct cpuinfo *ci, cons
 			continue;
 		if (!read(ctx, ci, n, &pkg[i], &core[i]))
 			return false;
-		if (pkg[i] < 0)
-			unknown = true;
+		no_pkg |= pkg[i] < 0;
+		no_core |= core[i] < 0;
 		i++;
 	}
-	*sockets = unknown ? -1 : (int64_t)count_distinct(pkg, total);
-	*cores = (int64_t)count_distinct(core, total);
+	*sockets = no_pkg ? -1 : (int64_t)count_distinct(pkg, total);
+	*cores = no_core ? -1 : (int64_t)count_distinct(core, total);
 	return total > 0;
 }
 
@@ -323,9 +331,11 @@ static void collect_topology(struct probe_ctx *ctx, json_object *cpu, const stru
 	if (source && sockets < 0)
 		probe_unavailable(ctx, "cpu", "sockets: neither package siblings nor physical_package_id in " CPU_SYS
 					      "/cpuN/topology, nor physical id in /proc/cpuinfo");
+	if (source && cores < 0)
+		probe_unavailable(ctx, "cpu", "cores: no thread siblings in " CPU_SYS "/cpuN/topology");
 	if (source) {
 		jset(cpu, "sockets", sockets < 0 ? NULL : json_object_new_int64(sockets));
-		jset_int(cpu, "cores", cores);
+		jset(cpu, "cores", cores < 0 ? NULL : json_object_new_int64(cores));
 	} else {
 		jset_null(cpu, "sockets");
 		jset_null(cpu, "cores");

@@ -53,6 +53,17 @@ void cpuinfo_free(struct cpuinfo *ci);
 /* The block of processor N, or NULL. */
 const struct cpuinfo_cpu *cpuinfo_find(const struct cpuinfo *ci, long n);
 
+/* The value of the first "KEY : value" line of cpuinfo text (blanks around
+ * the key and the value dropped), or NULL. */
+char *cpuinfo_value(const char *cpuinfo, const char *key);
+
+/* Whether a blank-separated list (cpuinfo's flags) holds word. */
+bool cpuinfo_has_word(const char *list, const char *word);
+
+/* The architecture /proc/cpuinfo text describes, as uname -m names it
+ * ("s390x", "ppc64", "riscv64", ...; POWER's byte order is not in it), or NULL. */
+const char *cpuinfo_arch(const char *cpuinfo);
+
 /* "0x00000000410fd851" (regs/identification/midr_el1) -> fields; 0 or -EINVAL. */
 int midr_parse_register(const char *s, struct midr *out);
 

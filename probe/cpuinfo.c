@@ -191,6 +191,71 @@ const struct cpuinfo_cpu *cpuinfo_find(const struct cpuinfo *ci, long n)
 	return NULL;
 }
 
+char *cpuinfo_value(const char *cpuinfo, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *l = cpuinfo; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		if (strncmp(l, key, n) != 0 || !strchr(" \t:", l[n]))
+			continue;
+		const char *colon = l + n + strspn(l + n, " \t");
+		if (*colon != ':')
+			continue;
+		_cleanup_free_ char *v = xstrndup(colon + 1, strcspn(colon + 1, "\n"));
+		return xstrdup(strstrip(v));
+	}
+	return NULL;
+}
+
+bool cpuinfo_has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list ?: ""; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+const char *cpuinfo_arch(const char *cpuinfo)
+{
+	_cleanup_free_ char *vendor = cpuinfo_value(cpuinfo, "vendor_id"), *ia64 = cpuinfo_value(cpuinfo, "arch");
+	_cleanup_free_ char *isa = cpuinfo_value(cpuinfo, "isa"), *ISA = cpuinfo_value(cpuinfo, "ISA");
+	_cleanup_free_ char *type = cpuinfo_value(cpuinfo, "type"), *cpu = cpuinfo_value(cpuinfo, "cpu");
+	_cleanup_free_ char *mips = cpuinfo_value(cpuinfo, "cpu model"), *flags = cpuinfo_value(cpuinfo, "flags");
+	_cleanup_free_ char *revision = cpuinfo_value(cpuinfo, "revision");
+	_cleanup_free_ char *platform = cpuinfo_value(cpuinfo, "platform");
+	_cleanup_free_ char *arm = cpuinfo_value(cpuinfo, "CPU architecture");
+
+	if (streq_ptr(vendor, "IBM/S390"))
+		return "s390x"; /* 31-bit s390 kernels are gone since Linux 4.1 */
+	if (streq_ptr(ia64, "IA-64"))
+		return "ia64";
+	if (isa && startswith(isa, "rv64"))
+		return "riscv64";
+	if (isa && startswith(isa, "rv32"))
+		return "riscv32";
+	if (ISA && strstr(ISA, "loongarch64"))
+		return "loongarch64";
+	if (mips)
+		return isa && strstr(isa, "mips64") ? "mips64" : "mips";
+	if ((type && startswith(type, "sun4")) || (cpu && strcasestr(cpu, "sparc")))
+		return type && streq(type, "sun4m") ? "sparc" : "sparc64";
+	if (vendor) /* x86; "lm": long mode */
+		return cpuinfo_has_word(flags, "lm") ? "x86_64" : "i686";
+	if (arm)
+		return (arm[0] == '8' || strstr(cpuinfo, "AArch64")) && !strstr(cpuinfo, "(v7l)") ? "aarch64" : "armv7l";
+	/* PowerPC: "revision : 2.1 (pvr 003f 0201)" */
+	if (cpu && revision && strstr(revision, "pvr")) {
+		static const char *const ppc64[] = { "POWER", "PPC970", "Cell", "PA6T", "e5500", "e6500" };
+		for (size_t i = 0; i < ARRAY_SIZE(ppc64); i++)
+			if (startswith(cpu, ppc64[i]))
+				return "ppc64";
+		return streq_ptr(platform, "pSeries") || streq_ptr(platform, "PowerNV") ? "ppc64" : "ppc";
+	}
+	if (cpu && startswith(cpu, "Alpha"))
+		return "alpha";
+	return NULL;
+}
+
 int midr_parse_register(const char *s, struct midr *out)
 {
 	uint64_t v;

@@ -107,9 +107,6 @@ void host_render(const struct env_record *env, FILE *out);
 
 /* host.limits (ulimit -u, pids.max, pid_max, threads-max) and host.audit
  * (seccomp, audit rules); probe/limits.c. */
-/* The architecture /proc/cpuinfo text describes, as uname -m names it
- * ("s390x", "ppc64", "riscv64", ...; POWER's byte order is not in it), or NULL. */
-const char *cpuinfo_arch(const char *cpuinfo);
 void limits_collect(struct probe_ctx *ctx, json_object *host);
 void limits_render(const struct env_record *env, FILE *out);
 /* The rules of an `auditctl -l` listing, and in *syscall_rules those on system calls. */
