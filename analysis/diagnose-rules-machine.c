@@ -375,6 +375,13 @@ static void check_copies(const struct diag_case *c, struct diagnosis *d)
 		diag_set_normal(d, "copies = online CPUs (%u)", c->cpus);
 		return;
 	}
+	/* a run starts as many copies as its cgroup lets it keep busy */
+	int64_t allowed = int_or(diag_env(c)->cgroup.cpus, 0);
+	if (allowed > 0 && many->copies >= allowed) {
+		diag_set_normal(d, "copies = the %lld CPUs ubtune's cgroup allows (of %u online)", (long long)allowed,
+				c->cpus);
+		return;
+	}
 	diag_fire(d, DC_HIGH, DT_ALL, "the widest run used %u copies on %u CPUs: %u CPUs sat idle", many->copies,
 		  c->cpus, c->cpus - many->copies);
 	diag_evidence(d, "runs: %u copies at most; online CPUs %u", many->copies, c->cpus);

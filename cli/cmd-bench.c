@@ -13,6 +13,7 @@
 #include "bench/stability.h"
 #include "bench/ubrun.h"
 #include "command.h"
+#include "lib/cgroup.h"
 #include "lib/paths.h"
 #include "cli/store-setup.h"
 #include "lib/store.h"
@@ -59,7 +60,8 @@ static const struct cmd_option options[] = {
 	  .help = "UnixBench test ids, comma-separated (default: all 12, 'index'): dhry2reg, whetstone-double, "
 		  "execl, fstime, fsbuffer, fsdisk, pipe, context1, spawn, syscall, shell1, shell8" },
 	{ .name = "copies", .type = OPT_STRING, .arg = "LIST", OPT_AT(copies),
-	  .help = "copy counts, one pass over the tests each: numbers or 'all' (online CPUs, never capped); "
+	  .help = "copy counts, one pass over the tests each: numbers or 'all' (the online CPUs this process may "
+		  "keep busy: its cgroup's cpuset and CPU quota and its affinity count; never capped at 16); "
 		  "default 1,all" },
 	{ .name = "iterations", .type = OPT_UINT, .arg = "N", OPT_AT(iterations), .min = 1, .max = MAX_ITERATIONS,
 	  .help = "long tests run N passes, short ones int((N+1)/3), at least 1 (UnixBench's -i; default 10 "
@@ -186,6 +188,30 @@ static int check_run_cap(const struct bench_engine *e, const struct bench_opts *
 	return EXIT_OK;
 }
 
+/*
+ * "all" copies: as many as this process can keep busy, which its cgroup (a
+ * container's CPU quota or cpuset) and its CPU affinity may make fewer
+ * than the online CPUs in *all. Lowers *all and says why, else NULL.
+ */
+static char *copies_note(unsigned *all)
+{
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	_cleanup_free_ char *source = NULL;
+	unsigned allowed;
+	double quota;
+	unsigned usable = rootfs_new("/", &rf) == 0 ? cgroup_process_cpus(rf, &allowed, &quota, &source) : 0;
+	if (!usable || usable >= *all)
+		return NULL;
+	unsigned online = *all;
+	*all = usable;
+	if (source && quota < allowed)
+		return xasprintf("'all' copies: %u, not %u: the CPU quota of this process's cgroup is %g CPUs (%s)",
+				 usable, online, quota, source);
+	return xasprintf("'all' copies: %u, not %u: this process may run on %u of the %u online CPUs (its cgroup's "
+			 "cpuset or its CPU affinity)",
+			 usable, online, allowed, online);
+}
+
 /* Tests and copies from the command line, else the profile, else UnixBench's defaults. */
 static int resolve_lists(const struct args *a, const struct applied_profile *p, struct bench_opts *o)
 {
@@ -204,8 +230,16 @@ static int resolve_lists(const struct args *a, const struct applied_profile *p, 
 			o->tests[o->ntests++] = i;
 	}
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *copies = a->copies ? a->copies : p->copies ? p->copies : online > 1 ? "1,all" : "1";
-	if (ub_parse_copies(copies, ",", online > 0 ? (unsigned)online : 1, o->copies, &o->ncopies, NULL) < 0) {
+	unsigned all = online > 0 ? (unsigned)online : 1;
+	_cleanup_free_ char *note = copies_note(&all);
+	const char *given = a->copies ? a->copies : p->copies;
+	const char *copies = given ? given : all > 1 ? "1,all" : "1";
+	/* UnixBench's default, 1 and all, where all is what the cgroup allows */
+	if (note && (!given || strstr(given, "all"))) {
+		log_info("%s", note);
+		o->copies_note = TAKE_PTR(note);
+	}
+	if (ub_parse_copies(copies, ",", all, o->copies, &o->ncopies, NULL) < 0) {
 		if (a->copies)
 			return command_usage_error(&cmd_bench, "--copies takes up to %d numbers from 1 to %d or 'all', "
 							       "separated by commas, not '%s'",
@@ -399,6 +433,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	engine_free(&planned);
 	engine_free(&engine);
 	applied_profile_free(&profile);
+	free(o.copies_note);
 	return code;
 }
 

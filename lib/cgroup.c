@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 
 #include "cpuset.h"
 #include "mounts.h"
@@ -320,4 +321,29 @@ unsigned cgroup_usable_cpus(unsigned allowed, double quota_cpus)
 		return allowed;
 	double whole = floor(quota_cpus);
 	return whole < 1 ? 1 : (unsigned)whole;
+}
+
+unsigned cgroup_process_cpus(struct rootfs *rf, unsigned *allowed, double *quota_cpus, char **quota_source)
+{
+	cpu_set_t *set = CPU_ALLOC(CPUSET_MAX);
+	size_t size = CPU_ALLOC_SIZE(CPUSET_MAX);
+	struct cgroup cg;
+	struct cgroup_quota q;
+	*allowed = 0;
+	*quota_cpus = 0;
+	*quota_source = NULL;
+	if (set && sched_getaffinity(0, size, set) == 0)
+		*allowed = (unsigned)CPU_COUNT_S(size, set);
+	CPU_FREE(set);
+	if (!*allowed)
+		return 0;
+	if (cgroup_open(rf, &cg) == 0) {
+		if (cgroup_cpu_quota(rf, &cg, &q) > 0) {
+			*quota_cpus = (double)q.quota_us / (double)q.period_us;
+			*quota_source = TAKE_PTR(q.source);
+		}
+		cgroup_quota_free(&q);
+		cgroup_free(&cg);
+	}
+	return cgroup_usable_cpus(*allowed, *quota_cpus);
 }

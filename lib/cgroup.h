@@ -88,3 +88,13 @@ int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, char **list, char 
  * quota (whole CPUs, at least one; quota_cpus <= 0: none).
  */
 unsigned cgroup_usable_cpus(unsigned allowed, double quota_cpus);
+
+/*
+ * How many copies a run of this process can keep busy, live: the online
+ * CPUs it may run on (sched_getaffinity, which taskset and the cgroup's
+ * cpuset narrow) capped by its cgroup's CPU quota (cgroup_usable_cpus());
+ * *allowed gets the CPUs before the quota, *quota_cpus the quota (0: none),
+ * *quota_source its file (NULL: none; caller frees). 0 when the affinity
+ * cannot be read.
+ */
+unsigned cgroup_process_cpus(struct rootfs *rf, unsigned *allowed, double *quota_cpus, char **quota_source);
