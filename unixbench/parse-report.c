@@ -140,9 +140,12 @@ bool score_line(struct parser *p, const char *s)
 	v = skip_spaces(v);
 	double score;
 	struct ub_block *b = block_last(p);
-	/* "Index Score 1362.9 -----": the rule under it glued on */
+	/* "Index Score 1362.9 -----" or "Index Score 326.4-----": the rule
+	 * under it glued on, with or without a space */
 	_cleanup_free_ char *cut = NULL;
-	const char *rule = strchr(v, ' ');
+	const char *rule = v + strspn(v, "0123456789.,");
+	if (*rule != ' ' && !(rule > v && *rule && strspn(rule, "-=") == strlen(rule)))
+		rule = strchr(v, ' ');
 	if (rule && strlen(skip_spaces(rule)) >= 8 && strspn(skip_spaces(rule), "-=") == strlen(skip_spaces(rule))) {
 		cut = xstrndup(v, (size_t)(rule - v));
 		v = cut;

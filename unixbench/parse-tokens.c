@@ -36,8 +36,34 @@ static bool decimal_comma(const char *s)
 	return !isdigit((unsigned char)s[d + 1]) && (s[d + 1] == '\0' || strchr(" ()", s[d + 1]));
 }
 
+/* Whether the n bytes at s are digits grouped by thousands separators:
+ * "41,920,798" (a first group of one to three digits, then groups of
+ * three). */
+static bool thousands(const char *s, size_t n)
+{
+	size_t lead = 0;
+	while (lead < n && lead < 4 && isdigit((unsigned char)s[lead]))
+		lead++;
+	if (lead == 0 || lead > 3 || lead == n)
+		return false;
+	for (size_t i = lead; i < n; i += 4)
+		if (i + 4 > n || s[i] != ',' || strspn(s + i + 1, "0123456789") < 3)
+			return false;
+	return true;
+}
+
+/* The end of the integer part at s when it holds thousands separators
+ * ("116,700.0", "41,920,798.1"); s when it does not. */
+static const char *grouped_end(const char *s)
+{
+	const char *e = s;
+	while (isdigit((unsigned char)*e) || (*e == ',' && isdigit((unsigned char)e[1])))
+		e++;
+	return thousands(s, (size_t)(e - s)) && !isdigit((unsigned char)*e) ? e : s;
+}
+
 /* A whole token that is a plain decimal number ("41920798.1", "1e+06",
- * "3363,7"). */
+ * "3363,7", "41,920,798.1"). */
 bool parse_number(const char *s, size_t n, double *out)
 {
 	char b[48];
@@ -45,6 +71,15 @@ bool parse_number(const char *s, size_t n, double *out)
 		return false;
 	memcpy(b, s, n);
 	b[n] = '\0';
+	const char *g = grouped_end(b);
+	if (g != b) {
+		/* drop the separators */
+		size_t w = 0;
+		for (size_t r = 0; b[r]; r++)
+			if (b[r] != ',' || b + r >= g)
+				b[w++] = b[r];
+		b[w] = '\0';
+	}
 	size_t k = 0;
 	if (!isdigit((unsigned char)b[0]))
 		return false;
@@ -122,7 +157,9 @@ int tokenize(const char *s, struct tok *t, int max)
 		if (!*s)
 			break;
 		const char *start = s;
-		while (*s && *s != ' ' && (*s != ',' || (s > start && isdigit((unsigned char)s[-1]) && decimal_comma(s))) &&
+		const char *grouped = grouped_end(start);
+		while (*s && *s != ' ' &&
+		       (*s != ',' || s < grouped || (s > start && isdigit((unsigned char)s[-1]) && decimal_comma(s))) &&
 		       *s != '(' && *s != ')' && *s != ':')
 			s++;
 		if (n == max)
