@@ -515,8 +515,8 @@ static void text_around_tables(void **state)
 	ub_doc_free(&d);
 
 	/* a Markdown heading ends what a plain title counted: the spec list of a
-	 * VPS review (catcat-crunchbits-17-vds.md, set aside in the corpus
-	 * notes) does not count the copies of the run under its later heading;
+	 * VPS review (catcat-crunchbits-17-vds.md of the published corpus) does
+	 * not count the copies of the run under its later heading;
 	 * "1 parallel:" still counts the one under "before:" (deepin-kernel-pr485.txt) */
 	assert_int_equal(parse_text("## 套餐\n\n"
 				    "- 1 core / 2 threads \\[DEDICATED\\]\n\n"
