@@ -209,6 +209,15 @@ fi
 row 0 '' probe --root out-dump
 grep -q 'proc/cpuinfo' "$T/out" || fail "probe of a dump whose cpuinfo leads out of it does not say it is missing"
 row 0 '' probe --json --root loop-dump
+# a cgroup 2000 levels deep with files that are no numbers and a link out of the dump
+dump cgroup-dump && printf '0::/%s\n1:cpu,cpuset:/..\n' "$(printf 'a/%.0s' {1..2000})" >"$IN/cgroup-dump/proc/self/cgroup" &&
+	mkdir -p "$IN/cgroup-dump/sys/fs/cgroup/a" && printf 'max -1\n' >"$IN/cgroup-dump/sys/fs/cgroup/cpu.max" &&
+	printf '99999999999999999999 0\n' >"$IN/cgroup-dump/sys/fs/cgroup/a/cpu.max" &&
+	printf 'nr_periods 18446744073709551615999\nthrottled_usec x\n' >"$IN/cgroup-dump/sys/fs/cgroup/cpu.stat" &&
+	printf '0-99999999\n' >"$IN/cgroup-dump/sys/fs/cgroup/cpuset.cpus.effective" &&
+	ln -s ../../../../../../../etc "$IN/cgroup-dump/sys/fs/cgroup/memory.max"
+row 0 '' probe --json --root cgroup-dump
+[ "$(json_get "$T/out" 'd["cgroup"]["cpu_quota_cpus"]')" = None ] || fail "a cgroup's garbage became a CPU quota"
 row1 1 '^ubtune: root fifo: Not a directory$' probe --root fifo
 row1 1 '^ubtune: root /dev/null: Not a directory$' probe --root /dev/null
 
