@@ -291,16 +291,20 @@ int cgroup_lowest(struct rootfs *rf, const struct cgroup *cg, enum cgroup_contro
 	return found;
 }
 
-int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, char **list, char **source)
+int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, bool mems, char **list, char **source)
 {
-	static const char *const prefixed[] = { "cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus" };
-	static const char *const noprefix[] = { "effective_cpus", "cpus", "cpus" };
-	const char *const *files = cg->ctrl[CGROUP_CPUSET].noprefix ? noprefix : prefixed;
+	static const char *const names[2][2][3] = {
+		{ { "cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus" },
+		  { "effective_cpus", "cpus", "cpus" } },
+		{ { "cpuset.mems.effective", "cpuset.effective_mems", "cpuset.mems" },
+		  { "effective_mems", "mems", "mems" } },
+	};
+	const char *const *files = names[mems][cg->ctrl[CGROUP_CPUSET].noprefix];
 	struct strv dirs;
 	int r = -ENOENT;
 	cgroup_walk(cg, CGROUP_CPUSET, &dirs);
 	for (size_t i = 0; i < dirs.n && r < 0; i++)
-		for (size_t f = 0; f < ARRAY_SIZE(prefixed) && r < 0; f++) {
+		for (size_t f = 0; f < ARRAY_SIZE(names[0][0]) && r < 0; f++) {
 			_cleanup_free_ char *path = xasprintf("%s/%s", dirs.v[i], files[f]), *line = NULL;
 			struct cpuset set = {0};
 			/* v1 leaves cpuset.cpus empty until it is set: look further up */

@@ -78,9 +78,10 @@ int cgroup_lowest(struct rootfs *rf, const struct cgroup *cg, enum cgroup_contro
 /*
  * The CPUs the cgroup lets the process run on (v2 cpuset.cpus.effective,
  * v1 cpuset.effective_cpus or cpuset.cpus, the nearest that has one) as a
- * list string, with its file in *source. -ENOENT when none is there.
+ * list string, with its file in *source; with mems, the NUMA nodes it may
+ * take memory from (cpuset.mems.effective, ...). -ENOENT when none is there.
  */
-int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, char **list, char **source);
+int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, bool mems, char **list, char **source);
 
 /*
  * How many copies a run can keep busy: the CPUs of the list allowed (the

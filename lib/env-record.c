@@ -180,7 +180,8 @@ static const struct schema cgroup_throttling_schema = SCHEMA(T, I(nr_periods), I
 #undef T
 
 #define T struct env_cgroup
-static const struct schema cgroup_schema = SCHEMA(T, I(version), S(path), S(cpuset), S(cpuset_source), S(affinity),
+static const struct schema cgroup_schema = SCHEMA(T, I(version), S(path), S(cpuset), S(cpuset_source), S(mems),
+						  S(mems_source), S(affinity),
 						  I(cpu_quota_us), I(cpu_period_us), N(cpu_quota_cpus),
 						  S(cpu_quota_source), I(cpu_weight), I(cpu_shares),
 						  O(throttling, cgroup_throttling_schema), J(memory_max),

@@ -121,12 +121,14 @@ static void set_null(json_object *o, const char *const *keys, size_t n)
 
 int cgroup_collect(struct probe_ctx *ctx)
 {
-	static const char *const keys[] = { "version", "path", "cpuset", "cpuset_source", "cpu_quota_us",
+	static const char *const keys[] = { "version", "path", "cpuset", "cpuset_source", "mems", "mems_source",
+					    "cpu_quota_us",
 					    "cpu_period_us", "cpu_quota_cpus", "cpu_quota_source", "cpu_weight",
 					    "cpu_shares", "throttling", "memory_max", "memory_max_source" };
 	json_object *o = jchild(ctx->rec, "cgroup");
 	struct cgroup cg;
-	_cleanup_free_ char *aff = affinity(ctx), *cpuset = NULL, *cpuset_source = NULL;
+	_cleanup_free_ char *aff = affinity(ctx), *cpuset = NULL, *cpuset_source = NULL, *mems = NULL,
+			    *mems_source = NULL;
 	double quota = 0;
 
 	int r = cgroup_open(ctx->rf, &cg);
@@ -137,11 +139,14 @@ int cgroup_collect(struct probe_ctx *ctx)
 	} else {
 		jset(o, "version", cg.version ? json_object_new_int(cg.version) : NULL);
 		jset_str(o, "path", cg.path);
-		if (cgroup_cpuset(ctx->rf, &cg, &cpuset, &cpuset_source) < 0 && cg.ctrl[CGROUP_CPUSET].version)
+		if (cgroup_cpuset(ctx->rf, &cg, false, &cpuset, &cpuset_source) < 0 && cg.ctrl[CGROUP_CPUSET].version)
 			probe_unavailable(ctx, "cgroup", "cpuset: no cpuset.cpus.effective from %s up",
 					  cg.ctrl[CGROUP_CPUSET].dir);
+		cgroup_cpuset(ctx->rf, &cg, true, &mems, &mems_source);
 		jset_str(o, "cpuset", cpuset);
 		jset_str(o, "cpuset_source", cpuset_source);
+		jset_str(o, "mems", mems);
+		jset_str(o, "mems_source", mems_source);
 		collect_quota(ctx, &cg, o, &quota);
 		collect_weight(ctx, &cg, o);
 		cgroup_limit_collect(ctx, &cg, CGROUP_MEMORY,
@@ -181,6 +186,8 @@ void cgroup_render(const struct env_record *env, FILE *out)
 		buf_printf(&b, "v%" PRId64 " %s", c->version.v, c->path ?: "");
 	if (c->cpuset)
 		buf_printf(&b, " · cpuset %s", c->cpuset);
+	if (c->mems && env->numa.nodes.n > 1)
+		buf_printf(&b, " · memory of nodes %s", c->mems);
 	if (c->affinity && (!c->cpuset || !streq(c->affinity, c->cpuset)))
 		buf_printf(&b, " · affinity %s", c->affinity);
 	if (c->cpu_quota_cpus.known)
