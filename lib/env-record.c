@@ -185,7 +185,7 @@ static const struct schema cgroup_schema = SCHEMA(T, I(version), S(path), S(cpus
 						  I(cpu_quota_us), I(cpu_period_us), N(cpu_quota_cpus),
 						  S(cpu_quota_source), I(cpu_weight), I(cpu_shares),
 						  O(throttling, cgroup_throttling_schema), J(memory_max),
-						  S(memory_max_source), I(cpus));
+						  S(memory_max_source), S(allowed), I(sockets), I(cores), I(cpus));
 #undef T
 
 #define T struct env_noisy

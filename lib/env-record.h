@@ -217,10 +217,10 @@ struct env_cgroup_throttling {
 };
 
 struct env_cgroup {
-	struct opt_int version, cpu_quota_us, cpu_period_us, cpu_weight, cpu_shares, cpus;
+	struct opt_int version, cpu_quota_us, cpu_period_us, cpu_weight, cpu_shares, cpus, sockets, cores;
 	struct opt_num cpu_quota_cpus;
 	const char *path, *cpuset, *cpuset_source, *mems, *mems_source, *cpu_quota_source, *memory_max_source;
-	const char *affinity;
+	const char *affinity, *allowed;
 	json_object *memory_max; /* bytes, "max", or NULL */
 	struct env_cgroup_throttling throttling;
 };

@@ -304,30 +304,53 @@ static bool count_topology(struct probe_ctx *ctx, const struct cpuinfo *ci, cons
 	return total > 0;
 }
 
+/* Sockets and cores of a set of CPUs (-1 each where unknown) and what told:
+ * "sysfs", "sysfs-clusters" (arm's device-tree clusters counted as
+ * packages: sockets from the cpu-map), "cpuinfo", or NULL. */
+static const char *topology_of(struct probe_ctx *ctx, const struct cpuinfo *ci, const struct cpuset *cpus, bool arm,
+			       size_t n_kinds, int64_t *sockets, int64_t *cores)
+{
+	size_t first = 0;
+	while (first < cpuset_size(cpus) && !cpuset_isset(cpus, first))
+		first++;
+	if (count_topology(ctx, ci, cpus, topology_from_sysfs, sockets, cores)) {
+		if (arm && *sockets > 1 && packages_are_clusters(ctx, first, n_kinds)) {
+			*sockets = dt_sockets(ctx);
+			return "sysfs-clusters";
+		}
+		return "sysfs";
+	}
+	if (count_topology(ctx, ci, cpus, topology_from_cpuinfo, sockets, cores))
+		return "cpuinfo";
+	return NULL;
+}
+
+bool cpu_topology_of(struct probe_ctx *ctx, const struct cpuset *cpus, int64_t *sockets, int64_t *cores)
+{
+	_cleanup_free_ char *text = NULL;
+	struct cpuinfo ci;
+	rootfs_read(ctx->rf, "/proc/cpuinfo", &text, NULL);
+	cpuinfo_parse(text ?: "", &ci);
+	const struct cpuinfo_cpu *c = ci.n ? &ci.cpus[0] : &ci.shared;
+	bool arm = midr_valid(&c->midr);
+	const char *source = topology_of(ctx, &ci, cpus, arm, 1, sockets, cores);
+	cpuinfo_free(&ci);
+	return source != NULL;
+}
+
 static void collect_topology(struct probe_ctx *ctx, json_object *cpu, const struct cpuinfo *ci,
 			     const struct cpuset *cpus, const struct kinds *k)
 {
 	int64_t sockets = 0, cores = 0;
-	const char *source = NULL;
-	size_t first = 0;
-	while (first < cpuset_size(cpus) && !cpuset_isset(cpus, first))
-		first++;
+	bool arm = k->n && midr_valid(&k->v[0].midr);
+	const char *source = topology_of(ctx, ci, cpus, arm, k->n, &sockets, &cores);
 
-	if (count_topology(ctx, ci, cpus, topology_from_sysfs, &sockets, &cores)) {
-		source = "sysfs";
-		bool arm = k->n && midr_valid(&k->v[0].midr);
-		if (arm && sockets > 1 && packages_are_clusters(ctx, first, k->n)) {
-			sockets = dt_sockets(ctx);
-			source = "sysfs-clusters";
-		}
-	} else if (count_topology(ctx, ci, cpus, topology_from_cpuinfo, &sockets, &cores)) {
-		source = "cpuinfo";
+	if (streq_ptr(source, "cpuinfo"))
 		probe_unavailable(ctx, "cpu", "topology: no " CPU_SYS "/cpuN/topology; sockets and cores from "
 					      "physical id / core id of /proc/cpuinfo");
-	} else if (cpuset_count(cpus)) {
+	else if (!source && cpuset_count(cpus))
 		probe_unavailable(ctx, "cpu", "sockets, cores: no " CPU_SYS "/cpuN/topology and no physical id / "
 					      "core id in /proc/cpuinfo");
-	}
 	if (source && sockets < 0)
 		probe_unavailable(ctx, "cpu", "sockets: neither package siblings nor physical_package_id in " CPU_SYS
 					      "/cpuN/topology, nor physical id in /proc/cpuinfo");

@@ -87,6 +87,10 @@ char *arm_model_name(const struct midr *m, bool *known);
  */
 char *cmdline_cpu_list(const char *cmdline, const char *option);
 
+/* Sockets and cores (-1 each where unknown) that a set of CPUs spans, as
+ * cpu.sockets and cpu.cores count the online ones; false when nothing tells. */
+bool cpu_topology_of(struct probe_ctx *ctx, const struct cpuset *cpus, int64_t *sockets, int64_t *cores);
+
 struct hw_policies;
 /* Fills cpu.freq (summary, policies, boost) from the policies of the online CPUs. */
 void cpufreq_collect(struct probe_ctx *ctx, json_object *cpu, const struct hw_policies *pols);

@@ -81,6 +81,7 @@ static void quota_and_cpuset(void **state)
 	assert_int_equal(jint(rec, "cgroup.cpu_weight"), 50);
 	assert_int_equal(jint(rec, "cgroup.memory_max"), 8589934592);
 	assert_jstr(rec, "cgroup.affinity", "0-15");
+	assert_jstr(rec, "cgroup.allowed", "4-7");
 	assert_int_equal(jint(rec, "cgroup.cpus"), 1);
 	struct finding f;
 	assert_true(rule_fires("cgroup.cpu-quota", rec, &f));
@@ -114,6 +115,13 @@ static void legacy_cpusets(void **state)
 			assert_jstr(rec, "cgroup.mems", cases[i].mems);
 		json_object_put(rec);
 	}
+	/* the online CPUs the cpuset leaves, and the packages and cores they span */
+	json_object *rec = probe_fixture("hwloc-16amd64-8n2c-cpusets", NULL);
+	assert_jstr(rec, "cgroup.allowed", "0-3,5-6,12-15");
+	assert_int_equal(jint(rec, "cgroup.sockets"), 6);
+	assert_int_equal(jint(rec, "cgroup.cores"), 10);
+	assert_int_equal(jint(rec, "cpu.sockets"), 8);
+	json_object_put(rec);
 }
 
 /* Bad or missing files: nothing made up. */
