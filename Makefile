@@ -336,7 +336,7 @@ LIBEXECDIR ?= $(PREFIX)/libexec/ubtune
 override CFLAGS += -DUBTUNE_LIBEXECDIR='"$(LIBEXECDIR)"'
 WL := bench/workloads
 include $(WL)/flags.mk
-WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl
+WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl $(B)/ubtune-whetstone
 all: $(WORKLOAD_BIN)
 install: install-workloads
 .PHONY: install-workloads bench-fidelity
@@ -347,16 +347,20 @@ WORKLOAD_BUILD_INFO = -DWL_BUILD_CC_VERSION='"$(shell $(CC) --version 2>/dev/nul
 	-DWL_BUILD_CFLAGS='"$(WORKLOAD_CFLAGS)"'
 $(B)/ubtune-workloads: $(addprefix $(WL)/,$(WORKLOAD_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)
-	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) $(WORKLOAD_BUILD_INFO) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC)) $(WORKLOAD_LIBS)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) $(WORKLOAD_BUILD_INFO) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC))
 
 $(B)/ubtune-execl: $(addprefix $(WL)/,$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)
 	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(EXECL_IMAGE_SRC))
 
+$(B)/ubtune-whetstone: $(addprefix $(WL)/,$(WHETSTONE_SRC) $(WORKLOAD_HDR))
+	@mkdir -p $(@D)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(WHETSTONE_SRC)) $(WHETSTONE_LIBS)
+
 install-workloads: $(WORKLOAD_BIN)
 	install -Dm755 -t $(DESTDIR)$(LIBEXECDIR) $(WORKLOAD_BIN)
 	install -Dm644 -t $(DESTDIR)$(DATADIR)/workloads $(sort $(addprefix $(WL)/,$(WORKLOAD_SRC) \
-		$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
+		$(EXECL_IMAGE_SRC) $(WHETSTONE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
 	install -Dm755 -t $(DESTDIR)$(DATADIR)/workloads $(addprefix $(WL)/,$(WORKLOAD_SCRIPTS))
 
 # Our workloads against a real UnixBench tree's programs, test by test, in
