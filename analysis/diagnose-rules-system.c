@@ -520,9 +520,9 @@ static void check_cpu_quota(const struct diag_case *c, struct diagnosis *d)
 	for (int t = 0; one && q > 0 && q < 1 && t < DIAG_NTESTS; t++)
 		if (!isnan(one->index[t]))
 			diag_gain(d, one, (enum diag_test)t, one->index[t] / q);
-	diag_gain_scaling(d, c, DT_CPU | DT_KERNEL);
 	d->expect = xstrdup("without the quota every test runs at the machine's speed: the 1-copy run too when the "
 			    "quota is below one CPU, the multi-copy run up to a copy per CPU");
+	diag_gain_scaling(d, c, DT_CPU | DT_KERNEL);
 }
 
 const struct diag_rule diag_rules_system[] = {
