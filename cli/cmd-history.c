@@ -101,6 +101,7 @@ const struct command cmd_history = {
 	.summary = "List the stored results",
 	.notes = "Columns: id (for show, export, compare; 'last' and 'last~N' work too), start time,\n"
 		"host, suite, copy counts, the index score of each, and flags (quick, incomplete,\n"
-		"imported, partial, the profile applied, unstable: the result is not to be trusted, see\n"
-		"the stability verdict of `ubtune bench --help`).\n",
+		"imported, partial, the profile applied; unstable: the result is not to be trusted,\n"
+		"unjudged: its stability could not be judged, see the stability verdict of\n"
+		"`ubtune bench --help`).\n",
 };

@@ -88,7 +88,8 @@ grep -q 'import, line 19' "$T/three.html" || fail "report does not list the brok
 xmllint --noout "$T/bench.html" 2>"$T/err" || fail "the bench report is not well-formed: $(head -5 "$T/err")"
 grep -q '<title>Clock, temperature and alarms during the run</title>' "$T/bench.html" || fail "no timeline"
 grep -q '<polyline points=' "$T/bench.html" || fail "the timeline draws no line"
-grep -q 'during the run</span> other processes used' "$T/bench.html" || fail "the events are not listed"
+grep -q 'during the run</span> <strong>4 events (others)</strong>, the first: other processes used' "$T/bench.html" &&
+	grep -q '<details><summary>all 4</summary>' "$T/bench.html" || fail "the events are not listed"
 grep -q '<code>storage.scheduler' "$T/bench.html" || fail "the probe's findings are not listed"
 
 # errors: nothing recognisable, a single result

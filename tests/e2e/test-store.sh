@@ -20,10 +20,10 @@ grep -q "already stored as result 2" "$T/stdout" || fail "a second import stored
 
 expect_exit 0 "$UBTUNE" history --json
 [ "$(json_get "$T/stdout" '[(e["id"], e["run_id"][:4], e["copies"], e["scores"], e["flags"]) for e in d]')" = \
-	"[(1, '0123', [4], [1.5], ['imported']), (2, 'fedc', [4], [2.5], ['imported'])]" ] ||
+	"[(1, '0123', [4], [1.5], ['imported', 'unjudged']), (2, 'fedc', [4], [2.5], ['imported', 'unjudged'])]" ] ||
 	fail "history --json: $(cat "$T/stdout")"
 expect_exit 0 "$UBTUNE" history
-grep -q '^ *2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported$' "$T/stdout" ||
+grep -q '^ *2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported, unjudged$' "$T/stdout" ||
 	fail "history: $(cat "$T/stdout")"
 # each column header sits over its values
 for col in STARTED:2026-01-02 HOST:board SUITE:unixbench COPIES:4 SCORE:2.5 FLAGS:imported; do
@@ -32,9 +32,16 @@ for col in STARTED:2026-01-02 HOST:board SUITE:unixbench COPIES:4 SCORE:2.5 FLAG
 	[ "$h" = "$v" ] || fail "history: ${col%%:*} at column $h, its value at $v: $(cat "$T/stdout")"
 done
 
-# show and export give the record that went in; references resolve
+# show and export give the record that went in, with its verdict as judged
+# now (an imported report without passes cannot be judged); references resolve
 expect_exit 0 "$UBTUNE" export last~1 -o "$T/out.json"
-$PY -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); sys.exit(a != b)' "$T/a.json" "$T/out.json" ||
+$PY -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+v = b.pop("verdict")
+for run in b["runs"]:
+    for t in run["tests"]:
+        t.pop("verdict")
+sys.exit(a != b or v["state"] != "not judged")' "$T/a.json" "$T/out.json" ||
 	fail "export differs from the imported record"
 expect_exit 0 "$UBTUNE" show last --json
 cmp -s "$T/stdout" <("$UBTUNE" export 2) || fail "show --json and export differ"
