@@ -19,7 +19,9 @@ static const char style[] =
 	"th,td{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}th{background:#f2f2f2;text-align:left}\n"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"tr>td:first-child{white-space:nowrap}table.tests td:first-child{white-space:normal;min-width:10em}"
-	"td.range{white-space:normal}\n"
+	"table.tests th{white-space:normal}td.range{white-space:normal;min-width:6em}\n"
+	"table.fleet{font-size:.8em}table.fleet th{white-space:normal;vertical-align:bottom}"
+	"table.fleet td,table.fleet th{padding:.2em .3em}\n"
 	"tr.diff td{background:#fff4cc}tr.score td{font-weight:bold;border-top:2px solid #999}\n"
 	".up{color:#0a7a2f}.down{color:#b00020}.big{font-weight:bold}.muted{color:#777}\n"
 	".crit{color:#b00020;font-weight:bold}.warn{color:#9a6400;font-weight:bold}.info{color:#555}\n"
@@ -300,17 +302,31 @@ static void verdict_block(FILE *out, const struct result_record *r)
 		xml_escape(out, ": no test's passes vary by more than 5 % or fall into two groups, no test shared the "
 				"machine past a threshold, no event during the run, no critical finding.");
 	fputs("</p>\n", out);
+	/* the tests' reasons folded when there are more than a few: their rows say them too */
+	size_t tests = v.state == VERDICT_UNTRUSTED ? v.reasons.n - v.run_reasons : 0;
+	size_t shown = tests > 3 ? v.run_reasons : v.reasons.n;
 	if (v.reasons.n) {
 		fputs("<ul class=\"reasons\">\n", out);
-		for (size_t i = 0; i < v.reasons.n; i++)
+		for (size_t i = 0; i < shown; i++)
 			text(out, "li", NULL, v.reasons.v[i]);
+		if (shown < v.reasons.n) {
+			_cleanup_free_ char *head = xasprintf("%zu tests not to be trusted (their rows under Tests say why): ",
+							      v.reasons.n - shown);
+			fputs("<li>", out);
+			xml_escape(out, head);
+			fputs("<details><summary>all of them</summary><ul>\n", out);
+			for (size_t i = shown; i < v.reasons.n; i++)
+				text(out, "li", NULL, v.reasons.v[i]);
+			fputs("</ul></details></li>\n", out);
+		}
 		fputs("</ul>\n", out);
 	}
 	result_verdict_free(&v);
 }
 
 /* The sampler's and the kernel's events, one line per kind with its count
- * and first message; every message in a fold below it. */
+ * and first message; every message in a fold below it, numbered as the
+ * timeline numbers its triangles. */
 static void event_items(FILE *out, const struct result_record *r)
 {
 	struct strv kinds = {0};
@@ -319,26 +335,31 @@ static void event_items(FILE *out, const struct result_record *r)
 			strv_push(&kinds, r->events.v[i].kind ?: "other");
 	for (size_t k = 0; k < kinds.n; k++) {
 		size_t n = 0;
-		const struct result_event *first = NULL;
+		size_t first = 0;
 		for (size_t i = 0; i < r->events.n; i++)
 			if (streq(r->events.v[i].kind ?: "other", kinds.v[k]) && !n++)
-				first = &r->events.v[i];
+				first = i;
 		_cleanup_free_ char *head = xasprintf("%zu event%s (%s)", n, n == 1 ? "" : "s", kinds.v[k]);
+		_cleanup_free_ char *lead = xasprintf("%s %zu: ", n == 1 ? ", event" : ", the first, event", first + 1);
 		fputs("<li class=\"events\">", out);
 		text(out, "span", "warn", "during the run");
 		fputc(' ', out);
 		text(out, "strong", NULL, head);
-		fputs(n == 1 ? ": " : ", the first: ", out);
-		xml_escape(out, first->message ?: first->kind ?: "?");
+		xml_escape(out, lead);
+		xml_escape(out, r->events.v[first].message ?: r->events.v[first].kind ?: "?");
 		if (n > 1) {
 			_cleanup_free_ char *fold = xasprintf("all %zu", n);
 			fputs("<details><summary>", out);
 			xml_escape(out, fold);
-			fputs("</summary><ul>\n", out);
-			for (size_t i = 0; i < r->events.n; i++)
-				if (streq(r->events.v[i].kind ?: "other", kinds.v[k]))
-					text(out, "li", NULL, r->events.v[i].message ?: "?");
-			fputs("</ul></details>", out);
+			fputs("</summary><ol>\n", out);
+			for (size_t i = 0; i < r->events.n; i++) {
+				if (!streq(r->events.v[i].kind ?: "other", kinds.v[k]))
+					continue;
+				fprintf(out, "<li value=\"%zu\">", i + 1);
+				xml_escape(out, r->events.v[i].message ?: "?");
+				fputs("</li>", out);
+			}
+			fputs("</ol></details>", out);
 		}
 		fputs("</li>\n", out);
 	}
@@ -501,11 +522,14 @@ static void run_table(FILE *out, const struct result_record *r, const struct res
 		num_cell(out, t->time_s, "%.1f");
 		opt_cell(out, t->samples.known, (double)t->samples.v, "%.0f");
 		if (passes) {
+			/* one pass has no spread: its min, max and interval are the result */
+			bool spread = t->passes.n > 1;
 			opt_cell(out, true, (double)t->passes.n, "%.0f");
 			num_cell(out, t->dispersion.cv_pct, "%.1f");
-			range_cell(out, t->dispersion.min.known && t->dispersion.max.known, t->dispersion.min.v,
+			range_cell(out, spread && t->dispersion.min.known && t->dispersion.max.known, t->dispersion.min.v,
 				   t->dispersion.max.v);
-			range_cell(out, t->ci95.n == 2, t->ci95.n == 2 ? t->ci95.v[0].v : 0, t->ci95.n == 2 ? t->ci95.v[1].v : 0);
+			range_cell(out, spread && t->ci95.n == 2, t->ci95.n == 2 ? t->ci95.v[0].v : 0,
+				   t->ci95.n == 2 ? t->ci95.v[1].v : 0);
 			verdict_cell(out, r, run, t);
 		}
 		if (t->error) {
@@ -518,9 +542,10 @@ static void run_table(FILE *out, const struct result_record *r, const struct res
 	}
 	fputs("</table></div>\n", out);
 	text(out, "p", "muted",
-	     passes ? "samples: the passes UnixBench kept (it drops the lowest third); CV, min and max are over the "
-		      "rates of all passes, the 95 % interval is a bootstrap over the passes of this run only; the "
-		      "verdict's reasons are the cell's tooltip."
+	     passes ? "samples: the passes UnixBench kept (it drops the lowest third) of the passes that ran; "
+		      "CV, min and max are over the rates of all passes, the 95 % interval is a bootstrap over the "
+		      "passes of this run only (a single pass has neither); the verdict's reasons are the cell's "
+		      "tooltip."
 		    : "samples: the passes UnixBench kept and averaged; the output holds no per-pass values, so "
 		      "their spread and an interval are not known.");
 }

@@ -166,6 +166,7 @@ void result_verdict(const struct result_record *r, struct result_verdict *v)
 						 num_or(r->preflight.runnable, 0), num_or(r->preflight.cpu_pct, 0)));
 	critical_findings(r, &v->reasons);
 	events_reason(r, &v->reasons);
+	v->run_reasons = v->reasons.n;
 	struct strv not_judged = {0};
 	for (size_t i = 0; i < r->runs.n; i++) {
 		const struct result_run *run = &r->runs.v[i];

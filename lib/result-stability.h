@@ -38,6 +38,7 @@ struct result_verdict {
 	/* each a sentence: why not to be trusted (untrusted), what could not
 	 * be judged (not judged), nothing (stable) */
 	struct strv reasons;
+	size_t run_reasons; /* untrusted: the first reasons, of the whole run; the rest name a test */
 	size_t tests, tests_untrusted, tests_not_judged;
 };
 
