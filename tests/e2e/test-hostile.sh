@@ -247,6 +247,15 @@ archive("through", [(entry("sys", type=tarfile.SYMTYPE, linkname=outside), None)
 archive("devices", [(entry("proc/cpuinfo", type=tarfile.CHRTYPE, devmajor=1, devminor=5), None),
                     (entry("proc/stat", type=tarfile.FIFOTYPE), None),
                     (entry("proc/meminfo", type=tarfile.BLKTYPE, devmajor=8, devminor=0), None)])
+# nothing but devices; 900 directories one in the other; no proc/ or sys/
+with tarfile.open(f"{d}/only-devices.tar.gz", "w:gz") as tf:
+    tf.addfile(entry("proc/cpuinfo", type=tarfile.CHRTYPE, devmajor=1, devminor=5))
+    tf.addfile(entry("proc/stat", type=tarfile.FIFOTYPE))
+with tarfile.open(f"{d}/deep.tar.gz", "w:gz") as tf:
+    for i in range(1, 901):
+        tf.addfile(entry("d/" * i, type=tarfile.DIRTYPE))
+with tarfile.open(f"{d}/no-dump.tar.gz", "w:gz") as tf:
+    tf.addfile(entry("etc/hostname", size=2), io.BytesIO(b"x\n"))
 # a gzip bomb: 1 GiB of zeros in one entry, 1 MB packed (gzip members of
 # zeros one after the other make one stream)
 def gz(data):
@@ -266,10 +275,18 @@ if built_with archive; then
 	row1 1 "absolute.tar.gz: unsafe entry name '$T/outside/y'" probe --root absolute.tar.gz
 	row1 1 'through.tar.gz: ' probe --root through.tar.gz
 	row 0 '' probe --json --root devices.tar.gz
+	# said of the archive, never of the directory it was unpacked into
+	row1 1 "^ubtune: only-devices.tar.gz: none of its 2 entries is a file, directory or symlink" \
+		probe --root only-devices.tar.gz
+	row1 1 "^ubtune: deep.tar.gz: entry 'd/d/.*' lies 65 directories deep, more than a dump's \\(64\\)$" \
+		probe --root deep.tar.gz
+	row1 1 "^ubtune: root $IN/no-dump.tar.gz:/etc does not look like a machine dump" probe --root no-dump.tar.gz
+	row1 1 "^ubtune: root $IN/no-dump.tar.gz:/etc does not look like a machine dump" \
+		gather -o "$T/never.tar.gz" --root no-dump.tar.gz
 	row1 1 'bomb.tar.gz: entry' gather -o "$T/never.tar.gz" --root bomb.tar.gz
 	[ ! -e "$T/never.tar.gz" ] || fail "gather of a refused archive wrote its output"
 else
-	for a in bomb dotdot absolute through devices; do
+	for a in bomb dotdot absolute through devices only-devices deep; do
 		row1 1 "$a.tar.gz: reading an archive needs libarchive" probe --root "$a.tar.gz"
 	done
 fi

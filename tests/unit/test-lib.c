@@ -215,6 +215,41 @@ static void rootfs_traces_reads(void **state)
 	rm_root(root);
 }
 
+/* remove_tree() at any depth: deeper than open files, the old limit of
+ * 256 and PATH_MAX allow, with files and a symlink out of the tree on the
+ * way, which stays where it points. */
+static void deep_tree_removed(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ubtune-test-deep-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	_cleanup_free_ char *outside = xasprintf("%s-outside", tmpl);
+	assert_int_equal(mkdir(outside, 0700), 0);
+	_cleanup_free_ char *kept = xasprintf("%s/kept", outside);
+	assert_int_equal(write_file_atomic(kept, "x", 0600), 0);
+	int fd = open(tmpl, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	/* 600 levels of 10 characters: 6000, beyond PATH_MAX */
+	for (int i = 0; i < 600; i++) {
+		assert_int_equal(mkdirat(fd, "directory", 0700), 0);
+		if (i % 100 == 0) {
+			int f = openat(fd, "file", O_WRONLY | O_CREAT, 0600);
+			assert_true(f >= 0);
+			close(f);
+			assert_int_equal(symlinkat(outside, fd, "link"), 0);
+		}
+		int next = openat(fd, "directory", O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	close(fd);
+	assert_int_equal(remove_tree(tmpl), 0);
+	assert_int_equal(access(tmpl, F_OK), -1);
+	assert_int_equal(access(kept, F_OK), 0);
+	assert_int_equal(remove_tree(outside), 0);
+}
+
 static void files_and_json(void **state)
 {
 	char *root = make_root();
@@ -445,6 +480,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpuset_lists),
 		cmocka_unit_test(cpuset_masks),
+		cmocka_unit_test(deep_tree_removed),
 		cmocka_unit_test(files_and_json),
 		cmocka_unit_test(numbers_and_strings),
 		cmocka_unit_test(rootfs_resolves_inside),
