@@ -138,8 +138,9 @@ row1 2 "^ubtune: --record $dev is a character device" apply --dry-run --record "
 
 # ---- result ids --------------------------------------------------------------
 for c in show export; do
-	for id in -1 0 99999999999999999999 '1;DROP TABLE' "1' OR '1'='1" last~99999999999999999999; do
-		row1 2 "^ubtune: '$id' is not a result id" $c -- "$id"
+	for id in -1 0 99999999999999999999 '1;DROP TABLE' "1' OR '1'='1" last~99999999999999999999 \
+		' 1' +1 '1 ' 0x1 'last~ 1' last~+1; do
+		row1 2 "^ubtune: '$(sed 's/[][\\.*^$+?(){}|]/\\&/g' <<<"$id")' is not a result id" $c -- "$id"
 	done
 	row1 1 "^ubtune: there is no result '9'" $c 9
 done
