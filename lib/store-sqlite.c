@@ -146,6 +146,9 @@ int store_add(struct store *s, json_object *result, int64_t *id)
 	sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	/* another import of the run went in since the look-up above: its id */
+	if (rc == SQLITE_CONSTRAINT && lookup_run(s, run_id, id) == 0)
+		return -EEXIST;
 	if (rc != SQLITE_DONE)
 		return sql_errno(rc);
 	*id = sqlite3_last_insert_rowid(s->db);

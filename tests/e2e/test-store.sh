@@ -68,4 +68,19 @@ else
 		fail "result files: $(ls -a "$T/state/results")"
 	[ "$(wc -l <"$T/state/results/index")" = 2 ] || fail "index: $(cat "$T/state/results/index")"
 fi
+
+# eight imports of one run at once: one stores it, seven say it is there, by its id
+result_record "$T/c.json" 00112233445566778899aabbccddeeff 3.5
+for round in 1 2; do
+	export UBTUNE_STATE_DIR=$T/race$round
+	for i in 1 2 3 4 5 6 7 8; do
+		"$UBTUNE" import "$T/c.json" >"$T/race.$i" 2>&1 &
+	done
+	wait
+	sed "s|^$T/c.json: ||" "$T"/race.? | sort | uniq -c | sed 's/^ *//' >"$T/said"
+	[ "$(cat "$T/said")" = "$(printf '1 stored as result 1\n7 this run is already stored as result 1')" ] ||
+		fail "eight imports at once said: $(cat "$T"/race.?)"
+	[ "$("$UBTUNE" history --json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1 ] ||
+		fail "eight imports at once stored more than one result"
+done
 pass
