@@ -84,6 +84,9 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	int r = store_list(ctx->store, &list);
 	if (r < 0)
 		return log_error_errno(r, "Failed to list the results: %m"), EXIT_FAIL;
+	/* the text shows what a terminal would act on in a record's strings, visible */
+	if (!ctx->json)
+		json_escape_controls(list);
 	if (ctx->json)
 		printf("%s\n", jdump(list, true));
 	else if (jarr_len(list) == 0)

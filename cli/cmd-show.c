@@ -23,9 +23,13 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		/* the verdict as it is judged now, also for a record stored before */
 		(void)result_verdict_set(rec);
 		printf("%s\n", jdump(rec, true));
-	} else if (result_render(rec, stdout, &error) < 0) {
-		log_error("%s", error);
-		return EXIT_FAIL;
+	} else {
+		/* the report shows what a terminal would act on in the record's strings, visible */
+		json_escape_controls(rec);
+		if (result_render(rec, stdout, &error) < 0) {
+			log_error("%s", error);
+			return EXIT_FAIL;
+		}
 	}
 	return command_flush("the result") < 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -43,6 +43,11 @@ int jload_string(const char *s, json_object **out);
 /* The same for len bytes read from a file, a NUL after them as read_file()
  * leaves it (-EBADMSG when a NUL is among them). */
 int jload_text(const char *text, size_t len, json_object **out);
+
+/* Every string of o, in place, with the control characters a terminal
+ * would act on made visible (str_escape_controls()): for a record from
+ * outside printed as text. JSON output escapes them itself. */
+void json_escape_controls(json_object *o);
 /* The bound for JSON files ubtune writes itself (records, build records). */
 #define JSON_FILE_MAX (64u << 20)
 

@@ -118,6 +118,38 @@ printf '{"schema": "ubtune.result/1", "runs": [' >"$IN/cut.json"
 row1 2 '^ubtune: deep.json: not valid JSON' import deep.json
 row1 2 '^ubtune: cut.json: not valid JSON' diagnose cut.json
 
+# ---- control characters in a record's strings --------------------------------
+# a result whose host and a test's name hold a terminal's escapes (clear the
+# screen, set the title, a C1 CSI, a bell, a newline): the text outputs show
+# them escaped, never raw; JSON keeps them as JSON escapes them
+$PY - "$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" "$IN/escapes.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"] = "evil\x1b[2J\x1b]0;pwned\x07\u009b31m\nhost"
+d["run_id"] = "e" * 32
+d["runs"][0]["tests"][0]["name"] = "Dhrystone\x1b[31m red"
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+ESC_ST=$T/state-escapes
+UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" import "$IN/escapes.json" >/dev/null 2>&1 || fail "cannot import the record of escapes"
+for cmd in "show 1" "history" "compare 1 $SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" \
+	"compare --markdown 1 $SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" \
+	"fleet 1 $SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" "diagnose 1"; do
+	# shellcheck disable=SC2086
+	(cd "$IN" && UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" $cmd >"$T/out" 2>&1) || fail "$cmd on escapes failed: $(head -3 "$T/out")"
+	$PY - "$T/out" <<'PYEOF' || fail "$cmd prints a control character raw: $(grep -a evil "$T/out" | head -2 | cat -v)"
+import sys
+text = open(sys.argv[1], "rb").read()
+bad = [c for c in text if (c < 0x20 and c not in b"\n") or c == 0x7f] + [1 for i in range(len(text) - 1) if text[i:i + 2] == b"\xc2\x9b"]
+assert not bad, bad
+# where the host is named, it is named escaped (diagnose does not name it)
+assert b"evil" not in text or b"evil\\x1b[2J\\x1b]0;pwned\\x07\\u009b31m\\x0ahost" in text, "no escaped host"
+PYEOF
+done
+UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" show --json 1 >"$T/out" 2>&1
+[ "$(json_get "$T/out" 'd["host"]')" = "$($PY -c 'print("evil\x1b[2J\x1b]0;pwned\x07\u009b31m\nhost")')" ] ||
+	fail "show --json changed the host"
+
 # ---- FIFOs, sockets and devices where a file is expected -------------------
 mkfifo "$IN/fifo"
 $PY -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$IN/sock"

@@ -250,6 +250,23 @@ static void deep_tree_removed(void **state)
 	assert_int_equal(remove_tree(outside), 0);
 }
 
+/* What a terminal would act on becomes visible; text, UTF-8 included, stays. */
+static void controls_escaped(void **state)
+{
+	(void)state;
+	assert_null(str_escape_controls("plain text, \xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80"));
+	_cleanup_free_ char *a = str_escape_controls("a\x1b[2Jb\x07\n\t\x7f");
+	assert_string_equal(a, "a\\x1b[2Jb\\x07\\x0a\\x09\\x7f");
+	/* C1 CSI (U+009B), and bytes that are no UTF-8 */
+	_cleanup_free_ char *b = str_escape_controls("x\xc2\x9b" "2Jy\xff\xc3");
+	assert_string_equal(b, "x\\u009b2Jy\\xff\\xc3");
+	_cleanup_json_ json_object *o = json_lit("{\"host\": \"h\\u001b]0;t\\u0007\", \"n\": 1, \"v\": [\"ok\", \"\\r\"]}");
+	json_escape_controls(o);
+	assert_jstr(o, "host", "h\\x1b]0;t\\x07");
+	assert_jstr(o, "v.0", "ok");
+	assert_jstr(o, "v.1", "\\x0d");
+}
+
 static void files_and_json(void **state)
 {
 	char *root = make_root();
@@ -481,6 +498,7 @@ int main(void)
 		cmocka_unit_test(cpuset_lists),
 		cmocka_unit_test(cpuset_masks),
 		cmocka_unit_test(deep_tree_removed),
+		cmocka_unit_test(controls_escaped),
 		cmocka_unit_test(files_and_json),
 		cmocka_unit_test(numbers_and_strings),
 		cmocka_unit_test(rootfs_resolves_inside),
