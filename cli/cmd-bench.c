@@ -291,7 +291,7 @@ static int find_engine(const struct args *a, const struct applied_profile *p, bo
 			     : engine_workloads(p, plan, e, &error);
 	if (r < 0) {
 		log_error("%s", error);
-		return EXIT_FAIL;
+		return r == -EINTR ? exit_code(r) : EXIT_FAIL;
 	}
 	return EXIT_OK;
 }
