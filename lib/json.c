@@ -186,6 +186,14 @@ int jload_file(const char *path, size_t max, json_object **out)
 	return r < 0 ? r : jload_text(text, len, out);
 }
 
+json_object *jarr_from_strv(const struct strv *v)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < v->n; i++)
+		jarr_add_str(a, v->v[i]);
+	return a;
+}
+
 void json_escape_controls(json_object *o)
 {
 	switch (json_object_get_type(o)) {

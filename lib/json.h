@@ -20,6 +20,9 @@ json_object *jround(double v, int decimals);
 /* The object under key, created when missing. */
 json_object *jchild(json_object *o, const char *key);
 void jarr_add_str(json_object *a, const char *v);
+struct strv;
+/* A new array of the strings of v. */
+json_object *jarr_from_strv(const struct strv *v);
 
 /*
  * Lookups by dotted path ("cpu.freq.governor", "power.hwmon.0.name").

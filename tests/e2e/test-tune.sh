@@ -133,6 +133,24 @@ grep -q "reset     policy4 (CPUs 4-7) governor: set to performance before a rebo
 [ ! -e "$R/var/tmp/bench" ] || fail "revert after reboot left the created directories"
 [ ! -e "$STATE/journal" ] || fail "revert after reboot kept the journal"
 
+# --json: the list, a check, the plan (nothing changed), what apply did and what revert put back
+expect_exit 0 "$UBTUNE" apply --list --json
+json_get "$T/stdout" 'sorted(p["name"] for p in d)' | grep -q "'rpi4'" || fail "apply --list --json: $(head -c 300 "$T/stdout")"
+expect_exit 0 "$UBTUNE" apply --check --json rpi4
+[ "$(json_get "$T/stdout" '(d["valid"], d["chain"])')" = "(True, ['generic', 'rpi4'])" ] || fail "apply --check --json"
+rm -rf "$R" && cp -a "$T/pristine" "$R"
+expect_exit 0 apply --dry-run --json "$T/t.profile"
+[ "$(json_get "$T/stdout" '(d["schema"], d["dry_run"], len(d["actions"]) > 0, "result" in d)')" = \
+	"('ubtune.apply/1', True, True, False)" ] || fail "apply --dry-run --json: $(head -c 400 "$T/stdout")"
+[ ! -e "$STATE" ] || fail "apply --dry-run --json changed the root"
+expect_exit 0 apply --json "$T/t.profile"
+[ "$(json_get "$T/stdout" '(d["dry_run"], d["result"]["applied"] == len(d["actions"]), d["result"]["failure"])')" = \
+	"(False, True, None)" ] || fail "apply --json: $(json_get "$T/stdout" 'd.get("result")')"
+expect_exit 0 "$UBTUNE" revert --json --root "$R"
+[ "$(json_get "$T/stdout" '(d["schema"], d["cleared"], {i["outcome"] for i in d["items"]} <= {"restored", "already"}, len(d["items"]) > 0)')" = \
+	"('ubtune.revert/1', True, True, True)" ] || fail "revert --json: $(head -c 400 "$T/stdout")"
+same_as_pristine "apply --json and revert --json"
+
 # a damaged journal stops revert before it changes anything
 rm -rf "$R" && cp -a "$T/pristine" "$R"
 expect_exit 0 apply "$T/t.profile"
