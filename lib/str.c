@@ -191,7 +191,8 @@ char *str_escape_controls(const char *s)
 		size_t n = *p < 0x80 ? 1 : utf8_length(p);
 		/* C0 controls and DEL; C1 controls (U+0080-U+009F, 0xc2 0x80-0x9f) */
 		bool c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
-		if (n == 1 && (*p < 0x20 || *p == 0x7f)) {
+		/* a line break and a tab are layout (a finding's lines), not commands */
+		if (n == 1 && ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)) {
 			buf_printf(&b, "\\x%02x", *p);
 		} else if (n == 0) {
 			buf_printf(&b, "\\x%02x", *p); /* a byte that is not text */

@@ -120,12 +120,12 @@ row1 2 '^ubtune: cut.json: not valid JSON' diagnose cut.json
 
 # ---- control characters in a record's strings --------------------------------
 # a result whose host and a test's name hold a terminal's escapes (clear the
-# screen, set the title, a C1 CSI, a bell, a newline): the text outputs show
+# screen, set the title, a C1 CSI, a bell, a carriage return): the text outputs show
 # them escaped, never raw; JSON keeps them as JSON escapes them
 $PY - "$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" "$IN/escapes.json" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["host"] = "evil\x1b[2J\x1b]0;pwned\x07\u009b31m\nhost"
+d["host"] = "evil\x1b[2J\x1b]0;pwned\x07\u009b31m\rhost"
 d["run_id"] = "e" * 32
 d["runs"][0]["tests"][0]["name"] = "Dhrystone\x1b[31m red"
 json.dump(d, open(sys.argv[2], "w"))
@@ -143,11 +143,11 @@ text = open(sys.argv[1], "rb").read()
 bad = [c for c in text if (c < 0x20 and c not in b"\n") or c == 0x7f] + [1 for i in range(len(text) - 1) if text[i:i + 2] == b"\xc2\x9b"]
 assert not bad, bad
 # where the host is named, it is named escaped (diagnose does not name it)
-assert b"evil" not in text or b"evil\\x1b[2J\\x1b]0;pwned\\x07\\u009b31m\\x0ahost" in text, "no escaped host"
+assert b"evil" not in text or b"evil\\x1b[2J\\x1b]0;pwned\\x07\\u009b31m\\x0dhost" in text, "no escaped host"
 PYEOF
 done
 UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" show --json 1 >"$T/out" 2>&1
-[ "$(json_get "$T/out" 'd["host"]')" = "$($PY -c 'print("evil\x1b[2J\x1b]0;pwned\x07\u009b31m\nhost")')" ] ||
+[ "$(json_get "$T/out" 'd["host"]')" = "$($PY -c 'print("evil\x1b[2J\x1b]0;pwned\x07\u009b31m\rhost")')" ] ||
 	fail "show --json changed the host"
 
 # ---- FIFOs, sockets and devices where a file is expected -------------------

@@ -255,8 +255,8 @@ static void controls_escaped(void **state)
 {
 	(void)state;
 	assert_null(str_escape_controls("plain text, \xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80"));
-	_cleanup_free_ char *a = str_escape_controls("a\x1b[2Jb\x07\n\t\x7f");
-	assert_string_equal(a, "a\\x1b[2Jb\\x07\\x0a\\x09\\x7f");
+	_cleanup_free_ char *a = str_escape_controls("a\x1b[2Jb\x07\n\t\r\x7f");
+	assert_string_equal(a, "a\\x1b[2Jb\\x07\n\t\\x0d\\x7f");
 	/* C1 CSI (U+009B), and bytes that are no UTF-8 */
 	_cleanup_free_ char *b = str_escape_controls("x\xc2\x9b" "2Jy\xff\xc3");
 	assert_string_equal(b, "x\\u009b2Jy\\xff\\xc3");
@@ -483,6 +483,14 @@ static void wrapped_text(void **state)
 	term_print_wrapped(f, "held at 55 \xc2\xb0" "C for 10 \xc2\xb5s then cooler", 6, 20);
 	fclose(f);
 	assert_string_equal(text, "Note: held at 55 \xc2\xb0" "C\n      for 10 \xc2\xb5s then\n      cooler\n");
+	free(text);
+	/* a path longer than a line: on lines of its own, cut after a '/' */
+	f = open_memstream(&text, &len);
+	fputs("ev ", f);
+	term_print_wrapped(f, "at /sys/devices/system/cpu/cpufreq/policy0/energy_performance_preference = x", 3, 30);
+	fclose(f);
+	assert_string_equal(text, "ev at\n   /sys/devices/system/cpu/\n   cpufreq/policy0/\n   energy_performance_preferen\n"
+				  "   ce = x\n");
 	free(text);
 }
 
