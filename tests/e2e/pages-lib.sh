@@ -5,7 +5,7 @@
 # pages_make DIR: writes into DIR
 #   report-bench.html   a quick run of all twelve tests at 1 and 2 copies on
 #                       a busy machine (its timeline: 24 bands, 21 events)
-#   report-import.html  a published UnixBench 5.1.3 report, imported
+#   report-import.html  a published UnixBench report without per-pass values
 #   report-two.html     two results of a board side by side
 #   fleet.html          twelve hosts, one far above the others in File Copy
 #   compare.html        compare --chart's SVG, inline in a page of its own
