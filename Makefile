@@ -145,6 +145,9 @@ DEPS_TEST += ansible-core
 DEPS_DEB := dpkg-dev debhelper lintian
 # strace injects kills and I/O errors into apply, revert and the store
 DEPS_TEST += strace
+# headless Chromium lays out the HTML pages and charts (test-pages.sh,
+# tools/screenshot-pages), in the font the pages ask for first
+DEPS_TEST += chromium fonts-dejavu-core
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \

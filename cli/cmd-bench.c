@@ -79,7 +79,7 @@ static const struct cmd_option options[] = {
 	  .help = "print the plan (tests, copy counts, passes, the duration of each pass, engine, workdir, build "
 		  "flags, the applied profile) and the expected time; run, build and write nothing" },
 	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
-	  .help = "exit with status 3 when the result is not to be trusted (the stability verdict)" },
+	  .help = "exit with status 3 unless the result is judged stable (the stability verdict)" },
 	OPT_NO_STORE("do not add the result to the results store"),
 	{ .name = "pin-single", .type = OPT_CHOICE, .choices = pin_words, OPT_AT(pin_single),
 	  .help = "on machines with several kinds of core (big.LITTLE, P/E cores), run the 1-copy pass on the "
@@ -300,15 +300,19 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 	}
 	if (r < 0)
 		log_error("%s%s", error, r == -EINTR ? "; the tests that finished are kept, marked incomplete" : "");
+	/* the one verdict, kept in the record as every report shows it */
+	(void)result_verdict_set(rec);
 	if (!a->no_store && store_result(rec) < 0 && r == 0)
 		r = -EIO;
 	if (print_result(rec, a->json) < 0 && r == 0)
 		r = -EIO;
-	/* the verdict: on stdout after the report, on stderr after JSON */
-	size_t unstable = stability_render(rec, "", a->json ? stderr : stdout);
+	/* the report ends with the verdict; after JSON it goes to stderr */
+	if (a->json)
+		stability_render(rec, "", stderr);
 	if (command_flush("the verdict") < 0 && r == 0)
 		r = -EIO;
-	if (r == 0 && unstable && a->strict)
+	/* --strict: only a result judged stable passes */
+	if (r == 0 && a->strict && !streq_ptr(jpath_str(rec, "verdict.state"), "stable"))
 		return EXIT_FINDINGS;
 	return exit_code(r);
 }
@@ -321,7 +325,7 @@ static int find_engine(const struct args *a, const struct applied_profile *p, bo
 			     : engine_workloads(p, plan, e, &error);
 	if (r < 0) {
 		log_error("%s", error);
-		return EXIT_FAIL;
+		return r == -EINTR ? exit_code(r) : EXIT_FAIL;
 	}
 	return EXIT_OK;
 }
@@ -456,8 +460,12 @@ const struct command cmd_bench = {
 		"workdir) and compiler flags for the workloads; the command line wins.\n"
 		"Ctrl-C stops the run: the tests that finished are stored, marked incomplete.\n"
 		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n\n"
-		"The last line is the stability verdict: the result is not to be trusted when a test's\n"
-		"passes vary by more than 5 % (CV), fall into two groups 15 % apart (bimodal), or when\n"
-		"the sampler saw events during the run. The exit status stays 0 unless --strict.",
-	.exits = "3 the result is not to be trusted (--strict), 128+N stopped by signal N",
+		"The last line is the stability verdict, the one that show, history, report and the\n"
+		"record's \"verdict\" give: not to be trusted when a test's passes vary by more than\n"
+		"5 % (CV) or fall into two groups 15 % apart (bimodal), when a test shared the machine\n"
+		"past a threshold (other processes, I/O wait, steal, kernel time), when the sampler saw\n"
+		"events, when the machine was busy as the run started, or when the probe before or\n"
+		"after it has a critical finding; not judged when a test ran one pass. The exit status\n"
+		"stays 0 unless --strict, which asks for a result judged stable.",
+	.exits = "3 the result is not judged stable (--strict), 128+N stopped by signal N",
 };

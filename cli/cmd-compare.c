@@ -64,6 +64,9 @@ static int compare_and_print(const struct loaded_inputs *li, const struct args *
 {
 	int format = json ? COMPARE_JSON : a->format;
 	struct compare_opts o = { .copies = a->copies };
+	/* text, Markdown and CSV show a record's strings as they are: what a terminal acts on, visible */
+	for (size_t i = 0; format != COMPARE_JSON && i < li->n; i++)
+		json_escape_controls(li->in[i].rec);
 	_cleanup_json_ json_object *cmp = compare_build(li->in, li->n, &o);
 	int code = a->chart ? write_chart(cmp, a) : EXIT_OK;
 	compare_render(cmp, format, stdout);

@@ -97,6 +97,8 @@ static int report(const struct loaded_list *list, struct diag_refs *refs, bool j
 	int code = EXIT_OK;
 	for (size_t i = 0; i < list->n && code == EXIT_OK; i++) {
 		_cleanup_free_ char *error = NULL;
+		if (!json)
+			json_escape_controls(list->v[i].rec);
 		if (diag_case_init(&cases[i], list->v[i].rec, refs, NULL, &error) < 0) {
 			log_error("%s: %s", list->v[i].source, error);
 			code = EXIT_USAGE;

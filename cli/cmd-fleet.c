@@ -101,8 +101,12 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		return code;
 	}
 	struct fleet_input *in = xcalloc(list.n, sizeof(*in));
-	for (size_t i = 0; i < list.n; i++)
+	for (size_t i = 0; i < list.n; i++) {
+		/* the text shows the records' strings: what a terminal acts on, visible */
+		if (!json)
+			json_escape_controls(list.v[i].rec);
 		in[i] = (struct fleet_input){ list.v[i].rec, list.v[i].source, list.v[i].id };
+	}
 	struct diag_refs refs = {0};
 	load_references(&refs);
 	_cleanup_json_ json_object *fleet = fleet_build(in, list.n, &refs);

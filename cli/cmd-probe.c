@@ -14,9 +14,9 @@ struct args {
 
 static const struct cmd_option options[] = {
 	OPT_JSON("print the environment record (schema ubtune.probe/1) as JSON"),
-	OPT_ROOT("DIR|FILE.tar.gz", "read a dump of another machine (a directory with proc/, sys/..., for example "
-				    "one unpacked from `ubtune gather`) instead of this one; an archive from "
-				    "`ubtune gather` is read directly"),
+	OPT_ROOT("DIR|FILE.tar.gz|-", "read a dump of another machine (a directory with proc/, sys/..., for example "
+				      "one unpacked from `ubtune gather`) instead of this one; an archive from "
+				      "`ubtune gather` is read directly, - reads one from standard input"),
 	OPT_WORKDIR(workdir, "the benchmark directory whose storage is examined (default: the current directory)"),
 	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
 	  .help = "exit with status 3 when a warning or critical finding exists" },
@@ -39,6 +39,7 @@ static int run(struct cmd_ctx *ctx, void *args)
 		r = probe_collect(&opts, &rec, NULL, &error);
 	if (r >= 0 && unpacked.root)
 		jset_str(rec, "root", unpacked.source);
+	error = unpacked_root_message(&unpacked, error);
 	unpacked_root_close(&unpacked);
 	if (r < 0) {
 		log_error("%s", error);
