@@ -30,6 +30,7 @@ const struct command *const commands[] = {
 	&cmd_help,
 	&cmd_complete,
 	&cmd_man,
+	&cmd_expect_runs,
 	NULL,
 };
 

@@ -18,34 +18,9 @@
 /* ---- reading ---- */
 
 struct load {
-	const struct keyfile *kf;
+	struct kf_check c;
 	struct cpu_catalogue *cat;
-	const struct kf_section *s;
-	char *error; /* the first problem */
 };
-
-static void fail(struct load *l, const struct kf_entry *e, const char *fmt, ...) _printf_(3, 4);
-static void fail(struct load *l, const struct kf_entry *e, const char *fmt, ...)
-{
-	if (l->error)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
-	va_end(ap);
-	l->error = kf_error(l->kf, l->s, e, "%s", msg);
-}
-
-/* A key the section must have. */
-static const struct kf_entry *need(struct load *l, const char *key)
-{
-	const struct kf_entry *e = kf_get(l->s, key);
-	if (!e) {
-		struct kf_entry missing = { (char *)key, (char *)"", l->s->line };
-		fail(l, &missing, "missing");
-	}
-	return e;
-}
 
 /* Checks a pattern: the characters fnmatch() and Python's fnmatch read alike. */
 static const char *pattern_problem(const char *p)
@@ -74,11 +49,11 @@ static void add_patterns(struct load *l, const struct kf_entry *e, struct strv *
 	_cleanup_strv_ struct strv list = {0};
 	strv_split(e->value, "|", &list);
 	if (!list.n)
-		fail(l, e, "no pattern");
+		kf_fail(&l->c, e, "no pattern");
 	for (size_t i = 0; i < list.n; i++) {
 		const char *why = pattern_problem(list.v[i]);
 		if (why)
-			fail(l, e, "'%s': %s", list.v[i], why);
+			kf_fail(&l->c, e, "'%s': %s", list.v[i], why);
 		strsqueeze(list.v[i]);
 		strv_push(out, list.v[i]);
 	}
@@ -105,7 +80,7 @@ static void add_midr(struct load *l, const struct kf_entry *e, struct cat_core *
 		if (!colon || !parse_hex(list.v[i], 0xff, &m.implementer) || !parse_hex(colon + 1, 0xfff, &m.part)) {
 			if (colon)
 				*colon = ':';
-			fail(l, e, "'%s' is not IMPLEMENTER:PART (0x41:0xd08)", list.v[i]);
+			kf_fail(&l->c, e, "'%s' is not IMPLEMENTER:PART (0x41:0xd08)", list.v[i]);
 			return;
 		}
 		core->midr = xrealloc(core->midr, (core->nmidr + 1) * sizeof(*core->midr));
@@ -127,7 +102,7 @@ static void add_x86(struct load *l, const struct kf_entry *e, struct cat_core *c
 			*dash = '\0';
 		if (f.n != 3 || !parse_hex(f.v[1], 0x1ff, &x.family) || !parse_hex(model, 0xff, &x.model_lo) ||
 		    (dash && !parse_hex(dash + 1, 0xff, &x.model_hi)) || (dash && x.model_hi < x.model_lo)) {
-			fail(l, e, "'%s' is not VENDOR:FAMILY:MODEL (GenuineIntel:6:0x55; a model may be a range, "
+			kf_fail(&l->c, e, "'%s' is not VENDOR:FAMILY:MODEL (GenuineIntel:6:0x55; a model may be a range, "
 			     "0x30-0x3f)", list.v[i]);
 			return;
 		}
@@ -150,7 +125,7 @@ static void add_arch(struct load *l, const struct kf_entry *e, struct cat_core *
 		for (size_t k = 0; k < ARRAY_SIZE(arch_names); k++)
 			known |= streq(core->arch.v[i], arch_names[k]);
 		if (!known)
-			fail(l, e, "'%s' is not an architecture (x86_64, i686, aarch64, armv7l, armv6l, riscv64, "
+			kf_fail(&l->c, e, "'%s' is not an architecture (x86_64, i686, aarch64, armv7l, armv6l, riscv64, "
 			     "loongarch64, ppc64le, ppc64, s390x, mips64)", core->arch.v[i]);
 	}
 }
@@ -160,7 +135,7 @@ static double ghz_of(struct load *l, const struct kf_entry *e, const char *text)
 {
 	double v;
 	if (parse_double(text, &v) < 0 || !(v >= 0.05 && v <= 10)) {
-		fail(l, e, "'%s' is not a clock in GHz (0.05 to 10)", text);
+		kf_fail(&l->c, e, "'%s' is not a clock in GHz (0.05 to 10)", text);
 		return NAN;
 	}
 	return v;
@@ -170,7 +145,7 @@ static unsigned count_of(struct load *l, const struct kf_entry *e)
 {
 	uint64_t v;
 	if (parse_u64(e->value, &v) < 0 || v < 1 || v > 1024) {
-		fail(l, e, "'%s' is not a number of cores (1 to 1024)", e->value);
+		kf_fail(&l->c, e, "'%s' is not a number of cores (1 to 1024)", e->value);
 		return 0;
 	}
 	return (unsigned)v;
@@ -180,14 +155,14 @@ static const struct cat_core *core_ref(struct load *l, const struct kf_entry *e,
 {
 	const struct cat_core *c = cpu_catalogue_core(l->cat, name);
 	if (!c)
-		fail(l, e, "'%s' is not a [core] of this file", name);
+		kf_fail(&l->c, e, "'%s' is not a [core] of this file", name);
 	return c;
 }
 
 static void read_core(struct load *l, struct cat_core *core)
 {
-	for (size_t i = 0; i < l->s->n; i++) {
-		const struct kf_entry *e = &l->s->e[i];
+	for (size_t i = 0; i < l->c.s->n; i++) {
+		const struct kf_entry *e = &l->c.s->e[i];
 		if (streq(e->key, "arch"))
 			add_arch(l, e, core);
 		else if (streq(e->key, "group"))
@@ -201,16 +176,16 @@ static void read_core(struct load *l, struct cat_core *core)
 		else if (streq(e->key, "neighbours"))
 			strv_split(e->value, ",", &core->neighbour_names);
 		else
-			fail(l, e, "not a key of a [core] (arch, group, midr, x86, neighbours, match)");
+			kf_fail(&l->c, e, "not a key of a [core] (arch, group, midr, x86, neighbours, match)");
 	}
-	need(l, "arch");
-	need(l, "group");
+	kf_need(&l->c, "arch");
+	kf_need(&l->c, "group");
 }
 
 static void read_cpu(struct load *l, struct cat_cpu *cpu)
 {
-	for (size_t i = 0; i < l->s->n; i++) {
-		const struct kf_entry *e = &l->s->e[i];
+	for (size_t i = 0; i < l->c.s->n; i++) {
+		const struct kf_entry *e = &l->c.s->e[i];
 		if (streq(e->key, "core"))
 			cpu->core = core_ref(l, e, e->value);
 		else if (streq(e->key, "little"))
@@ -228,32 +203,32 @@ static void read_cpu(struct load *l, struct cat_cpu *cpu)
 		else if (streq(e->key, "match"))
 			add_patterns(l, e, &cpu->match);
 		else
-			fail(l, e, "not a key of a [cpu] (core, nominal, boost, little, little_cores, little_clock, "
+			kf_fail(&l->c, e, "not a key of a [cpu] (core, nominal, boost, little, little_cores, little_clock, "
 			     "big_cores, match)");
 	}
-	need(l, "core");
-	need(l, "match");
+	kf_need(&l->c, "core");
+	kf_need(&l->c, "match");
 	if (cpu->boost < cpu->nominal)
-		fail(l, kf_get(l->s, "boost"), "below the nominal clock");
+		kf_fail(&l->c, kf_get(l->c.s, "boost"), "below the nominal clock");
 	bool big_little = cpu->little || cpu->little_cores || cpu->big_cores || !isnan(cpu->little_clock);
 	if (big_little && (!cpu->little || !cpu->little_cores || !cpu->big_cores || isnan(cpu->little_clock)))
-		fail(l, NULL, "a big.LITTLE chip gives little, little_cores, little_clock and big_cores");
+		kf_fail(&l->c, NULL, "a big.LITTLE chip gives little, little_cores, little_clock and big_cores");
 }
 
 static void read_hidden(struct load *l, struct cat_hidden *h)
 {
-	for (size_t i = 0; i < l->s->n; i++) {
-		const struct kf_entry *e = &l->s->e[i];
+	for (size_t i = 0; i < l->c.s->n; i++) {
+		const struct kf_entry *e = &l->c.s->e[i];
 		if (streq(e->key, "candidates")) {
 			_cleanup_strv_ struct strv list = {0};
 			strv_split(e->value, ",", &list);
 			if (list.n > CAT_MAX_CANDIDATES)
-				fail(l, e, "more than %d cores", CAT_MAX_CANDIDATES);
+				kf_fail(&l->c, e, "more than %d cores", CAT_MAX_CANDIDATES);
 			for (size_t k = 0; k < list.n && k < CAT_MAX_CANDIDATES; k++)
 				h->candidates[h->ncandidates++] = core_ref(l, e, list.v[k]);
 		} else if (startswith(e->key, "at.")) {
 			if (h->nat >= CAT_MAX_CANDIDATES) {
-				fail(l, e, "more than %d clocks", CAT_MAX_CANDIDATES);
+				kf_fail(&l->c, e, "more than %d clocks", CAT_MAX_CANDIDATES);
 				continue;
 			}
 			h->at[h->nat].ghz = ghz_of(l, e, e->key + 3);
@@ -261,10 +236,10 @@ static void read_hidden(struct load *l, struct cat_hidden *h)
 		} else if (streq(e->key, "match"))
 			add_patterns(l, e, &h->match);
 		else
-			fail(l, e, "not a key of a [hidden] (candidates, at.GHZ, match)");
+			kf_fail(&l->c, e, "not a key of a [hidden] (candidates, at.GHZ, match)");
 	}
-	need(l, "candidates");
-	need(l, "match");
+	kf_need(&l->c, "candidates");
+	kf_need(&l->c, "match");
 }
 
 static const char *const section_kinds[] = { "core", "cpu", "hidden" };
@@ -285,12 +260,12 @@ static int section_kind(const char *section, const char **name)
 static void read_entries(struct load *l, int pass)
 {
 	struct cpu_catalogue *c = l->cat;
-	for (size_t i = 0; i < l->kf->n && !l->error; i++) {
+	for (size_t i = 0; i < l->c.kf->n && !l->c.error; i++) {
 		const char *name;
-		l->s = &l->kf->s[i];
-		int kind = section_kind(l->s->name, &name);
+		l->c.s = &l->c.kf->s[i];
+		int kind = section_kind(l->c.s->name, &name);
 		if (kind < 0) {
-			fail(l, NULL, "a section is [core NAME], [cpu NAME] or [hidden NAME]");
+			kf_fail(&l->c, NULL, "a section is [core NAME], [cpu NAME] or [hidden NAME]");
 			return;
 		}
 		if ((kind == 0) != (pass == 0))
@@ -303,21 +278,21 @@ static void read_entries(struct load *l, int pass)
 		for (size_t k = 0; k < c->nhidden && kind == 2; k++)
 			dup |= streq(c->hidden[k].name, name);
 		if (dup) {
-			fail(l, NULL, "listed twice");
+			kf_fail(&l->c, NULL, "listed twice");
 			return;
 		}
 		if (kind == 0) {
 			c->cores = xrealloc(c->cores, (c->ncores + 1) * sizeof(*c->cores));
-			c->cores[c->ncores] = (struct cat_core){ .name = xstrdup(name), .line = l->s->line };
+			c->cores[c->ncores] = (struct cat_core){ .name = xstrdup(name), .line = l->c.s->line };
 			read_core(l, &c->cores[c->ncores++]);
 		} else if (kind == 1) {
 			c->cpus = xrealloc(c->cpus, (c->ncpus + 1) * sizeof(*c->cpus));
-			c->cpus[c->ncpus] = (struct cat_cpu){ .name = xstrdup(name), .line = l->s->line, .nominal = NAN,
+			c->cpus[c->ncpus] = (struct cat_cpu){ .name = xstrdup(name), .line = l->c.s->line, .nominal = NAN,
 							     .boost = NAN, .little_clock = NAN };
 			read_cpu(l, &c->cpus[c->ncpus++]);
 		} else {
 			c->hidden = xrealloc(c->hidden, (c->nhidden + 1) * sizeof(*c->hidden));
-			c->hidden[c->nhidden] = (struct cat_hidden){ .name = xstrdup(name), .line = l->s->line };
+			c->hidden[c->nhidden] = (struct cat_hidden){ .name = xstrdup(name), .line = l->c.s->line };
 			read_hidden(l, &c->hidden[c->nhidden++]);
 		}
 	}
@@ -326,15 +301,15 @@ static void read_entries(struct load *l, int pass)
 /* The neighbours every core names are cores of the file. */
 static void check_neighbours(struct load *l)
 {
-	for (size_t i = 0; i < l->cat->ncores && !l->error; i++) {
+	for (size_t i = 0; i < l->cat->ncores && !l->c.error; i++) {
 		const struct cat_core *c = &l->cat->cores[i];
-		for (size_t k = 0; k < l->kf->n; k++) {
+		for (size_t k = 0; k < l->c.kf->n; k++) {
 			const char *name;
-			if (section_kind(l->kf->s[k].name, &name) == 0 && streq(name, c->name))
-				l->s = &l->kf->s[k];
+			if (section_kind(l->c.kf->s[k].name, &name) == 0 && streq(name, c->name))
+				l->c.s = &l->c.kf->s[k];
 		}
 		for (size_t k = 0; k < c->neighbour_names.n; k++)
-			core_ref(l, kf_get(l->s, "neighbours"), c->neighbour_names.v[k]);
+			core_ref(l, kf_get(l->c.s, "neighbours"), c->neighbour_names.v[k]);
 	}
 }
 
@@ -344,14 +319,14 @@ int cpu_catalogue_parse(const char *text, size_t len, const char *path, struct c
 	struct keyfile kf;
 	int r = keyfile_parse(text, len, path, &kf, error);
 	if (r == 0) {
-		struct load l = { .kf = &kf, .cat = cat };
+		struct load l = { .c.kf = &kf, .cat = cat };
 		read_entries(&l, 0);
 		read_entries(&l, 1);
 		check_neighbours(&l);
-		if (!l.error && !cat->ncores)
-			l.error = xasprintf("%s: no [core] section, not a CPU catalogue", path);
-		*error = l.error;
-		r = l.error ? -EINVAL : 0;
+		if (!l.c.error && !cat->ncores)
+			l.c.error = xasprintf("%s: no [core] section, not a CPU catalogue", path);
+		*error = l.c.error;
+		r = l.c.error ? -EINVAL : 0;
 	} else if (r == -EINVAL && strstr(*error, "NUL bytes")) {
 		free(*error);
 		*error = xasprintf("%s: contains NUL bytes, not a CPU catalogue", path);

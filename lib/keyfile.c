@@ -172,3 +172,24 @@ char *kf_error(const struct keyfile *kf, const struct kf_section *s, const struc
 		return xasprintf("%s:%u: [%s] %s: %s", kf->path, e->line, s->name, e->key, msg);
 	return xasprintf("%s:%u: [%s]: %s", kf->path, s ? s->line : 0, s ? s->name : "", msg);
 }
+
+void kf_fail(struct kf_check *c, const struct kf_entry *e, const char *fmt, ...)
+{
+	if (c->error)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	c->error = kf_error(c->kf, c->s, e, "%s", msg);
+}
+
+const struct kf_entry *kf_need(struct kf_check *c, const char *key)
+{
+	const struct kf_entry *e = kf_get(c->s, key);
+	if (!e) {
+		struct kf_entry missing = { (char *)key, (char *)"", c->s->line };
+		kf_fail(c, &missing, "missing");
+	}
+	return e;
+}

@@ -43,3 +43,14 @@ const struct kf_entry *kf_get(const struct kf_section *s, const char *key);
 /* "PATH:LINE: [SECTION] KEY: message" (entry NULL: the section's line, no key). */
 char *kf_error(const struct keyfile *kf, const struct kf_section *s, const struct kf_entry *e, const char *fmt, ...)
 	_printf_(4, 5);
+
+/* Interpreting a key file: the section being read and the first problem. */
+struct kf_check {
+	const struct keyfile *kf;
+	const struct kf_section *s;
+	char *error; /* "PATH:LINE: [SECTION] KEY: why", the first one only */
+};
+/* Records a problem of entry e (NULL: of the section) unless one is already recorded. */
+void kf_fail(struct kf_check *c, const struct kf_entry *e, const char *fmt, ...) _printf_(3, 4);
+/* The entry of a key the section must have; NULL, and "KEY: missing" recorded, when it has none. */
+const struct kf_entry *kf_need(struct kf_check *c, const char *key);
