@@ -5,7 +5,7 @@
 #define DIAGNOSIS_SCHEMA "ubtune.diagnosis/1"
 
 static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_clock,
-							 diag_rules_header, diag_rules_knobs };
+							 diag_rules_header, diag_rules_knobs, diag_rules_level };
 
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data)
 {
@@ -465,9 +465,11 @@ json_object *diagnose(const struct diag_case *c)
 		jset(o, "copies", c->runs[i].copies ? json_object_new_int((int)c->runs[i].copies) : NULL);
 		jset(o, "score", diag_jround(c->runs[i].score, 0.1));
 		jset_int(o, "tests", c->runs[i].ntests);
+		jset(o, "expected", diag_expected_json(c, i));
 		json_object_array_add(runs, o);
 	}
 	jset(res, "runs", runs);
+	jset(report, "level", diag_level_json(c));
 	_cleanup_free_ char *sum = summary(c);
 	jset_str(report, "summary", sum);
 

@@ -600,7 +600,7 @@ static void place_clock(const struct cpu_facts *f, double string_ghz, struct cpu
 	p->clock_base = false;
 	if (stated > 0 && !(x86 && stated >= 0.9 * floor && stated <= 1.02 * boost)) {
 		p->clock_ghz = stated;
-		p->clock_source = "stated";
+		p->clock_source = f->clock_said_by ?: "stated";
 		p->clock_base = x86 && isnan(boost);
 	} else if (boost > 0) {
 		p->clock_ghz = boost;

@@ -88,6 +88,7 @@ struct cpu_facts {
 	const char *x86_vendor;                    /* "GenuineIntel"; NULL: not known */
 	int x86_family, x86_model;                 /* -1: not known */
 	double clock_mhz;                          /* a clock the source states; NAN */
+	const char *clock_said_by;                 /* who states it ("cpufreq"); NULL: "stated" */
 	double bogomips;                           /* per CPU; NAN */
 };
 void cpu_facts_init(struct cpu_facts *f);

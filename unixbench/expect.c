@@ -330,6 +330,17 @@ void expect_facts_env(struct expect_facts *f, const struct env_record *env)
 			f->cpu.midr_implementer = f->cpu.midr_part = -1;
 	}
 	f->cpu.bogomips = num_or(cpu->bogomips, NAN);
+	/* the hardware's ceiling (cpuinfo_max_freq), not a governor's cap on it */
+	for (size_t i = 0; i < cpu->kinds.n; i++)
+		if (is_true(cpu->kinds.v[i].fastest) && int_or(cpu->kinds.v[i].max_khz, 0) > 0) {
+			f->cpu.clock_mhz = (double)int_or(cpu->kinds.v[i].max_khz, 0) / 1000;
+			f->cpu.clock_said_by = "cpufreq";
+		}
+	for (size_t i = 0; i < cpu->freq.policies.n && isnan(f->cpu.clock_mhz); i++)
+		if (int_or(cpu->freq.policies.v[i].cpuinfo_max_khz, 0) > 0) {
+			f->cpu.clock_mhz = (double)int_or(cpu->freq.policies.v[i].cpuinfo_max_khz, 0) / 1000;
+			f->cpu.clock_said_by = "cpufreq";
+		}
 	int64_t threads = int_or(cpu->threads, 0), cores = int_or(cpu->cores, 0);
 	if (threads > 0 && threads < 100000)
 		f->cpus = (unsigned)threads;
