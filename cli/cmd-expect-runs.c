@@ -71,6 +71,7 @@ static void run_facts(json_object *run, struct expect_facts *f)
 	if (f->cores > f->cpus)
 		f->cores = 0;
 	f->virt = expect_virt_class(jstr(run, "virt"));
+	f->kernel = jstr(run, "kernel");
 }
 
 static json_object *num3(double v)

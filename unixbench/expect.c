@@ -110,6 +110,14 @@ static void read_head(struct load *l)
 	if (smt < 0)
 		kf_fail(&l->c, kf_get(l->c.s, "smt"), "below 0");
 	l->m->smt = smt;
+	double conc[UB_NINDEX];
+	const struct kf_entry *e2 = kf_need(&l->c, "concurrency");
+	numbers(l, e2, UB_NINDEX, 64, true, conc);
+	for (int t = 0; t < UB_NINDEX && e2 && !l->c.error; t++) {
+		if (conc[t] < 1 || conc[t] != floor(conc[t]))
+			kf_fail(&l->c, e2, "'%g' is not a count of processes (1 to 64)", conc[t]);
+		l->m->concurrency[t] = (unsigned)conc[t];
+	}
 }
 
 static int name_index(const char *const *names, size_t n, const char *word)
@@ -160,6 +168,14 @@ static void read_factor(struct load *l, const char *name)
 	double *out = NULL;
 	if (streq(name, "base-clock"))
 		out = l->m->base;
+	else if (streq(name, "word-32"))
+		out = l->m->word32;
+	else if (streq(name, "one-cpu"))
+		out = l->m->one_cpu;
+	else if (streq(name, "kernel-old"))
+		out = l->m->kernel_old;
+	else if (streq(name, "kernel-6"))
+		out = l->m->kernel_6;
 	else if (streq(name, "scaling"))
 		out = l->m->scaling;
 	else if (startswith(name, "virt.")) {
@@ -168,7 +184,8 @@ static void read_factor(struct load *l, const char *name)
 			out = l->m->virt[v];
 	}
 	if (!out) {
-		kf_fail(&l->c, NULL, "not a factor of the model (base-clock, scaling, virt.CLASS)");
+		kf_fail(&l->c, NULL, "not a factor of the model (base-clock, word-32, one-cpu, kernel-old, kernel-6, "
+			"scaling, virt.CLASS)");
 		return;
 	}
 	numbers(l, kf_need(&l->c, "tests"), UB_NINDEX, 20, true, out);
@@ -319,6 +336,7 @@ void expect_facts_env(struct expect_facts *f, const struct env_record *env)
 			break;
 		}
 	f->cpu.arch = cpu->arch ?: env->host.arch ?: env->unixbench.machine;
+	f->kernel = env->host.kernel_release;
 	const struct env_midr *midr = &cpu->midr;
 	for (size_t i = 0; i < cpu->kinds.n && !midr->json; i++)
 		if (is_true(cpu->kinds.v[i].fastest))
@@ -386,11 +404,28 @@ static double level_of(const struct expect_model *m, const struct cpu_place *p, 
 	return sum / n;
 }
 
+/* The kernel's era: -1 before 4.15 (no page-table isolation), 1 from 6.0 on, 0 between or not known. */
+static int kernel_era(const char *release)
+{
+	unsigned major, minor;
+	if (!release || sscanf(release, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major < 4 || (major == 4 && minor < 15) ? -1 : major >= 6 ? 1 : 0;
+}
+
+/* A 32-bit userland (armv7l, i686) on a core that runs 64-bit code. */
+static bool word32_on_64(const char *arch, const struct cat_core *core)
+{
+	if (!arch || !(startswith(arch, "arm") || (arch[0] == 'i' && strstr(arch, "86"))))
+		return false;
+	return strv_contains(&core->arch, "aarch64") || strv_contains(&core->arch, "x86_64");
+}
+
 /* How many times one copy's speed the copies reach on test t. */
 static double capacity(const struct expect_model *m, const struct expect_facts *f, const struct cpu_place *p,
 		       const struct expect_core *core, double clock, int t)
 {
-	unsigned n = f->copies;
+	unsigned n = f->copies * m->concurrency[t];
 	if (f->cpus && f->cpus < n)
 		n = f->cpus;
 	const struct cat_cpu *chip = p->cpu;
@@ -490,11 +525,18 @@ bool expect_run(const struct expect_ref *ref, const struct expect_facts *f, stru
 	double widen_lo = e->clock_guessed ? e->core->clock_low : 0, widen_hi = e->clock_guessed ? e->core->clock_high : 0;
 	double sum = 0, lo = 0, hi = 0;
 	enum expect_virt virt = f->virt == EV_EMULATED ? EV_VM : f->virt;
+	bool word32 = word32_on_64(f->cpu.arch, p->core);
+	int era = kernel_era(f->kernel);
 	for (int t = 0; t < UB_NINDEX; t++) {
 		double extra;
 		double v = level_of(m, p, e->core, t, &extra) + log(e->clock) + m->virt[virt][t];
 		if (p->clock_base && !e->clock_guessed)
 			v += m->base[t];
+		if (word32)
+			v += m->word32[t];
+		if (f->cpus == 1)
+			v += m->one_cpu[t];
+		v += era < 0 ? m->kernel_old[t] : era > 0 ? m->kernel_6[t] : 0;
 		double cap = capacity(m, f, p, e->core, e->clock, t);
 		if (t == 0)
 			e->capacity = cap;

@@ -16,7 +16,9 @@
  * this file only evaluates it:
  *
  *   log E(t) = level[core][t] + log(clock GHz) + base[t] (an x86 base clock)
- *              + virt[class][t] + scaling[t] * log(capacity of the copies)
+ *              + virt[class][t] + word32[t] (a 32-bit userland on a 64-bit core)
+ *              + one_cpu[t] (one CPU) + kernel_old[t] or kernel_6[t] (the kernel's era)
+ *              + scaling[t] * log(capacity of the copies' processes)
  *
  * the interval being the residuals' 10th and 90th percentiles (by basis:
  * the core's own runs, its neighbours', a hidden model's candidates; 1 or
@@ -52,6 +54,11 @@ struct expect_model {
 	size_t ncores;
 	double base[UB_NINDEX];                  /* an x86 base clock: how much faster the core runs */
 	double virt[EXPECT_NVIRT][UB_NINDEX];
+	double word32[UB_NINDEX];                /* a 32-bit userland on a 64-bit core */
+	double one_cpu[UB_NINDEX];               /* the run saw one CPU */
+	double kernel_old[UB_NINDEX];            /* a kernel before 4.15 (no page-table isolation) */
+	double kernel_6[UB_NINDEX];              /* a kernel 6.0 or later */
+	unsigned concurrency[UB_NINDEX];         /* processes one copy of the test runs at once */
 	double scaling[UB_NINDEX];               /* exponent of the copies' capacity */
 	double smt;                              /* capacity an SMT sibling adds */
 	struct expect_spread spread[EXPECT_NBASIS][2]; /* [basis][0: 1 copy, 1: N copies] */
@@ -82,6 +89,7 @@ struct expect_facts {
 	unsigned cpus;     /* logical CPUs the run saw; 0: not known */
 	unsigned cores;    /* physical cores among them; 0: not known */
 	enum expect_virt virt;
+	const char *kernel; /* release ("5.15.0-91-generic"); NULL: not known */
 };
 void expect_facts_init(struct expect_facts *f);
 /* The facts of an environment record (a probe's, or an imported header's). */
