@@ -27,6 +27,7 @@ const struct command *const commands[] = {
 	&cmd_report,
 	&cmd_diagnose,
 	&cmd_fleet,
+	&cmd_reference,
 	&cmd_help,
 	&cmd_complete,
 	&cmd_man,

@@ -593,7 +593,7 @@ static void place_clock(const struct cpu_facts *f, double string_ghz, struct cpu
 {
 	const struct cat_cpu *c = p->cpu;
 	bool x86 = f->arch ? streq_ptr(isa_of(f->arch), "x86") : arch_fits(p->core, "x86_64");
-	double stated = f->clock_mhz >= 50 && f->clock_mhz <= 10000 ? f->clock_mhz / 1000 : NAN;
+	double stated = f->clock_mhz >= 20 && f->clock_mhz <= 8000 ? f->clock_mhz / 1000 : NAN;
 	double boost = c && c->boost > 0 ? c->boost : NAN, floor = c && c->nominal > 0 ? c->nominal : boost;
 	p->clock_ghz = NAN;
 	p->clock_source = NULL;
