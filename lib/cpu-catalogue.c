@@ -32,6 +32,15 @@ static const char *pattern_problem(const char *p)
 	for (const char *c = p; *c; c++)
 		if (isupper((unsigned char)*c))
 			return "a pattern is written in lower case";
+	/* words a model string loses before it is matched */
+	static const char *const lost[] = { "cpu", "processor", "(r)", "(tm)", "@" };
+	for (size_t i = 0; i < ARRAY_SIZE(lost); i++) {
+		const char *w = strstr(p, lost[i]);
+		size_t n = strlen(lost[i]);
+		if (w && (lost[i][0] == '(' || lost[i][0] == '@' ||
+			  ((w == p || w[-1] == ' ') && (w[n] == '\0' || w[n] == ' '))))
+			return "a pattern cannot hold 'cpu', 'processor', '(r)', '(tm)' or '@': model strings lose them";
+	}
 	int depth = 0;
 	for (const char *c = p; *c; c++) {
 		if (*c == '[')
