@@ -90,17 +90,6 @@ double diag_expected_score(const struct diag_case *c, const struct diag_run *r, 
 
 /* ---- words ---- */
 
-/* "an" before a vowel or a letter read by its name (FT-2000, RK3568, SG2042), else "a". */
-const char *diag_article(const char *name)
-{
-	unsigned char a = (unsigned char)name[0], b = (unsigned char)name[1];
-	if (strchr("AEIOUaeiou", a) && a)
-		return "an";
-	if (strchr("FHLMNRSX", a) && a && (isupper(b) || isdigit(b) || b == '-'))
-		return "an";
-	return "a";
-}
-
 static const char *hypervisor_word(const char *hv)
 {
 	static const char *const names[][2] = { { "kvm", "KVM" }, { "xen", "Xen" }, { "vmware", "VMware" },
@@ -128,23 +117,6 @@ static void virt_words(const struct diag_case *c, char *buf, size_t size)
 		snprintf(buf, size, "not known whether virtual");
 }
 
-/* 870, 1,090, 31,200: three significant digits, thousands apart. */
-static void round_text(double v, char *buf, size_t size)
-{
-	double mag = v >= 100 ? pow(10, floor(log10(v)) - 2) : v >= 10 ? 0.1 : 0.01;
-	double r = round(v / mag) * mag;
-	char digits[64];
-	snprintf(digits, sizeof(digits), "%.*f", r >= 100 ? 0 : r >= 10 ? 1 : 2, r);
-	char *dot = strchr(digits, '.');
-	size_t whole = dot ? (size_t)(dot - digits) : strlen(digits), o = 0;
-	for (size_t i = 0; digits[i] && o + 2 < size; i++) {
-		if (i > 0 && i < whole && (whole - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-}
-
 static const char *verdict(double v, double low, double high)
 {
 	return v < low ? "below" : v > high ? "above" : "within";
@@ -162,7 +134,7 @@ static char *subject(const struct diag_case *c, const struct diag_run *r, const 
 		buf_printf(&b, " on %u %s%s of", c->cpus, cpu_word, c->cpus == 1 ? "" : "s");
 	else
 		buf_puts(&b, " on");
-	buf_printf(&b, " %s %s at %s%.3g GHz (%s)", diag_article(e->name), e->name, e->clock_guessed ? "about " : "",
+	buf_printf(&b, " %s %s at %s%.3g GHz (%s)", expect_article(e->name), e->name, e->clock_guessed ? "about " : "",
 		   e->clock, virt);
 	return buf_steal(&b);
 }
@@ -189,9 +161,9 @@ json_object *diag_level_json(const struct diag_case *c)
 		}
 		double low, high, want = diag_expected_score(c, r, &low, &high);
 		char w[32], l[32], h[32];
-		round_text(want, w, sizeof(w));
-		round_text(low, l, sizeof(l));
-		round_text(high, h, sizeof(h));
+		expect_number_text(want, w, sizeof(w));
+		expect_number_text(low, l, sizeof(l));
+		expect_number_text(high, h, sizeof(h));
 		const char *v = verdict(r->score, low, high);
 		_cleanup_free_ char *who = subject(c, r, e);
 		_cleanup_free_ char *text = xasprintf(
@@ -224,7 +196,11 @@ json_object *diag_expected_json(const struct diag_case *c, size_t i)
 	static const char *const kinds[] = { "runs", "neighbours", "group", "all", "hidden" };
 	jset_int(basis, "runs", e->runs);
 	jset_int(basis, "sources", e->sources);
-	jset_str(basis, "core_type", e->core->name);
+	jset_str(basis, "core_type", e->place.ncandidates ? NULL : e->core->name);
+	json_object *cands = json_object_new_array();
+	for (size_t k = 0; k < e->place.ncandidates; k++)
+		jarr_add_str(cands, e->place.candidates[k]->name);
+	jset(basis, "candidates", cands);
 	jset_str(basis, "cpu", e->name);
 	jset_str(basis, "kind", kinds[e->basis]);
 	jset(basis, "clock_ghz", diag_jround(e->clock, 0.01));

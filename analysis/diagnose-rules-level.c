@@ -60,7 +60,7 @@ static bool judge(const struct diag_case *c, struct diagnosis *d, struct level *
 	if (!l->low) {
 		if (say)
 			diag_set_normal(d, "Dhrystone 2 and Whetstone at %.0f %% of what %s %s reaches at %.3g GHz: no "
-					"CPU time or clock is missing", l->ratio * 100, diag_article(l->e->name),
+					"CPU time or clock is missing", l->ratio * 100, expect_article(l->e->name),
 					l->e->name, l->e->clock);
 		return false;
 	}
@@ -77,7 +77,7 @@ static void level_evidence(const struct diag_case *c, struct diagnosis *d, const
 		      r->index[DT_DHRY], r->index[DT_DHRY] / e->index[DT_DHRY] * 100, r->index[DT_WHET],
 		      r->index[DT_WHET] / e->index[DT_WHET] * 100, e->index[DT_DHRY], e->index[DT_WHET],
 		      e->low[DT_DHRY], e->high[DT_DHRY], e->low[DT_WHET], e->high[DT_WHET]);
-	diag_evidence(d, "expected of %s %s at %.3g GHz: %s", diag_article(e->name), e->name, e->clock,
+	diag_evidence(d, "expected of %s %s at %.3g GHz: %s", expect_article(e->name), e->name, e->clock,
 		      e->basis_text);
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct diag_run *x = &c->runs[i];
@@ -115,7 +115,7 @@ static void check_shared_vcpu(const struct diag_case *c, struct diagnosis *d)
 		conf = DC_LOW; /* a container's quota explains it as well */
 	diag_fire(d, conf, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches: the vCPU gets only part "
 		  "of a core (a shared-core or burstable instance, CPU credits spent, an overcommitted host)",
-		  l.ratio * 100, diag_article(l.e->name), l.e->name);
+		  l.ratio * 100, expect_article(l.e->name), l.e->name);
 	level_evidence(c, d, &l);
 	diag_evidence_events(d, c, "steal", 3);
 	if (steal)
@@ -142,7 +142,7 @@ static void check_cpu_quota(const struct diag_case *c, struct diagnosis *d)
 		return;
 	}
 	diag_fire(d, in ? DC_MEDIUM : DC_LOW, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches: %s",
-		  l.ratio * 100, diag_article(l.e->name), l.e->name,
+		  l.ratio * 100, expect_article(l.e->name), l.e->name,
 		  in ? "the run's container may hold a CPU quota that lets its copies run part of the time"
 		     : "a container's CPU quota would lower them all alike");
 	level_evidence(c, d, &l);
@@ -182,7 +182,7 @@ static void check_low_clock(const struct diag_case *c, struct diagnosis *d)
 		conf = DC_LOW;
 	diag_fire(d, conf, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches at %.3g GHz: the core may "
 		  "run below that clock (a governor, a thermal or power cap, a board's clock limit)",
-		  l.ratio * 100, diag_article(l.e->name), l.e->name, l.e->clock);
+		  l.ratio * 100, expect_article(l.e->name), l.e->name, l.e->clock);
 	level_evidence(c, d, &l);
 	if (capped)
 		diag_evidence(d, "cpufreq's ceiling %.2f GHz, below the %.3g GHz of the model", max_khz / 1e6,

@@ -250,8 +250,6 @@ const struct expectation *diag_expect_of(const struct diag_case *c, const struct
 double diag_vs_expect(const struct diag_case *c, const struct diag_run *r, unsigned mask);
 /* The expected score of r over the tests r has (a partial run), and its interval. */
 double diag_expected_score(const struct diag_case *c, const struct diag_run *r, double *low, double *high);
-/* "an" before a vowel or a letter read by its name (an FT-2000+/64, an RK3568), else "a". */
-const char *diag_article(const char *name);
 /* result.runs[i].expected of the report (docs/diagnose-json.md); NULL: not placed. */
 json_object *diag_expected_json(const struct diag_case *c, size_t i);
 /* The report's first lines: "Score 270.4 is 31 % of the 870 (650-1,090)

@@ -2,6 +2,7 @@
 /* The expected index of every test and the score of a run (unixbench/expect.h). */
 #include "expect.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 
@@ -17,6 +18,33 @@ static const char *const virt_names[] = { "none", "vm", "xen-pv", "container", "
 const char *expect_virt_name(enum expect_virt v)
 {
 	return virt_names[v];
+}
+
+const char *expect_article(const char *name)
+{
+	unsigned char a = (unsigned char)name[0], b = a ? (unsigned char)name[1] : 0;
+	if (a && strchr("AEIOUaeiou", a))
+		return "an";
+	if (a && strchr("FHLMNRSX", a) && (isupper(b) || isdigit(b) || b == '-'))
+		return "an";
+	return "a";
+}
+
+/* 870, 1,090, 31,200: three significant digits, thousands apart. */
+void expect_number_text(double v, char *buf, size_t size)
+{
+	double mag = v >= 100 ? pow(10, floor(log10(v)) - 2) : v >= 10 ? 0.1 : 0.01;
+	double r = round(v / mag) * mag;
+	char digits[64];
+	snprintf(digits, sizeof(digits), "%.*f", r >= 100 ? 0 : r >= 10 ? 1 : 2, r);
+	char *dot = strchr(digits, '.');
+	size_t whole = dot ? (size_t)(dot - digits) : strlen(digits), o = 0;
+	for (size_t i = 0; digits[i] && o + 2 < size; i++) {
+		if (i > 0 && i < whole && (whole - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
 }
 
 enum expect_virt expect_virt_class(const char *w)

@@ -95,6 +95,11 @@ void expect_facts_init(struct expect_facts *f);
 /* The facts of an environment record (a probe's, or an imported header's). */
 void expect_facts_env(struct expect_facts *f, const struct env_record *env);
 const char *expect_virt_name(enum expect_virt v);
+/* An expected figure as people read it: three significant digits, thousands
+ * apart ("870", "1,090", "31,200"). */
+void expect_number_text(double v, char *buf, size_t size);
+/* "an" before a vowel or a letter read by its name (an FT-2000+/64, an RK3568), else "a". */
+const char *expect_article(const char *name);
 /* "kvm", "xen", "docker", ... (the corpus's and the probe's words) as a class. */
 enum expect_virt expect_virt_class(const char *word);
 
