@@ -117,28 +117,6 @@ static void virt_words(const struct diag_case *c, char *buf, size_t size)
 		snprintf(buf, size, "not known whether virtual");
 }
 
-static const char *verdict(double v, double low, double high)
-{
-	return v < low ? "below" : v > high ? "above" : "within";
-}
-
-/* "1 copy on 1 vCPU of a Xeon ... at 2.0 GHz (KVM)" */
-static char *subject(const struct diag_case *c, const struct diag_run *r, const struct expectation *e)
-{
-	char virt[64];
-	virt_words(c, virt, sizeof(virt));
-	const char *cpu_word = c->virt == DV_GUEST ? "vCPU" : "CPU";
-	struct buf b = {0};
-	buf_printf(&b, "%u %s", r->copies, r->copies == 1 ? "copy" : "copies");
-	if (c->cpus)
-		buf_printf(&b, " on %u %s%s of", c->cpus, cpu_word, c->cpus == 1 ? "" : "s");
-	else
-		buf_puts(&b, " on");
-	buf_printf(&b, " %s %s at %s%.3g GHz (%s)", expect_article(e->name), e->name, e->clock_guessed ? "about " : "",
-		   e->clock, virt);
-	return buf_steal(&b);
-}
-
 json_object *diag_level_json(const struct diag_case *c)
 {
 	json_object *a = json_object_new_array();
@@ -160,21 +138,13 @@ json_object *diag_level_json(const struct diag_case *c)
 			continue;
 		}
 		double low, high, want = diag_expected_score(c, r, &low, &high);
-		char w[32], l[32], h[32];
-		expect_number_text(want, w, sizeof(w));
-		expect_number_text(low, l, sizeof(l));
-		expect_number_text(high, h, sizeof(h));
-		const char *v = verdict(r->score, low, high);
-		_cleanup_free_ char *who = subject(c, r, e);
-		_cleanup_free_ char *text = xasprintf(
-			"Score %.1f%s is %.0f %% of the %s (%s-%s) expected of %s: %s", r->score,
-			r->ntests < DIAG_NTESTS ? " (partial)" : "", r->score / want * 100, w, l, h, who,
-			streq(v, "within") ? "within its interval" : streq(v, "below") ? "below its interval"
-										 : "above its interval, at or beyond "
-										   "what the published runs reach");
+		char virt[64];
+		virt_words(c, virt, sizeof(virt));
+		_cleanup_free_ char *text = expect_level_text(e, r->score, r->ntests < DIAG_NTESTS, want, low, high,
+							      r->copies, c->cpus, c->virt == DV_GUEST, virt);
 		jset_str(o, "text", text);
 		jset_str(o, "basis", e->basis_text);
-		jset_str(o, "verdict", v);
+		jset_str(o, "verdict", expect_verdict(r->score, low, high));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -192,7 +162,7 @@ json_object *diag_expected_json(const struct diag_case *c, size_t i)
 	jset(o, "low", diag_jround(low, 0.1));
 	jset(o, "high", diag_jround(high, 0.1));
 	jset(o, "ratio", diag_jround(r->score / want, 0.01));
-	jset_str(o, "verdict", r->score > 0 ? verdict(r->score, low, high) : NULL);
+	jset_str(o, "verdict", r->score > 0 ? expect_verdict(r->score, low, high) : NULL);
 	static const char *const kinds[] = { "runs", "neighbours", "group", "all", "hidden" };
 	jset_int(basis, "runs", e->runs);
 	jset_int(basis, "sources", e->sources);

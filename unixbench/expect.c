@@ -603,3 +603,31 @@ double expect_score_of(const struct expect_ref *ref, const struct expectation *e
 	*high = score * e->score_high / e->score;
 	return score;
 }
+
+const char *expect_verdict(double score, double low, double high)
+{
+	return score < low ? "below" : score > high ? "above" : "within";
+}
+
+char *expect_level_text(const struct expectation *e, double score, bool partial, double want, double low,
+			double high, unsigned copies, unsigned cpus, bool guest, const char *virt)
+{
+	char w[32], l[32], h[32];
+	expect_number_text(want, w, sizeof(w));
+	expect_number_text(low, l, sizeof(l));
+	expect_number_text(high, h, sizeof(h));
+	struct buf b = {0};
+	buf_printf(&b, "Score %.1f%s is %.0f %% of the %s (%s-%s) expected of %u %s on", score, partial ? " (partial)" : "",
+		   score / want * 100, w, l, h, copies, copies == 1 ? "copy" : "copies");
+	if (cpus)
+		buf_printf(&b, " %u %s%s of", cpus, guest ? "vCPU" : "CPU", cpus == 1 ? "" : "s");
+	buf_printf(&b, " %s %s at %s%.3g GHz", expect_article(e->name), e->name, e->clock_guessed ? "about " : "",
+		   e->clock);
+	if (virt)
+		buf_printf(&b, " (%s)", virt);
+	const char *v = expect_verdict(score, low, high);
+	buf_puts(&b, streq(v, "within")	 ? ": within its interval"
+		     : streq(v, "below") ? ": below its interval"
+					 : ": above its interval, at or beyond what the published runs reach");
+	return buf_steal(&b);
+}

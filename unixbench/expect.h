@@ -125,3 +125,10 @@ bool expect_run(const struct expect_ref *ref, const struct expect_facts *f, stru
  * mean of their expected indexes; *low and *high its interval. */
 double expect_score_of(const struct expect_ref *ref, const struct expectation *e, unsigned mask, double *low,
 		       double *high);
+/* Where a score stands against its expected interval: "below", "within", "above". */
+const char *expect_verdict(double score, double low, double high);
+/* "Score 270.4 is 31 % of the 870 (650-1,090) expected of 1 copy on 1 vCPU of a
+ * Xeon ... at 2.0 GHz (KVM): below its interval"; want, low and high the
+ * expected score of the tests the run has; cpus 0: not known; virt NULL: not said. */
+char *expect_level_text(const struct expectation *e, double score, bool partial, double want, double low,
+			double high, unsigned copies, unsigned cpus, bool guest, const char *virt);
