@@ -90,17 +90,6 @@ double diag_expected_score(const struct diag_case *c, const struct diag_run *r, 
 
 /* ---- words ---- */
 
-static const char *hypervisor_word(const char *hv)
-{
-	static const char *const names[][2] = { { "kvm", "KVM" }, { "xen", "Xen" }, { "vmware", "VMware" },
-						{ "hyper-v", "Hyper-V" }, { "microsoft", "Hyper-V" },
-						{ "virtualbox", "VirtualBox" }, { "qemu", "QEMU" }, { "bhyve", "bhyve" } };
-	for (size_t i = 0; hv && i < ARRAY_SIZE(names); i++)
-		if (streq(hv, names[i][0]))
-			return names[i][1];
-	return NULL;
-}
-
 /* "(KVM)", "(bare metal)", "(a container)", "(not known whether virtual)". */
 static void virt_words(const struct diag_case *c, char *buf, size_t size)
 {
@@ -108,7 +97,7 @@ static void virt_words(const struct diag_case *c, char *buf, size_t size)
 	if (container && !streq(container, "none"))
 		snprintf(buf, size, "a %s container", container);
 	else if (c->virt == DV_GUEST)
-		snprintf(buf, size, "%s", hypervisor_word(c->hypervisor) ?: "a guest");
+		snprintf(buf, size, "%s", expect_hypervisor_word(c->hypervisor) ?: "a guest");
 	else if (c->virt == DV_EMULATED)
 		snprintf(buf, size, "emulated");
 	else if (c->virt == DV_NONE)

@@ -604,6 +604,17 @@ double expect_score_of(const struct expect_ref *ref, const struct expectation *e
 	return score;
 }
 
+const char *expect_hypervisor_word(const char *hv)
+{
+	static const char *const names[][2] = { { "kvm", "KVM" }, { "xen", "Xen" }, { "vmware", "VMware" },
+						{ "hyper-v", "Hyper-V" }, { "microsoft", "Hyper-V" },
+						{ "virtualbox", "VirtualBox" }, { "qemu", "QEMU" }, { "bhyve", "bhyve" } };
+	for (size_t i = 0; hv && i < ARRAY_SIZE(names); i++)
+		if (streq(hv, names[i][0]))
+			return names[i][1];
+	return NULL;
+}
+
 const char *expect_verdict(double score, double low, double high)
 {
 	return score < low ? "below" : score > high ? "above" : "within";

@@ -132,3 +132,5 @@ const char *expect_verdict(double score, double low, double high);
  * expected score of the tests the run has; cpus 0: not known; virt NULL: not said. */
 char *expect_level_text(const struct expectation *e, double score, bool partial, double want, double low,
 			double high, unsigned copies, unsigned cpus, bool guest, const char *virt);
+/* "KVM", "Xen", "VMware" for the probe's hypervisor words; NULL for one not known. */
+const char *expect_hypervisor_word(const char *hypervisor);
