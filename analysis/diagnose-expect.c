@@ -80,7 +80,8 @@ double diag_vs_expect(const struct diag_case *c, const struct diag_run *r, unsig
 double diag_expected_score(const struct diag_case *c, const struct diag_run *r, double *low, double *high)
 {
 	const struct expectation *e = diag_expect_of(c, r);
-	unsigned mask = 0;
+	/* a score the log printed is of all its tests, read or not */
+	unsigned mask = r->score_printed ? DT_ALL : 0;
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		if (r->index[t] > 0)
 			mask |= DT(t);
@@ -129,7 +130,7 @@ json_object *diag_level_json(const struct diag_case *c)
 		double low, high, want = diag_expected_score(c, r, &low, &high);
 		char virt[64];
 		virt_words(c, virt, sizeof(virt));
-		_cleanup_free_ char *text = expect_level_text(e, r->score, r->ntests < DIAG_NTESTS, want, low, high,
+		_cleanup_free_ char *text = expect_level_text(e, r->score, r->ntests < DIAG_NTESTS && !r->score_printed, want, low, high,
 							      r->copies, c->cpus, c->virt == DV_GUEST, virt);
 		jset_str(o, "text", text);
 		jset_str(o, "basis", e->basis_text);

@@ -6,6 +6,8 @@
  * container's CPU quota, a clock held low. All three look alike in the
  * scores; the environment says which, and each says what would decide.
  */
+#include <inttypes.h>
+
 #include "diagnose.h"
 
 /* Both CPU tests at most this share of their expectation: low beyond what
@@ -15,6 +17,10 @@
 #define LEVEL_FAR 0.6
 /* A cloud guest's model string (a hidden model) this far down. */
 #define LEVEL_FAR_HIDDEN 0.5
+/* The score this far below its expectation: no healthy published run is there. */
+#define LEVEL_FAR_SCORE 0.5
+/* ... with the CPU tests at most this share of theirs (not at their level). */
+#define SCORE_LOW_CPU 0.9
 /* Steal time at or above this during or before the run is a shared CPU. */
 #define STEAL_PCT 5.0
 /* cpufreq's ceiling below this share of the model's clock: a cap. */
@@ -24,7 +30,10 @@ struct level {
 	const struct diag_run *run;
 	const struct expectation *e;
 	double ratio;   /* the CPU tests over their expectation (geometric mean) */
-	bool low;       /* both below their interval and at most LEVEL_LOW */
+	double score;   /* the score over its expectation */
+	bool low;       /* the CPU tests below their interval and at most LEVEL_LOW, or the score far
+			 * below its interval with the CPU tests low too */
+	bool far;       /* the CPU tests or the score where no healthy published run is */
 };
 
 /* The 1-copy run's CPU tests against their expectation, else the widest run's. */
@@ -34,13 +43,20 @@ static bool level_of(const struct diag_case *c, struct level *l)
 	const struct diag_run *cands[] = { diag_single(c), diag_multi(c) };
 	for (size_t i = 0; i < ARRAY_SIZE(cands) && !l->e; i++) {
 		const struct expectation *e = diag_expect_of(c, cands[i]);
-		if (!e || !(cands[i]->index[DT_DHRY] > 0) || !(cands[i]->index[DT_WHET] > 0))
+		const struct diag_run *r = cands[i];
+		if (!e || !(r->index[DT_DHRY] > 0 || r->index[DT_WHET] > 0))
 			continue;
-		l->run = cands[i];
+		l->run = r;
 		l->e = e;
-		l->ratio = diag_vs_expect(c, cands[i], DT_CPU);
-		l->low = l->ratio <= LEVEL_LOW && cands[i]->index[DT_DHRY] < e->low[DT_DHRY] &&
-			 cands[i]->index[DT_WHET] < e->low[DT_WHET];
+		l->ratio = diag_vs_expect(c, r, DT_CPU);
+		double low, high, want = diag_expected_score(c, r, &low, &high);
+		l->score = r->score / want;
+		/* every CPU test the run has below its interval; or the score far below its interval (a
+		 * shared core starves the system tests most) with the CPU tests low too */
+		l->low = (l->ratio <= LEVEL_LOW && !(r->index[DT_DHRY] >= e->low[DT_DHRY]) &&
+			  !(r->index[DT_WHET] >= e->low[DT_WHET])) ||
+			 (l->score <= LEVEL_FAR && r->score < low && l->ratio <= SCORE_LOW_CPU);
+		l->far = l->ratio <= LEVEL_FAR || l->score <= LEVEL_FAR_SCORE;
 	}
 	return l->e != NULL;
 }
@@ -59,9 +75,9 @@ static bool judge(const struct diag_case *c, struct diagnosis *d, struct level *
 		return false;
 	if (!l->low) {
 		if (say)
-			diag_set_normal(d, "Dhrystone 2 and Whetstone at %.0f %% of what %s %s reaches at %.3g GHz: no "
-					"CPU time or clock is missing", l->ratio * 100, expect_article(l->e->name),
-					l->e->name, l->e->clock);
+			diag_set_normal(d, "the CPU tests at %.0f %% of what %s %s reaches at %s GHz: no CPU time or "
+					"clock is missing", l->ratio * 100, expect_article(l->e->name), l->e->name,
+					l->e->clock_text);
 		return false;
 	}
 	return true;
@@ -72,12 +88,12 @@ static void level_evidence(const struct diag_case *c, struct diagnosis *d, const
 {
 	const struct diag_run *r = l->run;
 	const struct expectation *e = l->e;
-	diag_evidence(d, "%u %s: Dhrystone 2 %.1f = %.0f %% and Whetstone %.1f = %.0f %% of the %.0f and %.0f "
-		      "expected (%.0f-%.0f, %.0f-%.0f)", r->copies, r->copies == 1 ? "copy" : "copies",
-		      r->index[DT_DHRY], r->index[DT_DHRY] / e->index[DT_DHRY] * 100, r->index[DT_WHET],
-		      r->index[DT_WHET] / e->index[DT_WHET] * 100, e->index[DT_DHRY], e->index[DT_WHET],
-		      e->low[DT_DHRY], e->high[DT_DHRY], e->low[DT_WHET], e->high[DT_WHET]);
-	diag_evidence(d, "expected of %s %s at %.3g GHz: %s", expect_article(e->name), e->name, e->clock,
+	for (int t = DT_DHRY; t <= DT_WHET; t++)
+		if (r->index[t] > 0)
+			diag_evidence(d, "%u %s: %s %.1f = %.0f %% of the %.0f expected (%.0f-%.0f)", r->copies,
+				      r->copies == 1 ? "copy" : "copies", ub_tests[t].label, r->index[t],
+				      r->index[t] / e->index[t] * 100, e->index[t], e->low[t], e->high[t]);
+	diag_evidence(d, "expected of %s %s at %s GHz: %s", expect_article(e->name), e->name, e->clock_text,
 		      e->basis_text);
 	for (size_t i = 0; i < c->nruns; i++) {
 		const struct diag_run *x = &c->runs[i];
@@ -107,15 +123,18 @@ static void check_shared_vcpu(const struct diag_case *c, struct diagnosis *d)
 	if (steal || events || steal_pct >= STEAL_PCT)
 		conf = DC_HIGH;
 	else if (c->virt == DV_GUEST)
-		conf = l.ratio <= LEVEL_FAR ? DC_MEDIUM : DC_LOW;
+		conf = l.far ? DC_MEDIUM : DC_LOW;
 	else
 		/* a cloud's model string that its clock places: a cloud guest */
-		conf = l.ratio <= LEVEL_FAR_HIDDEN && l.e->place.hidden && !l.e->place.ncandidates ? DC_MEDIUM : DC_LOW;
+		conf = (l.ratio <= LEVEL_FAR_HIDDEN || l.score <= LEVEL_FAR_SCORE) && l.e->place.hidden &&
+				       !l.e->place.ncandidates
+			       ? DC_MEDIUM
+			       : DC_LOW;
 	if (container && !streq(container, "none") && conf < DC_HIGH)
 		conf = DC_LOW; /* a container's quota explains it as well */
-	diag_fire(d, conf, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches: the vCPU gets only part "
-		  "of a core (a shared-core or burstable instance, CPU credits spent, an overcommitted host)",
-		  l.ratio * 100, expect_article(l.e->name), l.e->name);
+	diag_fire(d, conf, DT_ALL, "the CPU tests at %.0f %% and the score at %.0f %% of what %s %s reaches: the "
+		  "vCPU gets only part of a core (a shared-core or burstable instance, CPU credits spent, an "
+		  "overcommitted host)", l.ratio * 100, l.score * 100, expect_article(l.e->name), l.e->name);
 	level_evidence(c, d, &l);
 	diag_evidence_events(d, c, "steal", 3);
 	if (steal)
@@ -135,24 +154,44 @@ static void check_cpu_quota(const struct diag_case *c, struct diagnosis *d)
 	struct level l;
 	if (!judge(c, d, &l, false))
 		return;
+	const struct env_cgroup *cg = &diag_env(c)->cgroup;
+	double quota = num_or(cg->cpu_quota_cpus, NAN);
+	int64_t throttled = int_or(cg->throttling.nr_throttled, 0);
 	const char *container = diag_env_str(c, virt.container);
 	bool in = container && !streq(container, "none");
-	if (!in && container) {
+	if (!(quota > 0) && int_or(cg->version, 0) > 0) {
+		diag_set_normal(d, "the run's cgroup (%s) holds no CPU quota", cg->path ?: "?");
+		return;
+	}
+	if (!(quota > 0) && !in && container) {
 		diag_set_normal(d, "not in a container: no CPU quota");
 		return;
 	}
-	diag_fire(d, in ? DC_MEDIUM : DC_LOW, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches: %s",
-		  l.ratio * 100, expect_article(l.e->name), l.e->name,
-		  in ? "the run's container may hold a CPU quota that lets its copies run part of the time"
-		     : "a container's CPU quota would lower them all alike");
+	enum diag_confidence conf = in ? DC_MEDIUM : DC_LOW;
+	/* the quota's share of the CPUs the copies would keep busy, against the level */
+	double share = quota > 0 ? fmin(1, quota / diag_parallel(c, l.run)) : NAN;
+	if (share < 0.9)
+		conf = throttled > 0 || fabs(log(l.ratio / share)) < log(1.5) ? DC_HIGH : DC_MEDIUM;
+	diag_fire(d, conf, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches: %s", l.ratio * 100,
+		  expect_article(l.e->name), l.e->name,
+		  share < 0.9 ? "the run's cgroup holds a CPU quota that lets its copies run part of the time"
+		  : in	      ? "the run's container may hold a CPU quota that lets its copies run part of the time"
+			      : "a container's CPU quota would lower them all alike");
 	level_evidence(c, d, &l);
+	if (quota > 0)
+		diag_evidence(d, "CPU quota %.2f CPUs (%s, %s): %u %s can run %.0f %% of the time", quota,
+			      cg->cpu_quota_source ?: "?", cg->path ?: "?", diag_parallel(c, l.run),
+			      l.run->copies == 1 ? "copy" : "copies", share * 100);
+	if (throttled > 0)
+		diag_evidence(d, "the cgroup was throttled %" PRId64 " times in %" PRId64 " periods (%s)", throttled,
+			      int_or(cg->throttling.nr_periods, 0), cg->throttling.source ?: "cpu.stat");
 	if (in)
 		diag_evidence(d, "in a %s container", container);
-	else
+	else if (!(quota > 0))
 		diag_evidence(d, "not known whether it ran in a container (%s)", diag_env_missing(c));
 	diag_evidence(d, "would decide: the CPU quota of the run's cgroup (cpu.max, or cpu.cfs_quota_us over "
-		      "cpu.cfs_period_us; docker --cpus, a Kubernetes CPU limit), and N copies gaining nothing over "
-		      "one");
+		      "cpu.cfs_period_us; docker --cpus, a Kubernetes CPU limit) and its throttling (cpu.stat), and N "
+		      "copies gaining nothing over one");
 }
 
 /* ---- a clock held low ---- */
@@ -177,16 +216,16 @@ static void check_low_clock(const struct diag_case *c, struct diagnosis *d)
 	else if (f)
 		conf = DC_MEDIUM;
 	else if (c->virt == DV_NONE)
-		conf = l.ratio <= LEVEL_FAR ? DC_MEDIUM : DC_LOW;
+		conf = l.far ? DC_MEDIUM : DC_LOW;
 	else
 		conf = DC_LOW;
-	diag_fire(d, conf, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches at %.3g GHz: the core may "
+	diag_fire(d, conf, DT_ALL, "every CPU-bound test at %.0f %% of what %s %s reaches at %s GHz: the core may "
 		  "run below that clock (a governor, a thermal or power cap, a board's clock limit)",
-		  l.ratio * 100, expect_article(l.e->name), l.e->name, l.e->clock);
+		  l.ratio * 100, expect_article(l.e->name), l.e->name, l.e->clock_text);
 	level_evidence(c, d, &l);
 	if (capped)
-		diag_evidence(d, "cpufreq's ceiling %.2f GHz, below the %.3g GHz of the model", max_khz / 1e6,
-			      l.e->clock);
+		diag_evidence(d, "cpufreq's ceiling %.2f GHz, below the %s GHz of the model", max_khz / 1e6,
+			      l.e->clock_text);
 	if (f)
 		diag_evidence_finding(d, f);
 	diag_evidence_events(d, c, "low-clock", 2);

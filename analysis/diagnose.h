@@ -51,6 +51,7 @@ struct diag_run {
 	double index[DIAG_NTESTS]; /* NAN: no result */
 	double score;              /* geometric mean of the indexes; NAN without any */
 	unsigned ntests;           /* tests with an index */
+	bool score_printed;        /* score is the log's own (of every test, however many were read) */
 };
 /* Geometric mean of the indexes of the tests in mask that have one; NAN when none. */
 double diag_gm(const struct diag_run *r, unsigned mask);

@@ -70,8 +70,8 @@ static json_object *expected(const struct env_record *env, char **line)
 		buf_free(&b);
 	} else {
 		_cleanup_free_ char *scores = buf_steal(&b);
-		*line = xasprintf("Expected UnixBench score: %s; %s %s at %.3g GHz, %s", scores, expect_article(e.name),
-				  e.name, e.clock, e.basis_text);
+		*line = xasprintf("Expected UnixBench score: %s; %s %s at %s GHz, %s", scores, expect_article(e.name),
+				  e.name, e.clock_text, e.basis_text);
 		o = json_object_new_object();
 		jset_str(o, "cpu", e.name);
 		jset_str(o, "core_type", e.place.ncandidates ? NULL : e.core->name);

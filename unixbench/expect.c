@@ -488,10 +488,10 @@ static void describe(const struct expect_model *m, const struct expect_facts *f,
 
 	char clock[96];
 	if (e->clock_guessed)
-		snprintf(clock, sizeof(clock), "at %.2g GHz, the median clock of its runs (the run's clock is not known)",
-			 e->clock);
+		snprintf(clock, sizeof(clock), "at %s GHz, the median clock of its runs (the run's clock is not known)",
+			 e->clock_text);
 	else
-		snprintf(clock, sizeof(clock), "scaled to %.3g GHz (%s)", e->clock, p->clock_source);
+		snprintf(clock, sizeof(clock), "scaled to %s GHz (%s)", e->clock_text, p->clock_source);
 	char kind[96] = "";
 	if (f->virt == EV_UNKNOWN)
 		snprintf(kind, sizeof(kind), "; not known whether virtual");
@@ -546,6 +546,9 @@ bool expect_run(const struct expect_ref *ref, const struct expect_facts *f, stru
 		e->clock = e->core->clock;
 		e->clock_guessed = true;
 	}
+	/* one decimal where that says it all (2.0), else two (2.67) */
+	snprintf(e->clock_text, sizeof(e->clock_text), fabs(e->clock * 10 - round(e->clock * 10)) < 0.05 ? "%.1f" : "%.2f",
+		 e->clock);
 	bool many = f->copies > 1;
 	const struct expect_spread *s = &m->spread[e->basis][many];
 	if (!s->known)
@@ -632,8 +635,8 @@ char *expect_level_text(const struct expectation *e, double score, bool partial,
 		   score / want * 100, w, l, h, copies, copies == 1 ? "copy" : "copies");
 	if (cpus)
 		buf_printf(&b, " %u %s%s of", cpus, guest ? "vCPU" : "CPU", cpus == 1 ? "" : "s");
-	buf_printf(&b, " %s %s at %s%.3g GHz", expect_article(e->name), e->name, e->clock_guessed ? "about " : "",
-		   e->clock);
+	buf_printf(&b, " %s %s at %s%s GHz", expect_article(e->name), e->name, e->clock_guessed ? "about " : "",
+		   e->clock_text);
 	if (virt)
 		buf_printf(&b, " (%s)", virt);
 	const char *v = expect_verdict(score, low, high);

@@ -110,6 +110,7 @@ struct expectation {
 	enum expect_basis basis;
 	unsigned runs, sources;
 	double clock;               /* GHz used */
+	char clock_text[16];        /* "2.0", "2.67": as the model or the source names it */
 	bool clock_guessed;         /* not known: the median of the core's runs */
 	double capacity;            /* the copies' capacity on Dhrystone (1 for one copy) */
 	double index[UB_NINDEX], low[UB_NINDEX], high[UB_NINDEX];
