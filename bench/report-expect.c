@@ -2,6 +2,7 @@
 /* A result's runs against their expectation (bench/report-expect.h). */
 #include "report-expect.h"
 
+#include <inttypes.h>
 #include <math.h>
 
 #include "lib/table.h"
@@ -156,4 +157,81 @@ void report_expect_render(const struct expect_ref *ref, const struct result_env 
 		table_free(t);
 		fputc('\n', out);
 	}
+}
+
+json_object *report_expect_rows_json(const struct expect_ref *ref, json_object *const *recs, const char *const *labels,
+				     size_t n)
+{
+	json_object *rows = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		struct result_env re;
+		_cleanup_free_ char *error = NULL;
+		if (result_env_decode(recs[i], &re, &error) < 0)
+			continue; /* the command read it: a record that does not decode was refused there */
+		for (size_t k = 0; k < re.r.runs.n; k++) {
+			const struct result_run *run = &re.r.runs.v[k];
+			if (!run->index.score.known)
+				continue;
+			json_object *o = json_object_new_object();
+			jset_str(o, "label", labels[i]);
+			jset_int(o, "copies", int_or(run->copies, 0));
+			jset_round(o, "score", run->index.score.v, 1);
+			struct expectation e;
+			if (!ref || !ref->loaded || !report_expect_run(ref, &re, run, &e)) {
+				jset(o, "expected", NULL);
+				jset_str(o, "why", ref && ref->loaded ? e.why : "no expectation model");
+			} else {
+				double low, high;
+				unsigned mask;
+				double want = expected_score(ref, run, &e, &low, &high, &mask);
+				jset_str(o, "cpu", e.name);
+				jset_round(o, "expected", want, 1);
+				jset_round(o, "low", low, 1);
+				jset_round(o, "high", high, 1);
+				jset_round(o, "of_expected", run->index.score.v / want, 3);
+				jset_str(o, "verdict", expect_verdict(run->index.score.v, low, high));
+				jset_str(o, "basis", e.basis_text);
+			}
+			json_object_array_add(rows, o);
+		}
+		result_env_free(&re);
+	}
+	return rows;
+}
+
+void report_expect_rows_render(json_object *rows, FILE *out)
+{
+	static const struct table_column cols[] = {
+		{ .head = "RESULT", .flags = TABLE_WRAP, .min = 8 },
+		{ .head = "COPIES", .flags = TABLE_RIGHT },
+		{ .head = "CPU", .flags = TABLE_WRAP, .min = 10, .drop = 1 },
+		{ .head = "SCORE", .flags = TABLE_RIGHT },
+		{ .head = "EXPECTED", .flags = TABLE_RIGHT },
+		{ .head = "80 % INTERVAL", .flags = TABLE_RIGHT, .drop = 2 },
+		{ .head = "OF EXPECTED", .flags = TABLE_WRAP, .min = 6 },
+	};
+	fprintf(out, "\nAgainst what published runs of each CPU reach\n");
+	struct table *t = table_new(cols, ARRAY_SIZE(cols), 2, 2);
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *o = json_object_array_get_idx(rows, i);
+		_cleanup_free_ char *copies = xasprintf("%" PRId64, (int64_t)json_object_get_int64(jpath(o, "copies")));
+		_cleanup_free_ char *score = xasprintf("%.1f", json_object_get_double(jpath(o, "score")));
+		double want, low, high, of;
+		if (!jpath_double(o, "expected", &want) || !jpath_double(o, "low", &low) || !jpath_double(o, "high", &high) ||
+		    !jpath_double(o, "of_expected", &of)) {
+			table_addv(t, jpath_str(o, "label"), copies, "-", score, "-", "-", jpath_str(o, "why"));
+			continue;
+		}
+		char mid[32], lo[32], hi[32];
+		expect_number_text(want, mid, sizeof(mid));
+		expect_number_text(low, lo, sizeof(lo));
+		expect_number_text(high, hi, sizeof(hi));
+		_cleanup_free_ char *range = xasprintf("%s-%s", lo, hi);
+		const char *v = jpath_str(o, "verdict");
+		_cleanup_free_ char *pct = xasprintf("%.0f %%%s", of * 100, streq_ptr(v, "below") ? " low"
+								     : streq_ptr(v, "above") ? " high" : "");
+		table_addv(t, jpath_str(o, "label"), copies, jpath_str(o, "cpu"), score, mid, range, pct);
+	}
+	table_print(t, out, term_width(out));
+	table_free(t);
 }

@@ -33,3 +33,10 @@ void report_expect_texts(const struct report_expect_row *row, char *mid, size_t 
 			 size_t range_size);
 /* The bench report's section: each run's level and every test against its expected index. */
 void report_expect_render(const struct expect_ref *ref, const struct result_env *re, FILE *out);
+
+/* The "of expected" table of compare --expected and fleet --expected: a row per run of each
+ * result {"label", "copies", "cpu", "score", "expected", "low", "high", "of_expected", "verdict",
+ * "basis"}, or {"label", "copies", "score", "expected": null, "why"}. */
+json_object *report_expect_rows_json(const struct expect_ref *ref, json_object *const *recs, const char *const *labels,
+				     size_t n);
+void report_expect_rows_render(json_object *rows, FILE *out);

@@ -88,4 +88,18 @@ json_get "$T/stdout" 'd["runs"][0]["expected"]["basis"]["core_type"], len(d["beh
 expect_exit 0 "$UBTUNE" reference expect "${FROZEN[@]}" "$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
 grep -q "^Score 356.9 is [0-9]* % of the" "$T/stdout" || fail "expect: $(head -5 "$T/stdout")"
 grep -q "The published runs behind it" "$T/stdout" || fail "expect: no runs behind it"
+
+# ---- compare and fleet: an "of expected" column ----
+LOG=$SRCDIR/tests/fixtures/unixbench-logs/v6-full/vm-2026-11-29-01
+RPI=$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json
+expect_exit 0 "$UBTUNE" compare --expected --json "$LOG" "$RPI"
+json_get "$T/stdout" '[(r["label"], r["copies"], r["expected"] is not None) for r in d["expected"]]' |
+	grep -qx "\[('A', 1, True), ('B', 1, True), ('B', 4, True)\]" || fail "compare --expected: $(json_get "$T/stdout" 'd["expected"]')"
+expect_exit 0 "$UBTUNE" compare --expected "$LOG" "$RPI"
+grep -q "Against what published runs of each CPU reach" "$T/stdout" || fail "compare --expected: no table"
+expect_exit 0 "$UBTUNE" compare "$LOG" "$RPI" --json
+json_get "$T/stdout" '"expected" in d' | grep -qx False || fail "compare without --expected has expected"
+expect_exit 0 "$UBTUNE" fleet --expected --json "$LOG" "$RPI"
+json_get "$T/stdout" 'sorted({r["label"] for r in d["expected"]})' | grep -qx "\['raspberrypi', 'vm'\]" ||
+	fail "fleet --expected: $(json_get "$T/stdout" 'd["expected"]')"
 pass
