@@ -445,7 +445,7 @@ SAN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(SAN_B)/%)
 # (not the chroot tests: LeakSanitizer needs /proc; nor strace's, which
 # it cannot run under; the whole suite takes 3 times as long)
 SAN_E2E := $(addprefix tests/e2e/test-,$(addsuffix .sh,import diagnose store fixture-roots bench \
-	tune tune-services tune-tmpfs root-containment hostile))
+	tune tune-services tune-tmpfs root-containment hostile reference))
 SAN_REPORTS = $(CURDIR)/$(SAN_B)/reports
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN_REPORTS)/asan \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_REPORTS)/ubsan

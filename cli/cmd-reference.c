@@ -46,6 +46,7 @@ static int load_db(const struct args *a, struct refdb *db)
 	int r = refdb_load(path, db, &error);
 	if (r < 0) {
 		log_error("%s", error);
+		refdb_free(db);
 		return result_load_exit(r);
 	}
 	return EXIT_OK;
