@@ -64,6 +64,9 @@ struct parser {
 	 * the copies a command line or a heading names */
 	char *heading;
 	unsigned hints[8], nhints, hint_next;
+	/* what named the hints: -1 a Run command, 0 a title that is not a
+	 * Markdown heading (a list item, a short line), else its level of '#' */
+	int hint_level;
 	/* the one test a "./Run ... fstime" names, and whether a "COPIES ->
 	 * INDEX" list of its index per copy count follows */
 	const struct ub_test_info *command_test;

@@ -28,6 +28,7 @@ static bool run_command(struct parser *p, const char *s)
 		memcpy(p->hints, hints, n * sizeof(*hints));
 		p->nhints = n;
 		p->hint_next = 0;
+		p->hint_level = -1;
 	}
 	struct tok t[TOKENS_MAX];
 	int nt = tokenize(v, t, TOKENS_MAX);
@@ -144,11 +145,20 @@ bool heading_line(struct parser *p, const char *s)
 		return false;
 	free(p->heading);
 	p->heading = h;
+	int level = *s == '#' ? (int)strspn(s, "#") : 0;
 	unsigned c = heading_copies(h);
 	if (c) {
 		p->hints[0] = c;
 		p->nhints = 1;
 		p->hint_next = 0;
+		p->hint_level = level;
+	} else if (p->nhints && level && p->hint_level >= 0 && (p->hint_level == 0 || level <= p->hint_level)) {
+		/* a Markdown heading ends the section a title of its rank or a
+		 * plain title ("- 4 threads", "1 parallel:") counted copies for: a
+		 * post's "- 1 core / 2 threads [DEDICATED]" spec line does not count
+		 * the copies of the tables under its "## **UnixBench**" far below,
+		 * where "1 parallel:" still counts those under its "before:" */
+		p->nhints = 0;
 	}
 	struct ub_block *b = block_last(p);
 	if (b && (b->phase == PH_RAW || b->phase == PH_INDEX))

@@ -63,7 +63,7 @@ $PY -c 'import json, sys
 runs = [json.loads(l) for l in open(sys.argv[1])][1:]
 assert runs[0]["use"] is False and runs[0]["not_used"].startswith("absurd clock"), runs[0]
 assert runs[1]["use"] is True, runs[1]' "$T/small/runs.jsonl" || fail "the absurd run was used"
-grep -q "^runs 2 from 1 sources; used for the fit 1 from 1 sources" "$T/out" || fail "counts: $(head -3 "$T/out")"
+grep -q "^runs 2 of 2 machines from 1 sources; used for the fit 1 runs of 1 machines from 1 sources" "$T/out" || fail "counts: $(head -3 "$T/out")"
 
 # ---- ubtune reference ----
 expect_exit 0 "$UBTUNE" reference --json
