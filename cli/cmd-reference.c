@@ -349,12 +349,15 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	return command_usage_error(ctx->cmd, "'%s' is not list, search, show, cores or expect", verb);
 }
 
+static const char *const verbs[] = { "list", "search", "show", "cores", "expect", NULL };
+
 const struct command cmd_reference = {
 	.name = "reference",
 	.run = run,
 	.opts_size = sizeof(struct args),
 	.options = options,
-	.operands = { .usage = "[list | search WORD... | show RUN | cores | expect [ID|FILE]]", .max = 0 },
+	.operands = { .usage = "[list | search WORD... | show RUN | cores | expect [ID|FILE]]", .max = 0,
+		      .words = verbs },
 	.summary = "The published runs behind what a machine should score",
 	.description = "list (the default) prints the runs the expectation model is fitted from, search those "
 		       "whose CPU, source, cloud or label holds every WORD, show one run with its facts and "

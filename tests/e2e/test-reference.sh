@@ -81,6 +81,7 @@ grep -q "cause *run from /home on xfs" "$T/stdout" || fail "show has no cause: $
 expect_exit 0 "$UBTUNE" reference cores --json
 json_get "$T/stdout" '[c for c in d if c["core_type"] == "FTC662"][0]["runs"] >= 1' | grep -qx True || fail "cores: no FTC662 run"
 expect_exit 2 "$UBTUNE" reference show
+"$UBTUNE" __complete --operands reference | grep -qx cores || fail "completion does not offer reference's verbs"
 expect_exit 2 "$UBTUNE" reference frobnicate
 expect_exit 0 "$UBTUNE" reference expect "${FROZEN[@]}" "$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" --json
 json_get "$T/stdout" 'd["runs"][0]["expected"]["basis"]["core_type"], len(d["behind"]) > 0' |
