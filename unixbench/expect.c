@@ -375,6 +375,11 @@ void expect_facts_env(struct expect_facts *f, const struct env_record *env)
 		if (f->cpu.midr_implementer < 0 || f->cpu.midr_part < 0)
 			f->cpu.midr_implementer = f->cpu.midr_part = -1;
 	}
+	if (cpu->x86.json && cpu->vendor && int_or(cpu->x86.family, -1) >= 0 && int_or(cpu->x86.model, -1) >= 0) {
+		f->cpu.x86_vendor = cpu->vendor;
+		f->cpu.x86_family = (int)int_or(cpu->x86.family, -1);
+		f->cpu.x86_model = (int)int_or(cpu->x86.model, -1);
+	}
 	f->cpu.bogomips = num_or(cpu->bogomips, NAN);
 	/* the hardware's ceiling (cpuinfo_max_freq), not a governor's cap on it */
 	for (size_t i = 0; i < cpu->kinds.n; i++)
