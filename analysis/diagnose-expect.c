@@ -86,7 +86,7 @@ double diag_expected_score(const struct diag_case *c, const struct diag_run *r, 
 		if (r->index[t] > 0)
 			mask |= DT(t);
 	*low = *high = NAN;
-	return e ? expect_score_of(c->expect_ref, e, mask, low, high) : NAN;
+	return e ? expect_score_of(e, mask, low, high) : NAN;
 }
 
 /* ---- words ---- */

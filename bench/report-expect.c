@@ -34,7 +34,7 @@ bool report_expect_run(const struct expect_ref *ref, const struct result_env *re
 }
 
 /* The expected score of the tests the run has; *mask gets them. */
-static double expected_score(const struct expect_ref *ref, const struct result_run *run, const struct expectation *e,
+static double expected_score(const struct result_run *run, const struct expectation *e,
 			     double *low, double *high, unsigned *mask)
 {
 	/* a score the log printed is of all its tests, read or not */
@@ -45,17 +45,7 @@ static double expected_score(const struct expect_ref *ref, const struct result_r
 		if (t && index_of(&run->tests.v[i]) > 0)
 			*mask |= 1u << (t - ub_tests);
 	}
-	return expect_score_of(ref, e, *mask, low, high);
-}
-
-double report_expect_ratio(const struct expect_ref *ref, const struct result_env *re, const struct result_run *run)
-{
-	struct expectation e;
-	double low, high;
-	unsigned mask;
-	if (!ref || !ref->loaded || !report_expect_run(ref, re, run, &e) || !run->index.score.known)
-		return NAN;
-	return run->index.score.v / expected_score(ref, run, &e, &low, &high, &mask);
+	return expect_score_of(e, *mask, low, high);
 }
 
 static const char *virt_word(const struct env_record *env, bool *guest)
@@ -76,7 +66,7 @@ char *report_expect_line(const struct result_env *re, const struct result_run *r
 	const char *virt = virt_word(&re->env, &guest);
 	double low, high;
 	unsigned mask;
-	double want = expected_score(NULL, run, e, &low, &high, &mask);
+	double want = expected_score(run, e, &low, &high, &mask);
 	int64_t online = int_or(re->r.online_cpus, 0);
 	return expect_level_text(e, run->index.score.v, is_true(run->index.partial), want, low, high,
 				 (unsigned)int_or(run->copies, 0), online > 0 && online < 100000 ? (unsigned)online : 0,
@@ -183,7 +173,7 @@ json_object *report_expect_rows_json(const struct expect_ref *ref, json_object *
 			} else {
 				double low, high;
 				unsigned mask;
-				double want = expected_score(ref, run, &e, &low, &high, &mask);
+				double want = expected_score(run, &e, &low, &high, &mask);
 				jset_str(o, "cpu", e.name);
 				jset_round(o, "expected", want, 1);
 				jset_round(o, "low", low, 1);

@@ -16,8 +16,6 @@
 /* The expectation of one run of a result; false (e->why) when nothing is expected. */
 bool report_expect_run(const struct expect_ref *ref, const struct result_env *re, const struct result_run *run,
 		       struct expectation *e);
-/* The run's index score over its expected score (of the tests it has); NAN when nothing is expected. */
-double report_expect_ratio(const struct expect_ref *ref, const struct result_env *re, const struct result_run *run);
 /* The level line of a run ("Score 1084.8 is 93 % of the 1,160 (537-2,840) expected of ..."). */
 char *report_expect_line(const struct result_env *re, const struct result_run *run, const struct expectation *e);
 /* Every test a run has against its expected index (at most UB_NINDEX rows); the count. */

@@ -286,8 +286,7 @@ static int expect(struct cmd_ctx *ctx, const struct args *a, const char *arg)
 		_cleanup_free_ const struct refdb_run **v = xcalloc(db.n + 1, sizeof(*v));
 		size_t n = 0;
 		for (size_t i = 0; i < db.n; i++)
-			if (db.v[i].used && db.v[i].core && strv_contains(&names, db.v[i].core) &&
-			    !(n && strv_contains(&names, "")))
+			if (db.v[i].used && db.v[i].core && strv_contains(&names, db.v[i].core))
 				v[n++] = &db.v[i];
 		_cleanup_json_ json_object *level = diag_level_json(&c);
 		if (ctx->json) {

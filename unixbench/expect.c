@@ -15,11 +15,6 @@
 static const char *const basis_names[] = { "runs", "neighbours", "group", "all", "hidden" };
 static const char *const virt_names[] = { "none", "vm", "xen-pv", "container", "emulated", "unknown" };
 
-const char *expect_virt_name(enum expect_virt v)
-{
-	return virt_names[v];
-}
-
 const char *expect_article(const char *name)
 {
 	unsigned char a = (unsigned char)name[0], b = a ? (unsigned char)name[1] : 0;
@@ -478,7 +473,7 @@ static double capacity(const struct expect_model *m, const struct expect_facts *
 	return n;
 }
 
-static void describe(const struct expect_model *m, const struct expect_facts *f, struct expectation *e)
+static void describe(const struct expect_facts *f, struct expectation *e)
 {
 	const struct cpu_place *p = &e->place;
 	const struct expect_core *c = e->core;
@@ -515,7 +510,6 @@ static void describe(const struct expect_model *m, const struct expect_facts *f,
 			 "%s (%u source%s), %s%s, wider interval", c->name, c->runs, c->runs == 1 ? "" : "s",
 			 c->basis == EB_NEIGHBOURS ? "neighbours" : c->basis == EB_GROUP ? "kind of core," : "peers,",
 			 c->from ?: "", c->sources, c->sources == 1 ? "" : "s", clock, kind);
-	(void)m;
 }
 
 bool expect_run(const struct expect_ref *ref, const struct expect_facts *f, struct expectation *e)
@@ -587,14 +581,12 @@ bool expect_run(const struct expect_ref *ref, const struct expect_facts *f, stru
 	e->score = exp(sum / UB_NINDEX);
 	e->score_low = e->score * exp(s->low[UB_NINDEX] + widen_lo + lo);
 	e->score_high = e->score * exp(s->high[UB_NINDEX] + widen_hi + hi);
-	describe(m, f, e);
+	describe(f, e);
 	return true;
 }
 
-double expect_score_of(const struct expect_ref *ref, const struct expectation *e, unsigned mask, double *low,
-		       double *high)
+double expect_score_of(const struct expectation *e, unsigned mask, double *low, double *high)
 {
-	(void)ref;
 	double sum = 0;
 	unsigned n = 0;
 	for (int t = 0; t < UB_NINDEX; t++)

@@ -94,7 +94,6 @@ struct expect_facts {
 void expect_facts_init(struct expect_facts *f);
 /* The facts of an environment record (a probe's, or an imported header's). */
 void expect_facts_env(struct expect_facts *f, const struct env_record *env);
-const char *expect_virt_name(enum expect_virt v);
 /* An expected figure as people read it: three significant digits, thousands
  * apart ("870", "1,090", "31,200"). */
 void expect_number_text(double v, char *buf, size_t size);
@@ -124,8 +123,7 @@ struct expectation {
 bool expect_run(const struct expect_ref *ref, const struct expect_facts *f, struct expectation *e);
 /* The score over the tests of mask only (a partial run): the geometric
  * mean of their expected indexes; *low and *high its interval. */
-double expect_score_of(const struct expect_ref *ref, const struct expectation *e, unsigned mask, double *low,
-		       double *high);
+double expect_score_of(const struct expectation *e, unsigned mask, double *low, double *high);
 /* Where a score stands against its expected interval: "below", "within", "above". */
 const char *expect_verdict(double score, double low, double high);
 /* "Score 270.4 is 31 % of the 870 (650-1,090) expected of 1 copy on 1 vCPU of a
