@@ -583,6 +583,20 @@ static void tests(FILE *out, json_object *cmp, const struct result_env *in, size
 	fputc('\n', out);
 }
 
+/* what published runs of the CPU reach: nothing said when the shipped model is missing */
+static void expected(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
+{
+	struct expect_ref ref;
+	_cleanup_free_ char *why = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &why) < 0)
+		return;
+	_cleanup_free_ const char **labels = xcalloc(n ? n : 1, sizeof(*labels));
+	for (size_t i = 0; i < n; i++)
+		labels[i] = label(cmp, i);
+	report_html_expected(out, in, n, labels, &ref);
+	expect_ref_free(&ref);
+}
+
 /* ---- charts ---- */
 
 static void charts(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
@@ -630,6 +644,7 @@ int report_html(const struct compare_input *in, size_t n, FILE *out, char **erro
 		environment(out, cmp, n);
 		findings(out, cmp, s, n);
 		tests(out, cmp, s, n);
+		expected(out, cmp, s, n);
 		charts(out, cmp, s, n);
 		report_html_close(out);
 	}

@@ -12,6 +12,7 @@
 #include "lib/result-record.h"
 #include "lib/table.h"
 #include "lib/term.h"
+#include "report-expect.h"
 #include "lib/util.h"
 #include "probe/findings.h"
 
@@ -481,6 +482,13 @@ int result_render(json_object *rec, FILE *out, char **error)
 	render_header(&rp, out);
 	for (size_t i = 0; i < rp.r.runs.n; i++)
 		render_run(&rp, &rp.r.runs.v[i], out);
+	/* what published runs of this CPU reach: nothing said when the shipped model is missing */
+	struct expect_ref ref;
+	_cleanup_free_ char *why = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &why) == 0) {
+		report_expect_render(&ref, &rp, out);
+		expect_ref_free(&ref);
+	}
 	render_events(&rp.r, out);
 	if (rp.r.environment.before && is_true(rp.r.imported) && !rp.env.findings.n) {
 		/* the log's header is no probe: no finding means nothing was checked */

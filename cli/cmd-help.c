@@ -125,7 +125,7 @@ static int complete_run(struct cmd_ctx *ctx, void *opts)
 	if (!c || !command_listed(c))
 		return EXIT_USAGE;
 	if (a->operands) {
-		print_candidates(c->operands.complete, NULL);
+		print_candidates(c->operands.complete, c->operands.words);
 	} else if (a->value) {
 		const char *name = a->value + strspn(a->value, "-");
 		const struct cmd_option *o = options_find(c, name);

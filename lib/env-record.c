@@ -54,10 +54,15 @@ static const struct schema idle_schema = SCHEMA(T, S(driver), S(governor), I(cpu
 						L(states, idle_state_schema));
 #undef T
 
+#define T struct env_x86
+static const struct schema x86_schema = SCHEMA(T, FIELD_SELF(T, json), I(family), I(model));
+#undef T
+
 #define T struct env_cpu
 static const struct schema cpu_schema = SCHEMA(T, S(arch), S(vendor), S(model), S(online), S(possible),
 					       S(topology_source), S(isolated), S(nohz_full), S(isolation_source),
-					       O(midr, midr_schema), I(sockets), I(cores), I(threads), N(bogomips),
+					       O(midr, midr_schema), O(x86, x86_schema), I(sockets), I(cores), I(threads),
+					       N(bogomips),
 					       FIELD_NUM_ARRAY(T, bogomips_per_cpu, OPTIONAL), O(freq, freq_schema),
 					       J(vulnerabilities), L(kinds, cpu_kind_schema), O(idle, idle_schema));
 #undef T

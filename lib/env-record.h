@@ -15,6 +15,11 @@ struct env_midr {
 	struct opt_int revision;
 };
 
+struct env_x86 {
+	json_object *json; /* NULL: not x86, or cpuinfo gives no numbers */
+	struct opt_int family, model;
+};
+
 struct env_limits {
 	json_object *nproc_soft, *nproc_hard, *pids_max; /* a number, "unlimited"/"max", or NULL */
 	const char *pids_max_source;
@@ -72,6 +77,7 @@ struct env_cpu {
 	const char *arch, *vendor, *model, *online, *possible, *topology_source;
 	const char *isolated, *nohz_full, *isolation_source;
 	struct env_midr midr;
+	struct env_x86 x86;
 	struct opt_int sockets, cores, threads;
 	struct opt_num bogomips;
 	ARRAY_OF(struct opt_num) bogomips_per_cpu;

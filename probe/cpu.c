@@ -486,6 +486,20 @@ static bool collect_online(struct probe_ctx *ctx, json_object *cpu, const struct
 	return have;
 }
 
+/* x86: the family and model numbers of the first CPU (what the CPU catalogue places a hidden model
+ * string by: a guest's "AMD EPYC Processor" is family 0x17 model 0x31, Zen 2); null elsewhere. */
+static void set_x86_model(json_object *cpu, const struct cpuinfo *ci)
+{
+	const struct cpuinfo_cpu *c = ci->n ? &ci->cpus[0] : NULL;
+	json_object *o = NULL;
+	if (c && c->vendor_id && c->family >= 0 && c->model >= 0) {
+		o = json_object_new_object();
+		jset_int(o, "family", c->family);
+		jset_int(o, "model", c->model);
+	}
+	jset(cpu, "x86", o);
+}
+
 int cpu_collect(struct probe_ctx *ctx)
 {
 	json_object *cpu = jchild(ctx->rec, "cpu");
@@ -503,6 +517,7 @@ int cpu_collect(struct probe_ctx *ctx)
 	bool have_online = collect_online(ctx, cpu, &ci, &online);
 	collect_kinds(ctx, &ci, &online, &kinds);
 	set_identity(ctx, cpu, &kinds);
+	set_x86_model(cpu, &ci);
 	collect_topology(ctx, cpu, &ci, &online, &kinds);
 	collect_bogomips(ctx, cpu, &ci, &online);
 	struct hw_policies pols;

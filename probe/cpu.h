@@ -30,6 +30,7 @@ struct cpuinfo_cpu {
 	char *flags;       /* x86 feature flags, one space between them */
 	double bogomips;   /* < 0 when absent */
 	long physical_id, core_id;
+	long family, model; /* x86 "cpu family" and "model" (numbers); < 0 when absent */
 	struct midr midr;
 };
 

@@ -12,6 +12,8 @@ static void cpu_init(struct cpuinfo_cpu *c, long processor)
 		.bogomips = -1,
 		.physical_id = -1,
 		.core_id = -1,
+		.family = -1,
+		.model = -1,
 		.midr = MIDR_UNKNOWN,
 	};
 }
@@ -63,6 +65,11 @@ static void set_field(struct cpuinfo_cpu *c, const char *key, char *value)
 		c->physical_id = parse_long(value, 10);
 	} else if (streq(key, "core id")) {
 		c->core_id = parse_long(value, 10);
+	} else if (streq(key, "cpu family")) {
+		c->family = parse_long(value, 10);
+	} else if (streq(key, "model")) {
+		/* x86's model number; other architectures' "model" is text, and no number */
+		c->model = parse_long(value, 10);
 	} else if (streq(key, "CPU implementer")) {
 		c->midr.implementer = (int)parse_long(value, 0);
 	} else if (streq(key, "CPU variant")) {
@@ -104,6 +111,8 @@ static void inherit(struct cpuinfo_cpu *c, const struct cpuinfo_cpu *s)
 		c->bogomips = s->bogomips; /* s390: "bogomips per cpu" */
 	inherit_num(&c->physical_id, s->physical_id);
 	inherit_num(&c->core_id, s->core_id);
+	inherit_num(&c->family, s->family);
+	inherit_num(&c->model, s->model);
 	/* One ID block after the list describes every CPU (32-bit ARM). */
 	if (!midr_valid(&c->midr))
 		c->midr = s->midr;

@@ -168,6 +168,31 @@ row1 2 "^ubtune: $dev is a character device, not a regular file$" apply --check 
 row1 2 '^ubtune: --record fifo is a FIFO, not a regular file$' apply --dry-run --record fifo generic
 row1 2 "^ubtune: --record $dev is a character device" apply --dry-run --record "$dev" generic
 
+# ---- reference data: the CPU catalogue, the model, the database of runs -------
+printf '[core A]\narch = aarch64\ngroup = g\nmidr = 0x41-0xd08\n' >"$IN/midr.ini"
+printf '[core A]\narch = aarch64\ngroup = g\nmatch = a\n[cpu B]\ncore = C\nmatch = b\n' >"$IN/core.ini"
+printf '[core A]\0\n' >"$IN/nul.ini"
+printf '[model]\nschema = ubtune.expect/1\n[core A]\nlevel = 1 2\n' >"$IN/model.ini"
+printf '[core X]\nruns = 1\n' >"$IN/nomodel.ini"
+{ head -1 "$SRCDIR/reference/runs.jsonl"; echo '{"id": "r#1", "source": "s", "tests": {"dhry2reg": "fast"}}'; } >"$IN/runs.jsonl"
+{ head -1 "$SRCDIR/reference/runs.jsonl"; echo '{"id": "r#1", "source": "s", "tests": {"dhry9": 1}}'; } >"$IN/test.jsonl"
+{ head -1 "$SRCDIR/reference/runs.jsonl"; echo '{"id": "r#1"'; } >"$IN/cut.jsonl"
+head -c 5000000 /dev/zero | tr '\0' '#' >"$IN/big.ini"
+row1 2 "^ubtune: midr.ini:4: \[core A\] midr: '0x41-0xd08' is not IMPLEMENTER:PART" diagnose --catalogue midr.ini 1
+row1 2 "^ubtune: core.ini:6: \[cpu B\] core: 'C' is not a \[core\] of this file$" diagnose --catalogue core.ini 1
+row1 2 '^ubtune: nul.ini: contains NUL bytes, not a CPU catalogue$' diagnose --catalogue nul.ini 1
+row1 2 '^ubtune: cannot read big.ini: File too large$' diagnose --catalogue big.ini 1
+row1 2 '^ubtune: fifo is a FIFO, not a regular file$' diagnose --catalogue fifo 1
+row1 2 '^ubtune: model.ini:1: \[model\] tests: missing$' diagnose --model model.ini 1
+row1 2 '^ubtune: nomodel.ini: the first section is not \[model\], not an expectation model$' diagnose --model nomodel.ini 1
+row1 2 '^ubtune: midr.ini:4: \[core A\] midr: ' reference cores --catalogue midr.ini
+row1 2 '^ubtune: runs.jsonl:2: tests.dhry2reg: not a number$' reference --database runs.jsonl
+row1 2 '^ubtune: test.jsonl:2: tests.dhry9: not an index test$' reference --database test.jsonl
+row1 2 '^ubtune: cut.jsonl:2: not a JSON object$' reference search x --database cut.jsonl
+row1 2 '^ubtune: binary: contains NUL bytes, not a reference database$' reference --database binary
+row1 2 '^ubtune: fifo is a FIFO, not a regular file$' reference --database fifo
+row1 2 "^ubtune: no run 'nope' in " reference show nope
+
 # ---- result ids --------------------------------------------------------------
 for c in show export; do
 	for id in -1 0 99999999999999999999 '1;DROP TABLE' "1' OR '1'='1" last~99999999999999999999 \
