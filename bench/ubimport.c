@@ -384,6 +384,8 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 	if (copies && b->copies == copies && b->copies_from_text)
 		jset_str(run, "copies_source", "text");
 	jset_str(run, "label", b->label);
+	if (b->group)
+		jset_str(run, "group", b->group);
 	_cleanup_free_ char *start = block_time(b, b->start), *end = block_time(b, b->end);
 	jset_str(run, "started_at", start);
 	jset_str(run, "ended_at", end);

@@ -48,7 +48,7 @@ static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score
 
 #define T struct result_run
 static const struct schema run_schema = SCHEMA(T, FIELD_SELF(T, json), I(copies),
-					       I(cpus_in_system), S(started_at), S(ended_at), S(label),
+					       I(cpus_in_system), S(started_at), S(ended_at), S(label), S(group),
 					       FIELD_OBJ_ARRAY(T, tests, REQUIRED, test_schema),
 					       O(index, index_schema));
 #undef T

@@ -72,6 +72,7 @@ struct result_run {
 	struct opt_int copies, cpus_in_system;
 	const char *started_at, *ended_at;
 	const char *label; /* imported: which run of a document holding several */
+	const char *group; /* imported: the machine (or other heading) a run is one of several under */
 	ARRAY_OF(struct result_test) tests;
 	struct result_index index;
 };

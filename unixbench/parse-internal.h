@@ -35,6 +35,9 @@ struct ub_test_info;
 #define TOKENS_MAX 24
 #define UB_PIPE_RUNS_MAX 8
 #define SAMPLES_MAX 1000000
+#define UB_HEADS_MAX 6
+#define UB_TITLE_LEVEL 7
+#define UB_MACHINE_LEVEL 6
 
 enum phase {
 	PH_OPEN,  /* a "Benchmark Run" without tables yet */
@@ -60,10 +63,22 @@ struct parser {
 	char **csv_names;
 	size_t ncsv;
 	bool results_full;
-	/* what the text around the tables says: the nearest heading, and
-	 * the copies a command line or a heading names */
-	char *heading;
+	/* what the text around the tables says: the headings above the line
+	 * (outermost first; level 1-6 a Markdown heading's, UB_TITLE_LEVEL a
+	 * title line's: a list item, "Before:", a label right above a table),
+	 * and the copies a command line or a heading names */
+	struct {
+		char *text;
+		int level;
+	} heads[UB_HEADS_MAX];
+	size_t nheads;
 	unsigned hints[8], nhints, hint_next;
+	int hint_level; /* of the heading that gave the hints; 0: a command line */
+	/* the text says the runs used every CPU ("all cores", "-c $(nproc)"),
+	 * and how many CPUs the latest description of a machine or its "N CPUs
+	 * in system" line gives */
+	bool all_cores;
+	unsigned machine_cpus;
 	/* the one test a "./Run ... fstime" names, and whether a "COPIES ->
 	 * INDEX" list of its index per copy count follows */
 	const struct ub_test_info *command_test;
@@ -162,6 +177,10 @@ void csv_free(struct parser *p);
 
 /* parse-prose.c */
 unsigned heading_copies(const char *s);
+const char *heading_top(const struct parser *p);
+bool headings_differ(const struct parser *p, const struct ub_block *b);
+void headings_free(struct parser *p);
+void relabel(struct ub_doc *d, bool all_cores);
 bool arrow_line(struct parser *p, const char *s);
 bool heading_line(struct parser *p, const char *s);
 

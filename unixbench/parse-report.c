@@ -223,6 +223,8 @@ bool run_line(struct parser *p, const char *s)
 		q = strstr(q, "; ");
 		b->cpus = cpus;
 		b->cpus_said = true;
+		if (cpus)
+			p->machine_cpus = cpus;
 		if (q && (q += 2) && take_uint(&q, UB_COPIES_MAX, &copies) && startswith(q, " parallel process") &&
 		    copies > 0)
 			b = block_set_copies(p, b, copies);
@@ -284,6 +286,8 @@ bool cpus_line(struct parser *p, const char *s)
 		return true;
 	b->cpus = cpus;
 	b->cpus_said = true;
+	if (cpus)
+		p->machine_cpus = cpus;
 	block_set_copies(p, b, copies);
 	mark_format(p, UB_FMT_REPORT);
 	return true;

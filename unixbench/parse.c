@@ -96,16 +96,24 @@ struct ub_block *block_new(struct parser *p, enum phase phase)
 	struct ub_result *r = result_current(p);
 	if (!r)
 		return NULL;
-	if (r->nblocks >= UB_BLOCKS_MAX) {
+	/* tables under other headings, with no header between them to say
+	 * which run of Run they are: runs of their own ("without the patch",
+	 * "with the patch") */
+	if (r->nblocks >= UB_BLOCKS_MAX || (!r->has_header && r->nblocks && headings_differ(p, &r->blocks[0]))) {
 		r = result_new(p);
 		if (!r)
 			return NULL;
 	}
 	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(*r->blocks));
 	struct ub_block *b = &r->blocks[r->nblocks++];
-	*b = (struct ub_block){ .line = line_src(p), .phase = phase };
-	if (p->heading)
-		b->label = xstrdup(p->heading);
+	*b = (struct ub_block){ .line = line_src(p), .phase = phase, .text_cpus = p->machine_cpus };
+	if (heading_top(p))
+		b->label = xstrdup(heading_top(p));
+	if (p->nheads) {
+		b->path = xcalloc(p->nheads, sizeof(*b->path));
+		for (size_t i = 0; i < p->nheads; i++)
+			b->path[b->npath++] = xstrdup(p->heads[i].text);
+	}
 	if (r->h.date && r->h.version && startswith(r->h.version, "4.")) {
 		b->date = xstrdup(r->h.date);
 		b->start = TAKE_PTR(p->pending_start);
@@ -148,6 +156,10 @@ static void block_free(struct ub_block *b)
 		test_free(&b->tests[i]);
 	free(b->tests);
 	free(b->label);
+	free(b->group);
+	for (size_t i = 0; i < b->npath; i++)
+		free(b->path[i]);
+	free(b->path);
 	free(b->date);
 	free(b->start);
 	free(b->end);
@@ -319,6 +331,7 @@ static void finish(struct parser *p)
 			ub_result_free(r);
 	}
 	d->nresults = nr;
+	relabel(d, p->all_cores);
 }
 
 int ub_parse(const char *data, size_t len, struct ub_doc *doc)
@@ -343,7 +356,7 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_tmpdir);
 	free(p.pending_resultdir);
 	free(p.pending_start);
-	free(p.heading);
+	headings_free(&p);
 	pipe_reset(&p);
 	csv_free(&p);
 	ub_lines_free(&lines);

@@ -16,6 +16,16 @@ static int parse_text(const char *text, struct ub_doc *doc)
 	return ub_parse(text, strlen(text), doc);
 }
 
+/* The blocks of a document in order, whatever results hold them. */
+static size_t blocks_of(const struct ub_doc *d, const struct ub_block **v, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->nresults; i++)
+		for (size_t k = 0; k < d->results[i].nblocks && n < max; k++)
+			v[n++] = &d->results[i].blocks[k];
+	return n;
+}
+
 static const struct ub_test *test_of(const struct ub_block *b, const char *id)
 {
 	for (size_t i = 0; i < b->ntests; i++)
@@ -75,11 +85,99 @@ static void thousands_separators(void **state)
 	ub_doc_free(&d);
 }
 
+#define FC_ROWS(a, b, c)                                                                                               \
+	"File Copy 1024 bufsize 2000 maxblocks          3960.0     " a "\n"                                          \
+	"File Copy 256 bufsize 500 maxblocks            1655.0     " b "\n"                                          \
+	"File Copy 4096 bufsize 8000 maxblocks          5800.0     " c "\n"
+
+/* Runs are labelled by what tells them apart, not by a heading they all
+ * share; the tables of two conditions are two runs of Run. */
+static void labels_tell_runs_apart(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	const struct ub_block *v[8];
+	/* a mail: the ramdisk in a heading both runs share, "without" and
+	 * "with" the patch right above each table */
+	assert_int_equal(parse_text("## UnixBench fstime on a ramdisk (brd, ext4)\n"
+				    "\n"
+				    "without patch\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9", "1873393.0   3230.0")
+				    "\n"
+				    "with patch\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6", "2060732.3   3553.0"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(blocks_of(&d, v, 8), 2);
+	assert_string_equal(v[0]->label, "without patch");
+	assert_string_equal(v[1]->label, "with patch");
+	assert_null(v[0]->group);
+	assert_int_equal(v[0]->copies, 0);
+	ub_doc_free(&d);
+
+	/* Markdown: a 1-copy and an 8-copy table for each of two kernels */
+	assert_int_equal(parse_text("# Results\n"
+				    "## base kernel\n### 1 copy\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9",
+									   "1873393.0   3230.0")
+				    "### 8 copies\n" FC_ROWS("5991536.0  15130.1", "1637680.0  9895.4",
+							     "14987144.0  25839.9")
+				    "## patched kernel\n### 1 copy\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6",
+									      "2060732.3   3553.0")
+				    "### 8 copies\n" FC_ROWS("6590689.6  16643.2", "1801448.0  10884.9",
+							     "16485858.4  28423.9"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[1].nblocks, 2);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	static const unsigned copies[] = { 1, 8, 1, 8 };
+	static const char *const labels[] = { "base kernel", "base kernel", "patched kernel", "patched kernel" };
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(v[i]->copies, copies[i]);
+		assert_string_equal(v[i]->label, labels[i]);
+	}
+	ub_doc_free(&d);
+
+	/* a mail: every core, a block per machine with its count, before and
+	 * after on each */
+	assert_int_equal(parse_text("The runs use all cores of each machine.\n"
+				    "\n"
+				    "Machine 1: Intel Xeon Gold 6248, 2 sockets, 40 cores, 80 threads\n"
+				    "before:\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9", "1873393.0   3230.0")
+				    "after:\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6", "2060732.3   3553.0")
+				    "\n"
+				    "Machine 2: Kunpeng 920, 96 cores\n"
+				    "before:\n" FC_ROWS("648942.0   1638.7", "184710.0   1116.1", "1573393.0   2712.7")
+				    "after:\n" FC_ROWS("713836.2   1802.6", "203181.0   1227.7", "1730732.3   2984.0"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 4);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	static const unsigned cpus[] = { 80, 80, 96, 96 };
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(v[i]->copies, cpus[i]);
+		assert_true(v[i]->copies_from_text);
+		assert_string_equal(v[i]->label, i % 2 ? "after" : "before");
+		assert_non_null(v[i]->group);
+		assert_true(strstr(v[i]->group, i < 2 ? "Machine 1" : "Machine 2") != NULL);
+	}
+	ub_doc_free(&d);
+
+	/* no "all cores": the count of a machine's description is no copy count */
+	assert_int_equal(parse_text("Machine 2: Kunpeng 920, 96 cores\n"
+				    "before:\n" FC_ROWS("648942.0   1638.7", "184710.0   1116.1", "1573393.0   2712.7"),
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	ub_doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(score_glued_to_rules),
 		cmocka_unit_test(thousands_separators),
+		cmocka_unit_test(labels_tell_runs_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
