@@ -265,6 +265,8 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 		scored = c->nruns > 0;
 		c->copies_unknown = true;
 	}
+	for (size_t i = 0; i < n; i++)
+		c->baselines_own |= runs[i].index.comparable.known && !runs[i].index.comparable.v;
 	if (!scored) {
 		*error = xstrdup("the result has no scored test (runs[].tests[].index)");
 		diag_case_free(c);

@@ -49,6 +49,7 @@ struct report {
 	const char *summary;
 	struct {
 		ARRAY_OF(struct rep_run) runs;
+		struct opt_bool scores_judged;
 	} result;
 	ARRAY_OF(struct rep_cause) causes;
 	rep_notes normal, not_checked;
@@ -85,7 +86,7 @@ static const struct schema reference_schema = SCHEMA(T, S(basis), N(copies), L(r
 static const struct schema run_schema = SCHEMA(T, I(copies));
 #undef T
 #define T typeof(((struct report *)0)->result)
-static const struct schema result_schema = SCHEMA(T, L(runs, run_schema));
+static const struct schema result_schema = SCHEMA(T, L(runs, run_schema), B(scores_judged));
 #undef T
 #define T struct report
 static const struct schema report_schema = SCHEMA(T, S(summary), O(result, result_schema), L(causes, cause_schema),
@@ -242,7 +243,7 @@ void diagnose_render(json_object *report, FILE *out)
 	bool unknown = false;
 	for (size_t i = 0; i < rep.result.runs.n; i++)
 		unknown |= !rep.result.runs.v[i].copies.known;
-	if (!n && unknown)
+	if (!n && (unknown || (rep.result.scores_judged.known && !rep.result.scores_judged.v)))
 		fprintf(out, "\nNo cause found in the header; the scores were not judged.\n");
 	else if (!n)
 		term_print_wrapped(out, "\nNo cause found: nothing in the scores, the environment or the references points "

@@ -538,6 +538,7 @@ const struct diag_rule diag_rules_system[] = {
 		       "limit on processes (`ulimit -u`, a container's numproc) or memory stops Process Creation and "
 		       "the shell tests, a missing program the others; fix that, then run the suite again",
 		.experiment = "run the failed test alone, then the whole suite, and `ubtune compare last~1 last`",
+		.any_baselines = true,
 		.check = check_failed_test,
 	},
 	{

@@ -184,6 +184,7 @@ struct diag_case {
 	bool sampled;                    /* the sampler ran: its events (r.events) mean something */
 	bool imported;
 	bool copies_unknown;         /* no run said its copies: runs[].copies are 0 */
+	bool baselines_own;          /* the report's indexes are against baselines of its own */
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
 	struct diag_header hdr;
@@ -289,6 +290,9 @@ struct diag_rule {
 	/* A symptom with several causes: it ranks after a specific cause of
 	 * the same tests with at least its confidence. */
 	bool generic;
+	/* judges a run whose indexes are against baselines of its own (a
+	 * test at 1 % of the others failed whatever the baselines) */
+	bool any_baselines;
 	void (*check)(const struct diag_case *c, struct diagnosis *d);
 };
 

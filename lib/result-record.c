@@ -41,7 +41,7 @@ static const struct schema test_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_ST
 #undef T
 
 #define T struct result_index
-static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial),
+static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial), B(comparable),
 						 I(tests_indexed), I(tests_total), I(resamples),
 						 FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
 #undef T

@@ -63,6 +63,7 @@ struct result_index {
 	const char *score_source; /* imported: "report" (as printed) or "computed" */
 	struct opt_num score;
 	struct opt_bool partial;
+	struct opt_bool comparable; /* imported: false when the report's baselines are not UnixBench's */
 	struct opt_int tests_indexed, tests_total, resamples;
 	ARRAY_OF(struct opt_num) ci95;
 };

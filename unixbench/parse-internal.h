@@ -15,8 +15,9 @@
  *   parse-csv.c       the .csv of 6.0.0
  *   parse-prose.c     the text around the tables: Run's command line,
  *                     headings, "COPIES -> INDEX" lists
- *   parse-markdown.c  Markdown tables: the .html's, Run's index table, one
- *                     column per run
+ *   parse-markdown.c  Markdown tables: the .html's, Run's index table
+ *   parse-columns.c   runs side by side: one column per run (Markdown or
+ *                     plain text), labels glued before the test name
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,7 +34,7 @@ struct ub_test;
 struct ub_test_info;
 
 #define TOKENS_MAX 24
-#define UB_PIPE_RUNS_MAX 8
+#define UB_COLUMNS_MAX 8
 #define SAMPLES_MAX 1000000
 #define UB_HEADS_MAX 6
 #define UB_TITLE_LEVEL 7
@@ -49,6 +50,13 @@ enum phase {
 };
 
 enum column { COL_BASELINE, COL_RESULT, COL_INDEX };
+
+/* A run in a column of a table, or named by a label glued before its rows. */
+struct run_column {
+	char *title;
+	size_t result, block; /* its block: doc->results[result].blocks[block] */
+	bool skip;            /* a column of changes ("160P/1P", "+/- %"), of no run */
+};
 
 struct parser {
 	struct ub_doc *doc;
@@ -85,11 +93,15 @@ struct parser {
 	bool arrow_list;
 	/* a Markdown table: the .html's columns, Run's index table, or one column per run */
 	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS } pipe;
-	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
-	size_t pipe_blocks[UB_PIPE_RUNS_MAX];          /* and its block in that result */
-	bool pipe_skip[UB_PIPE_RUNS_MAX];            /* a ratio column ("160P/1P") */
-	char *pipe_titles[UB_PIPE_RUNS_MAX];
-	bool pipe_open; /* the runs of the columns exist */
+	/* a table with one column per run (Markdown or plain text) */
+	struct run_column cols[UB_COLUMNS_MAX];
+	size_t ncols;
+	bool cols_open;  /* the runs of the columns exist */
+	bool cols_plain; /* a plain-text table of runs is being read */
+	bool cols_pct;   /* its rows hold only changes in percent */
+	/* the runs that labels glued before the test name give */
+	struct run_column glued[UB_COLUMNS_MAX];
+	size_t nglued;
 };
 
 static inline const char *line_text(struct parser *p)
@@ -165,6 +177,7 @@ bool run_line(struct parser *p, const char *s);
 bool html_time_line(struct parser *p, const char *s);
 bool cpus_line(struct parser *p, const char *s);
 bool test_line(struct parser *p, const char *s, bool in_table);
+void apply_row_to(struct parser *p, struct ub_block *b, const char *name, const struct row *r);
 char *join_wrapped_name(struct parser *p, const char *s);
 
 /* parse-log.c */
@@ -183,6 +196,16 @@ void headings_free(struct parser *p);
 void relabel(struct ub_doc *d, bool all_cores);
 bool arrow_line(struct parser *p, const char *s);
 bool heading_line(struct parser *p, const char *s);
+void score_only(struct parser *p, const char *label, double score, bool partial);
+
+/* parse-columns.c */
+void columns_reset(struct parser *p);
+void columns_title(struct parser *p, const char *title);
+bool cell_number(const char *c, double *v);
+void columns_row(struct parser *p, const char *name, char **cells, size_t n);
+bool columns_line(struct parser *p, const char *s);
+bool glued_line(struct parser *p, const char *s);
+void glued_free(struct parser *p);
 
 /* parse-markdown.c */
 bool pipe_line(struct parser *p, const char *s);

@@ -264,10 +264,72 @@ static bool names_machine(const char *h)
 	return false;
 }
 
+/* A run of which only the score is printed, labelled. */
+void score_only(struct parser *p, const char *label, double score, bool partial)
+{
+	if (!result_new(p))
+		return;
+	struct ub_block *b = block_new(p, PH_DONE);
+	if (!b)
+		return;
+	free(b->label);
+	b->label = xstrdup(label);
+	b->score = score;
+	b->has_score = true;
+	b->partial = partial;
+	mark_format(p, UB_FMT_TABLE);
+}
+
+/* Whether the headings above say that scores of UnixBench follow. */
+static bool scores_context(const struct parser *p)
+{
+	static const char *const words[] = { "unixbench", "index score", "unix bench", "跑分" };
+	for (size_t i = 0; i < p->nheads; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(words); k++)
+			if (strcasestr(p->heads[i].text, words[k]))
+				return true;
+	return false;
+}
+
+/* "- 5.10: 1534.7", "6.1  1595.2 points" under a heading that names
+ * UnixBench's scores: a run each, of which only the score is printed. */
+static bool score_list_line(struct parser *p, const char *s)
+{
+	if (!scores_context(p))
+		return false;
+	const char *v = s;
+	if (startswith(v, "- ") || startswith(v, "* "))
+		v += 2;
+	v = skip_spaces(v);
+	const char *sep = NULL;
+	for (const char *c = v; *c && c - v <= 40 && !sep; c++)
+		if (*c == ':' || *c == '|' || (c[0] == ' ' && c[1] == ' '))
+			sep = c;
+	if (!sep || sep == v)
+		return false;
+	const char *num = skip_spaces(sep + (*sep != ' ')), *end = num;
+	while (isdigit((unsigned char)*end) || *end == '.' || *end == ',')
+		end++;
+	double score;
+	_cleanup_free_ char *n = xstrndup(num, (size_t)(end - num));
+	end = skip_spaces(end);
+	if (!parse_number(n, strlen(n), &score) || !(score > 0) ||
+	    !(!*end || startswith(end, "points") || startswith(end, "分") || *end == '|'))
+		return false;
+	_cleanup_free_ char *label = field(v, (size_t)(sep - v));
+	bool letters = false;
+	for (const char *c = label; *c; c++)
+		letters |= isalnum((unsigned char)*c) || (unsigned char)*c >= 0x80;
+	if (!letters)
+		return false;
+	score_only(p, label, score, false);
+	return true;
+}
+
 /* A heading ends the table above it and titles the runs below it. */
 bool heading_line(struct parser *p, const char *s)
 {
-	if (run_command(p, s))
+	if (run_command(p, s) || score_list_line(p, s))
 		return true;
 	unsigned cpus = p->machine_cpus;
 	machine_facts(p, s);
@@ -328,7 +390,7 @@ bool headings_differ(const struct parser *p, const struct ub_block *b)
 	for (size_t i = 0; i < p->nheads; i++)
 		if (!copies_only(p->heads[i].text) && !in_path(b, p->heads[i].text))
 			return true;
-	for (size_t i = 0; i < b->npath; i++) {
+	for (size_t i = 0; i + b->titled < b->npath; i++) {
 		bool here = false;
 		for (size_t k = 0; k < p->nheads && !here; k++)
 			here = streq(p->heads[k].text, b->path[i]);

@@ -248,13 +248,15 @@ static void parse_line(struct parser *p)
 	const char *s = line_text(p);
 	_cleanup_free_ char *joined = NULL;
 	bool table = in_table(p);
-	if (pipe_line(p, s))
+	if (pipe_line(p, s) || columns_line(p, s))
 		return;
 	if (header_line(p, s) || run_output_line(p, s))
 		return;
 	if (run_line(p, s) || cpus_line(p, s) || html_time_line(p, s) || score_line(p, s))
 		return;
 	if (arrow_line(p, s) || csv_line(p, s) || index_header(p, s))
+		return;
+	if (glued_line(p, s))
 		return;
 	if (log_test_line(p, s) || test_line(p, s, table))
 		return;
@@ -291,6 +293,22 @@ static void resolve_lone(struct parser *p, struct ub_block *b)
 	}
 }
 
+/* A column of runs whose values are results, not indexes (a test of a
+ * large baseline far above it): its values become results. */
+static void resolve_results(struct ub_block *b)
+{
+	if (b->result_votes <= 0)
+		return;
+	for (size_t i = 0; i < b->ntests; i++) {
+		struct ub_test *t = &b->tests[i];
+		if (t->has_index && !t->has_result && !t->has_baseline) {
+			t->result = t->index;
+			t->has_result = true;
+			t->has_index = false;
+		}
+	}
+}
+
 static bool test_has_value(const struct ub_test *t)
 {
 	return t->has_result || t->has_index;
@@ -308,6 +326,7 @@ static void finish(struct parser *p)
 		for (size_t k = 0; k < r->nblocks; k++) {
 			struct ub_block *b = &r->blocks[k];
 			resolve_lone(p, b);
+			resolve_results(b);
 			/* UnixBench 4 has no -c: every test but the shell scripts ran one copy */
 			if (!b->copies && r->h.version && startswith(r->h.version, "4."))
 				b->copies = 1;
@@ -319,7 +338,7 @@ static void finish(struct parser *p)
 					test_free(&b->tests[j]);
 			}
 			b->ntests = nt;
-			if (nt)
+			if (nt || b->has_score)
 				r->blocks[nb++] = *b;
 			else
 				block_free(b);
@@ -358,6 +377,7 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_start);
 	headings_free(&p);
 	pipe_reset(&p);
+	glued_free(&p);
 	csv_free(&p);
 	ub_lines_free(&lines);
 	return doc->nresults ? 0 : -ENOMSG;

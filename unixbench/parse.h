@@ -80,6 +80,8 @@ struct ub_block {
 	char **path;       /* the headings above the run, outermost first */
 	size_t npath;
 	unsigned text_cpus; /* the CPUs the text gives the run's machine ("8 cores"); 0: none */
+	int result_votes;   /* a run in a column: its values are results (> 0), not indexes */
+	bool titled;        /* labelled by a column's title or a label before its rows (the last of path) */
 	char *date;        /* "2026-11-29" */
 	char *start, *end; /* "22:36:13" */
 	struct ub_test *tests;

@@ -92,8 +92,9 @@ char *ub_clean(const char *s, size_t n, unsigned *manglings)
 	const unsigned char *u = (const unsigned char *)s;
 	if (n > UB_LINE_MAX)
 		n = UB_LINE_MAX;
-	/* every repair is no longer than what it replaces: one allocation */
-	char *out = xmalloc(n + 1);
+	/* every repair is no longer than what it replaces but a tab, which
+	 * becomes two spaces (a column's edge, as Run's own are) */
+	char *out = xmalloc(2 * n + 1);
 	size_t o = 0;
 	for (size_t i = 0; i < n;) {
 		/* printable ASCII, nearly all of it, is copied as it is */
@@ -115,6 +116,7 @@ char *ub_clean(const char *s, size_t n, unsigned *manglings)
 			continue;
 		}
 		if (cp == '\t') {
+			out[o++] = ' ';
 			out[o++] = ' ';
 		} else if (cp < 0x20 || cp == 0x7f) {
 			*manglings |= UB_MANGLE_CONTROL;
@@ -371,6 +373,30 @@ static bool table_row(const char *s)
 	return *s == '|';
 }
 
+/* A row whose run is named by a short label before the test ("base
+ * Dhrystone 2 using register variables  45448570.8 lps ...", "[6.6] Pipe
+ * Throughput ..."): one line, one test name, nothing of Run's before it. */
+static bool labelled_row(const char *s)
+{
+	size_t len = strlen(s);
+	if (!isalpha((unsigned char)*s) && *s != '[' && *s != '(')
+		return false;
+	for (size_t i = 1; i < len && i <= 42; i++) {
+		if (pattern_anchor(s, i) || (literal_anchor(s, len, i) && !cut_allowed(s, i)))
+			return false;
+		size_t a = literal_anchor(s, len, i);
+		if (!a)
+			continue;
+		if (literal_anchor(s, len, 0))
+			return false;
+		for (size_t k = i + a; k < len; k++)
+			if (literal_anchor(s, len, k) || pattern_anchor(s, k))
+				return false;
+		return isdigit((unsigned char)*(s + i + a + strspn(s + i + a, " :")));
+	}
+	return false;
+}
+
 static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned src)
 {
 	char *piece = xstrndup(s, n);
@@ -384,7 +410,7 @@ static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned sr
 /* Adds a clean line, cut where UnixBench lines begin inside it. */
 static void add_split(struct ub_lines *out, char *s, unsigned src)
 {
-	if (progress_line(s) || table_row(s)) {
+	if (progress_line(s) || table_row(s) || labelled_row(s)) {
 		lines_add(out, s, src);
 		return;
 	}

@@ -172,12 +172,185 @@ static void labels_tell_runs_apart(void **state)
 	ub_doc_free(&d);
 }
 
+/* The label and index of every block, in order, against what is expected. */
+static void expect_runs(const struct ub_doc *d, size_t n, const char *const *labels, const char *id,
+			const double *values, bool results)
+{
+	const struct ub_block *v[8];
+	assert_int_equal(blocks_of(d, v, 8), n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(v[i]->label, labels[i]);
+		const struct ub_test *t = test_of(v[i], id);
+		if (isnan(values[i])) {
+			assert_null(t);
+			continue;
+		}
+		assert_non_null(t);
+		assert_true(results ? t->has_result : t->has_index);
+		assert_near(results ? t->result : t->index, values[i]);
+	}
+}
+
+/* One column per run: Markdown (quoted in a mail too) with kernel versions
+ * as titles and a "failed." cell, plain text split by spaces or tabs, a
+ * column of changes left out, results told from indexes. */
+static void runs_as_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char *const kernels[] = { "5.10", "6.1", "6.6" };
+	assert_int_equal(parse_text("| Test | 5.10 | 6.1 | 6.6 |\n|---|---|---|---|\n"
+				    "| Dhrystone 2 using register variables | 3894.5 | 3919.1 | failed. |\n"
+				    "| Pipe Throughput | 1335.0 | 1404.7 | 1390.1 |\n"
+				    "| System Benchmarks Index Score | 1534.7 | 1595.2 | 1560.0 |\n",
+				    &d),
+			 0);
+	expect_runs(&d, 3, kernels, "dhry2reg", (const double[]){ 3894.5, 3919.1, NAN }, false);
+	expect_runs(&d, 3, kernels, "pipe", (const double[]){ 1335.0, 1404.7, 1390.1 }, false);
+	assert_near(d.results[2].blocks[0].score, 1560.0);
+	assert_int_equal(d.nresults, 3);
+	ub_doc_free(&d);
+
+	static const char *const ba[] = { "before", "after" };
+	assert_int_equal(parse_text("> | Test | before | after | change |\n> |---|---|---|---|\n"
+				    "> | Dhrystone 2 using register variables | 3894.5 | 3919.1 | +0.6% |\n"
+				    "> | Pipe Throughput | 1335.0 | 1404.7 | +5.2% |\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, ba, "pipe", (const double[]){ 1335.0, 1404.7 }, false);
+	ub_doc_free(&d);
+
+	static const char *const bp[] = { "baseline", "patched" };
+	assert_int_equal(parse_text("                                      baseline   patched\n"
+				    "Dhrystone 2 using register variables    3894.5    3919.1\n"
+				    "System Call Overhead                     968.5     964.9\n"
+				    "System Benchmarks Index Score           1534.7    1595.2\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, bp, "syscall", (const double[]){ 968.5, 964.9 }, false);
+	assert_near(d.results[1].blocks[0].score, 1595.2);
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+
+	/* tabs, and results rather than indexes (Pipe Throughput far above its baseline) */
+	assert_int_equal(parse_text("Test\tbefore\tafter\n"
+				    "Dhrystone 2 using register variables\t45448570.8\t45735929.7\n"
+				    "Pipe Throughput\t1660768.6\t1747502.7\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, ba, "pipe", (const double[]){ 1660768.6, 1747502.7 }, true);
+	ub_doc_free(&d);
+
+	/* only changes: refused, saying why */
+	assert_int_equal(parse_text("| Test | change |\n|---|---|\n"
+				    "| Dhrystone 2 using register variables | +0.7% |\n| Pipe Throughput | +5.2% |\n",
+				    &d),
+			 -ENOMSG);
+	assert_true(d.nproblems > 0);
+	assert_non_null(strstr(d.problems[0].why, "no absolute result is printed"));
+	ub_doc_free(&d);
+	assert_int_equal(parse_text("Dhrystone 2 using register variables   +0.7%\nPipe Throughput   +5.2 %\n", &d),
+			 -ENOMSG);
+	assert_non_null(strstr(d.problems[0].why, "no absolute result is printed"));
+	ub_doc_free(&d);
+}
+
+/* "base    Dhrystone 2 ...", "patched Dhrystone 2 ...": the label before
+ * the test name names the run. */
+static void labels_glued_before_tests(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char *const labels[] = { "base", "patched" };
+	assert_int_equal(parse_text("base    Dhrystone 2 using register variables   45448570.8 lps   (10.0 s, 7 samples)\n"
+				    "patched Dhrystone 2 using register variables   45735929.7 lps   (10.0 s, 7 samples)\n"
+				    "base    Pipe Throughput                         1660768.6 lps   (10.0 s, 7 samples)\n"
+				    "patched Pipe Throughput                         1747502.7 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	expect_runs(&d, 2, labels, "dhry2reg", (const double[]){ 45448570.8, 45735929.7 }, true);
+	expect_runs(&d, 2, labels, "pipe", (const double[]){ 1660768.6, 1747502.7 }, true);
+	ub_doc_free(&d);
+
+	static const char *const versions[] = { "6.1", "6.6" };
+	assert_int_equal(parse_text("[6.1] System Call Overhead   15000.0  1452805.5   968.5\n"
+				    "[6.6] System Call Overhead   15000.0  1447375.3   964.9\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, versions, "syscall", (const double[]){ 968.5, 964.9 }, false);
+	ub_doc_free(&d);
+}
+
+/* Only the scores, a run each under its heading or in a list under a
+ * heading naming UnixBench. */
+static void score_lists(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	const struct ub_block *v[8];
+	assert_int_equal(parse_text("## UnixBench scores\n\n- 5.10: 1534.7\n- 6.1: 1595.2\n- 6.6: 1560.0\n", &d), 0);
+	assert_int_equal(blocks_of(&d, v, 8), 3);
+	assert_string_equal(v[1]->label, "6.1");
+	assert_true(v[1]->has_score);
+	assert_near(v[1]->score, 1595.2);
+	assert_int_equal(v[1]->ntests, 0);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("## kernel 5.10\n\nSystem Benchmarks Index Score   1534.7\n\n"
+				    "## kernel 6.1\n\nSystem Benchmarks Index Score   1595.2\n",
+				    &d),
+			 0);
+	assert_int_equal(blocks_of(&d, v, 8), 2);
+	assert_string_equal(v[0]->label, "kernel 5.10");
+	assert_near(v[0]->score, 1534.7);
+	assert_near(v[1]->score, 1595.2);
+	ub_doc_free(&d);
+
+	/* a list of numbers under a heading that names no UnixBench: nothing */
+	assert_int_equal(parse_text("## Prices\n\n- small: 5\n- large: 20\n", &d), -ENOMSG);
+	ub_doc_free(&d);
+}
+
+/* A 4.1.0 report indexed against the author's own machine: the FINAL
+ * SCORE as printed, marked as no index. */
+static void own_baselines(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("  BYTE UNIX Benchmarks (Version 4.1.0)\n"
+				    "  System -- Linux box 2.6.18 #1 SMP x86_64\n"
+				    "                     INDEX VALUES\n"
+				    "TEST                                        BASELINE     RESULT      INDEX\n"
+				    "Dhrystone 2 using register variables       3100125.0  3257766.6       10.5\n"
+				    "Double-Precision Whetstone                     674.3      690.1       10.2\n"
+				    "Execl Throughput                               812.6      803.0        9.9\n"
+				    "                                                                 =========\n"
+				    "     FINAL SCORE                                                     10.2\n",
+				    &d),
+			 0);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_near(b->score, 10.2);
+	static const unsigned copies[] = { 1 };
+	struct ub_import_opts o = { .source = "own.txt", .copies = copies, .ncopies = 1 };
+	json_object *recs = ub_import_records(&d, &o);
+	json_object *idx = jpath(json_object_array_get_idx(recs, 0), "runs.0.index");
+	assert_near(json_object_get_double(jpath(idx, "score")), 10.2);
+	assert_false(json_object_get_boolean(jpath(idx, "comparable")));
+	json_object_put(recs);
+	ub_doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(score_glued_to_rules),
 		cmocka_unit_test(thousands_separators),
 		cmocka_unit_test(labels_tell_runs_apart),
+		cmocka_unit_test(runs_as_columns),
+		cmocka_unit_test(labels_glued_before_tests),
+		cmocka_unit_test(score_lists),
+		cmocka_unit_test(own_baselines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
