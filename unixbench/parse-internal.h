@@ -81,7 +81,9 @@ struct parser {
 	} heads[UB_HEADS_MAX];
 	size_t nheads;
 	unsigned hints[8], nhints, hint_next;
-	int hint_level; /* of the heading that gave the hints; 0: a command line */
+	/* the level of the heading that named the hints (UB_TITLE_LEVEL a list
+	 * item or a short line), 0 a Run command (never ended by a heading) */
+	int hint_level;
 	/* the text says the runs used every CPU ("all cores", "-c $(nproc)"),
 	 * and how many CPUs the latest description of a machine or its "N CPUs
 	 * in system" line gives */

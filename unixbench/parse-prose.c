@@ -280,14 +280,18 @@ void score_only(struct parser *p, const char *label, double score, bool partial)
 	mark_format(p, UB_FMT_TABLE);
 }
 
-/* Whether the headings above say that scores of UnixBench follow. */
+/* Whether the nearest headings (up to the nearest Markdown one) say that
+ * scores of UnixBench follow. */
 static bool scores_context(const struct parser *p)
 {
 	static const char *const words[] = { "unixbench", "index score", "unix bench", "跑分" };
-	for (size_t i = 0; i < p->nheads; i++)
+	for (size_t i = p->nheads; i-- > 0;) {
 		for (size_t k = 0; k < ARRAY_SIZE(words); k++)
 			if (strcasestr(p->heads[i].text, words[k]))
 				return true;
+		if (p->heads[i].level < UB_MACHINE_LEVEL)
+			break;
+	}
 	return false;
 }
 
@@ -355,7 +359,11 @@ bool heading_line(struct parser *p, const char *s)
 		p->hint_next = 0;
 		p->hint_level = level;
 	} else if (p->nhints && (level < p->hint_level || (level == p->hint_level && level < UB_TITLE_LEVEL))) {
-		/* the heading that gave the copies is over */
+		/* a Markdown heading ends the section a title of its rank or a
+		 * plain title ("- 4 threads", "1 parallel:") counted copies for: a
+		 * post's "- 1 core / 2 threads [DEDICATED]" spec line does not count
+		 * the copies of the tables under its "## **UnixBench**" far below,
+		 * where "1 parallel:" still counts those under its "before:" */
 		p->nhints = 0;
 	}
 	struct ub_block *b = block_last(p);
