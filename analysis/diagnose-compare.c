@@ -6,6 +6,7 @@
  * test group by test group, and the difference rules say which condition
  * explains it.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 
 #include "diagnose.h"
@@ -45,8 +46,11 @@ static void pair_compute(struct diag_pair *p, bool one_copy)
 	for (size_t i = 0; i < a->nruns; i++)
 		for (size_t j = 0; j < b->nruns && p->n < DIAG_MAX_RUNS; j++) {
 			const struct diag_run *ra = &a->runs[i], *rb = &b->runs[j];
-			if (ra->copies != rb->copies || !ra->ntests || !rb->ntests || (one_copy && ra->copies != 1))
+			bool scores = !ra->ntests && !rb->ntests && ra->score > 0 && rb->score > 0;
+			if (ra->copies != rb->copies || ((!ra->ntests || !rb->ntests) && !scores) ||
+			    (one_copy && ra->copies != 1))
 				continue;
+			p->scores_only |= scores;
 			size_t k = p->n++;
 			p->copies[k] = ra->copies;
 			p->score[k] = rb->score / ra->score;
@@ -79,6 +83,17 @@ void diag_pair_init(struct diag_pair *p, const struct diag_case *a, const struct
 bool diag_pair_moved(const struct diag_pair *p, enum diag_group g, double by)
 {
 	return p->group[g] > 0 && fabs(log(p->group[g])) >= log1p(by > 0 ? by : p->noise[g]);
+}
+
+bool diag_pair_differs(const struct diag_pair *p)
+{
+	for (int g = 0; g < DIAG_NGROUPS; g++)
+		if (diag_pair_moved(p, (enum diag_group)g, 0))
+			return true;
+	for (size_t k = 0; p->scores_only && k < p->n; k++)
+		if (p->score[k] > 0 && fabs(log(p->score[k])) >= log1p(DIAG_SCORE_NOISE))
+			return true;
+	return false;
 }
 
 void diag_diff_fire(struct diag_diff *d, enum diag_confidence conf, const char *fmt, ...)
@@ -212,10 +227,9 @@ static json_object *pair_json(const struct diag_pair *p)
 		jarr_add_str(nj, notes.v[i]);
 	strv_free(&notes);
 	jset(o, "notes", nj);
-	bool moved = false;
-	for (int g = 0; g < DIAG_NGROUPS; g++)
-		moved |= diag_pair_moved(p, (enum diag_group)g, 0);
-	jset_bool(o, "differs", moved);
+	if (p->scores_only)
+		jset(o, "score_noise_pct", diag_jround(DIAG_SCORE_NOISE * 100, 0.1));
+	jset_bool(o, "differs", diag_pair_differs(p));
 	return o;
 }
 
@@ -343,9 +357,15 @@ struct set_cause {
 	const char *id, *class, *title, *confidence, *reason;
 	ARRAY_OF(const char *) evidence;
 };
+struct set_run {
+	struct opt_int copies;
+	struct opt_num score_change_pct;
+};
 struct set_pair {
 	const char *a, *b, *machine, *group;
 	struct opt_bool one_machine, differs;
+	struct opt_num score_noise_pct;
+	ARRAY_OF(struct set_run) runs;
 	ARRAY_OF(struct set_group) groups; /* json NULL: two machines, not compared */
 	ARRAY_OF(struct set_cause) causes;
 	ARRAY_OF(const char *) notes;
@@ -363,13 +383,17 @@ struct diag_set {
 static const struct schema group_schema = SCHEMA(T, S(group), S(name), S(tests), S(noise_from), N(change_pct),
 						 N(noise_pct), B(moved), B(ran));
 #undef T
+#define T struct set_run
+static const struct schema set_run_schema = SCHEMA(T, I(copies), N(score_change_pct));
+#undef T
 #define T struct set_cause
 static const struct schema set_cause_schema = SCHEMA(T, S(id), S(class), S(title), S(confidence), S(reason),
 						     FIELD_STR_ARRAY(T, evidence, OPTIONAL));
 #undef T
 #define T struct set_pair
 static const struct schema pair_schema = SCHEMA(T, S(a), S(b), S(machine), S(group), B(one_machine), B(differs),
-						L(groups, group_schema), L(causes, set_cause_schema),
+						N(score_noise_pct), L(runs, set_run_schema), L(groups, group_schema),
+						L(causes, set_cause_schema),
 						FIELD_STR_ARRAY(T, notes, OPTIONAL));
 #undef T
 #define T struct set_report
@@ -403,8 +427,24 @@ static void render_pair(const struct set_pair *o, FILE *out)
 		if (g->noise_from && !strv_contains(&from, g->noise_from))
 			strv_push(&from, g->noise_from);
 	}
-	if (missing.len)
+	if (o->score_noise_pct.known) {
+		/* runs that print only their score */
+		for (size_t i = 0; i < o->runs.n; i++) {
+			double pct = num_or(o->runs.v[i].score_change_pct, 0);
+			_cleanup_free_ char *copies = o->runs.v[i].copies.known
+							      ? xasprintf(" (%" PRId64 " %s)", o->runs.v[i].copies.v,
+									  o->runs.v[i].copies.v == 1 ? "copy" : "copies")
+							      : xstrdup("");
+			term_printf_wrapped(out, 2, "index score%s: %+.1f %%, %s (noise %.0f %%)", copies, pct,
+					    fabs(pct) >= o->score_noise_pct.v ? "stands out" : "within noise",
+					    o->score_noise_pct.v);
+		}
+		term_printf_wrapped(out, 2, "noise: published near-repeats of one board (two builds): their index "
+					    "scores within 1.5 %%; only the scores are printed");
+		buf_free(&missing);
+	} else if (missing.len) {
 		term_printf_wrapped(out, 2, "not run in both: %s", missing.s);
+	}
 	for (size_t i = 0; i < from.n; i++)
 		term_printf_wrapped(out, 2, "noise: %s", from.v[i]);
 	buf_free(&missing);

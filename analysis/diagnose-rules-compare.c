@@ -221,13 +221,16 @@ static void check_labels(const struct diag_pair *p, struct diag_diff *d)
 	if (!class)
 		return;
 	d->class = class;
-	if (moved_groups(p)) {
+	if (diag_pair_differs(p)) {
 		diag_diff_fire(d, DC_HIGH, "the labels name the change, %s: \"%s\" against \"%s\"", what, p->label_b,
 			       p->label_a);
 		groups_evidence(p, d, moved_groups(p));
+		for (size_t k = 0; p->scores_only && k < p->n; k++)
+			diag_diff_evidence(d, "index score%s: %+.1f %%", p->copies[k] == 1 ? ", 1 copy" : "",
+					   (p->score[k] - 1) * 100);
 	} else {
-		diag_diff_fire(d, DC_LOW, "the labels name the change, %s (\"%s\" against \"%s\"), but no test group "
-					  "moved beyond its noise",
+		diag_diff_fire(d, DC_LOW, "the labels name the change, %s (\"%s\" against \"%s\"), but nothing moved "
+					  "beyond its noise",
 			       what, p->label_b, p->label_a);
 	}
 }

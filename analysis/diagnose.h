@@ -185,6 +185,7 @@ struct diag_case {
 	bool imported;
 	bool copies_unknown;         /* no run said its copies: runs[].copies are 0 */
 	bool baselines_own;          /* the report's indexes are against baselines of its own */
+	bool scores_only;            /* its runs print only their score (runs[].ntests 0) */
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
 	struct diag_header hdr;
@@ -356,7 +357,16 @@ struct diag_pair {
 	 * spread of two runs of one condition in the same document */
 	double noise[DIAG_NGROUPS];
 	const char *noise_from[DIAG_NGROUPS];
+	/* runs that print only their score: compared by it, against its noise */
+	bool scores_only;
 };
+/* The index scores of published near-repeats (one board, two builds that
+ * differ in ISA flags the system tests do not use: the P550, JH7110 and K1
+ * builds, an SG2042's two sets of -march) agree within 1.5 %. */
+#define DIAG_SCORE_NOISE 0.02
+/* Whether the pair differs: a group moved, or, for runs that print only
+ * their score, the score moved beyond DIAG_SCORE_NOISE. */
+bool diag_pair_differs(const struct diag_pair *p);
 void diag_pair_init(struct diag_pair *p, const struct diag_case *a, const struct diag_case *b, const char *label_a,
 		    const char *label_b);
 /* A group moved: by at least `by` (0.07: 7 %) up or down; by 0: by more than its noise. */

@@ -25,7 +25,7 @@ void columns_reset(struct parser *p)
 void columns_title(struct parser *p, const char *title)
 {
 	if (p->ncols < UB_COLUMNS_MAX)
-		p->cols[p->ncols++].title = xstrdup(title);
+		p->cols[p->ncols++] = (struct run_column){ .title = xstrdup(title) };
 }
 
 /* "4,151" or "1825.8" (a trailing '%' makes it no value). */
@@ -156,6 +156,43 @@ static int vote_result(const struct ub_test_info *t, double v)
 	return v > 10 * t->baseline ? 1 : v < t->baseline ? -1 : 0;
 }
 
+/* A row that gives a run's index score under another name than Run's:
+ * "Unix Bench Single Core (Index Score, higher is better)", "UnixBench
+ * 多核得分". 1: the 1-copy run's, 2: the many-copy run's, 0: none. */
+static int score_row(const char *name)
+{
+	if (!(strcasestr(name, "unixbench") || strcasestr(name, "unix bench")) ||
+	    !(strcasestr(name, "score") || strcasestr(name, "index") || strstr(name, "分")))
+		return 0;
+	if (strcasestr(name, "multi") || strstr(name, "多"))
+		return 2;
+	return strcasestr(name, "single") || strstr(name, "单") || heading_copies(name) == 1 ? 1 : 0;
+}
+
+/* The block of column i that a score row of this kind goes to: its own for
+ * the 1-copy score, a second one of its result for the many-copy score. */
+static struct ub_block *score_block(struct parser *p, struct run_column *col, int kind)
+{
+	struct ub_result *r = &p->doc->results[col->result];
+	if (kind == 1) {
+		struct ub_block *b = &r->blocks[col->block];
+		if (!b->copies)
+			b->copies = 1, b->copies_from_text = true;
+		return b;
+	}
+	if (!col->many) {
+		const char *title = r->blocks[col->block].label;
+		_cleanup_free_ char *t = title ? xstrdup(title) : NULL;
+		struct ub_block *b = block_append(p, r, PH_INDEX);
+		if (!b)
+			return NULL;
+		if (t)
+			block_title(b, t);
+		col->many = r->nblocks - 1;
+	}
+	return &r->blocks[col->many];
+}
+
 /* A row of the runs: the test (or "System Benchmarks Index Score") and a
  * value per column ("failed." and empty cells hold none). */
 void columns_row(struct parser *p, const char *name, char **cells, size_t n)
@@ -163,7 +200,8 @@ void columns_row(struct parser *p, const char *name, char **cells, size_t n)
 	const char *rest;
 	_cleanup_free_ char *known = NULL;
 	bool score = after_category(name) && strstr(name, "Index Score");
-	if (!score && !(known_name(name, &rest, &known) && !*skip_spaces(rest)))
+	int kind = score ? 0 : score_row(name);
+	if (!score && !kind && !(known_name(name, &rest, &known) && !*skip_spaces(rest)))
 		return;
 	size_t changes = 0, values = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -187,6 +225,13 @@ void columns_row(struct parser *p, const char *name, char **cells, size_t n)
 			continue;
 		struct ub_result *r = &p->doc->results[p->cols[i].result];
 		struct ub_block *b = &r->blocks[p->cols[i].block];
+		if (kind && (b = score_block(p, &p->cols[i], kind))) {
+			b->score = v;
+			b->has_score = true;
+			continue;
+		}
+		if (kind)
+			continue;
 		if (score) {
 			b->score = v;
 			b->has_score = true;

@@ -55,6 +55,7 @@ enum column { COL_BASELINE, COL_RESULT, COL_INDEX };
 struct run_column {
 	char *title;
 	size_t result, block; /* its block: doc->results[result].blocks[block] */
+	size_t many;          /* the block of a "Multi Core" score row, 0: none yet */
 	bool skip;            /* a column of changes ("160P/1P", "+/- %"), of no run */
 };
 
@@ -123,6 +124,8 @@ struct ub_result *result_new(struct parser *p);
 struct ub_result *result_for_header(struct parser *p);
 struct ub_block *block_last(struct parser *p);
 struct ub_block *block_new(struct parser *p, enum phase phase);
+/* A block at the end of result r, whatever the result being read. */
+struct ub_block *block_append(struct parser *p, struct ub_result *r, enum phase phase);
 struct ub_block *block_set_copies(struct parser *p, struct ub_block *b, unsigned copies);
 struct ub_test *test_find(struct ub_block *b, const char *name);
 struct ub_test *test_add(struct parser *p, struct ub_block *b, const char *name);
@@ -199,6 +202,7 @@ void relabel(struct ub_doc *d, bool all_cores);
 bool arrow_line(struct parser *p, const char *s);
 bool heading_line(struct parser *p, const char *s);
 void score_only(struct parser *p, const char *label, double score, bool partial);
+void machine_count(struct parser *p, const char *key, const char *value);
 
 /* parse-columns.c */
 void columns_reset(struct parser *p);

@@ -183,6 +183,9 @@ bool pipe_line(struct parser *p, const char *s)
 		return false;
 	if (strspn(s, "|-: ") == strlen(s))
 		return true;
+	/* "| 核心数 | 1 |", "| vCPU | 4 |": a machine's table of facts */
+	if (n == 2)
+		machine_count(p, cells[0], cells[1]);
 	if (p->pipe == PIPE_NONE)
 		return pipe_header(p, cells, n);
 	if (p->pipe == PIPE_HTML) {

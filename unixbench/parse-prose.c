@@ -219,6 +219,21 @@ static int cpu_word(const char *v)
 	return 0;
 }
 
+/* A row of a machine's facts: "核心数 | 1", "vCPU | 4", "CPU(s) | 8". */
+void machine_count(struct parser *p, const char *key, const char *value)
+{
+	static const char *const keys[] = { "核心数", "核数", "核心", "线程数", "cores", "cpu cores", "vcpu", "vcpus",
+					    "cpu(s)", "cpus", "threads" };
+	unsigned n;
+	if (!parse_uint(value, UB_CPUS_MAX, &n) || !n)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strcasecmp(key, keys[i]) == 0 || (strstr(key, keys[i]) && (unsigned char)keys[i][0] >= 0x80)) {
+			p->machine_cpus = n;
+			return;
+		}
+}
+
 /* What a line of prose says of the machine: that the runs used every CPU
  * ("all cores", "-c $(nproc)", "所有核"), and its CPUs ("8 cores", "16
  * vCPUs", "4C8T", "8核16线程": the threads where both are given). */
@@ -431,7 +446,8 @@ void relabel(struct ub_doc *d, bool all_cores)
 	for (size_t i = 0; i < d->nresults; i++)
 		for (size_t k = 0; k < d->results[i].nblocks && n < ARRAY_SIZE(v); k++) {
 			struct ub_block *b = &d->results[i].blocks[k];
-			if (all_cores && !b->copies && b->text_cpus) {
+			/* every CPU, or the only one: Run on one CPU runs one copy */
+			if ((all_cores || b->text_cpus == 1) && !b->copies && b->text_cpus) {
 				b->copies = b->text_cpus;
 				b->copies_from_text = true;
 			}

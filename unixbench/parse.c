@@ -104,6 +104,13 @@ struct ub_block *block_new(struct parser *p, enum phase phase)
 		if (!r)
 			return NULL;
 	}
+	return block_append(p, r, phase);
+}
+
+struct ub_block *block_append(struct parser *p, struct ub_result *r, enum phase phase)
+{
+	if (r->nblocks >= UB_BLOCKS_MAX)
+		return NULL;
 	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(*r->blocks));
 	struct ub_block *b = &r->blocks[r->nblocks++];
 	*b = (struct ub_block){ .line = line_src(p), .phase = phase, .text_cpus = p->machine_cpus };

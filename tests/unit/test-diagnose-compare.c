@@ -219,6 +219,8 @@ static json_object *set_of_text(const char *text)
 	return set;
 }
 
+#define assert_near_pct(a, b) assert_true(fabs((a) - (b)) < 0.051)
+
 static const char *first_cause(json_object *pair, const char **confidence)
 {
 	json_object *c = jpath(pair, "causes.0");
@@ -370,6 +372,27 @@ static void noise_from_the_documents_repeats(void **state)
 	assert_true(moved);
 }
 
+/* Runs of which only the score is printed: compared by the score, against
+ * its own noise; a change the labels name is the cause. */
+static void scores_only_compared_by_score(void **state)
+{
+	(void)state;
+	_cleanup_json_ json_object *set = set_of_text("## UnixBench scores\n\n- 5.10: 1534.7\n- 6.1: 1595.2\n- 6.6: 1540.0\n");
+	assert_int_equal(jpath_len(set, "comparisons"), 2);
+	json_object *pair = jpath(set, "comparisons.0");
+	double pct, noise;
+	assert_true(jpath_double(pair, "runs.0.score_change_pct", &pct));
+	assert_near_pct(pct, 3.9);
+	assert_true(jpath_double(pair, "score_noise_pct", &noise));
+	assert_true(noise > 0);
+	const char *conf;
+	assert_string_equal(first_cause(pair, &conf), "diag.kernel-change");
+	assert_string_equal(conf, "high");
+	/* 6.6: +0.3 %, within the noise: the change named, low */
+	assert_string_equal(first_cause(jpath(set, "comparisons.1"), &conf), "diag.kernel-change");
+	assert_string_equal(conf, "low");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -385,6 +408,7 @@ int main(void)
 		cmocka_unit_test(machines_before_and_after),
 		cmocka_unit_test(own_baseline_is_no_emulation),
 		cmocka_unit_test(noise_from_the_documents_repeats),
+		cmocka_unit_test(scores_only_compared_by_score),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

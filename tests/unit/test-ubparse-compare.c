@@ -341,6 +341,54 @@ static void own_baselines(void **state)
 	ub_doc_free(&d);
 }
 
+/* A report of builds, one column each, giving UnixBench as its single- and
+ * multi-core index scores among other benchmarks' rows. */
+static void score_rows_in_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	const struct ub_block *v[8];
+	assert_int_equal(parse_text("### k1\n\n| 测试项目 | k1 rv64gc | k1 rv64gc_zba_zbb_zbc_zbs | diff percentage |\n"
+				    "| --- | --- | --- | --- |\n"
+				    "| Coremark (Score, higher is better) | 4252.604720 | 4311.583788 | 1.39% |\n"
+				    "| Unix Bench Single Core (Index Score, higher is better) | 284.5 | 284.0 | -0.18% |\n"
+				    "| Unix Bench Multi Core (Index Score, higher is better) | 1630.7 | 1633.3 | 0.16% |\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	static const double scores[] = { 284.5, 1630.7, 284.0, 1633.3 };
+	for (size_t i = 0; i < 4; i++) {
+		assert_near(v[i]->score, scores[i]);
+		assert_int_equal(v[i]->ntests, 0);
+		assert_int_equal(v[i]->copies, i % 2 ? 0 : 1);
+		assert_string_equal(v[i]->label, i < 2 ? "k1 rv64gc" : "k1 rv64gc_zba_zbb_zbc_zbs");
+	}
+	ub_doc_free(&d);
+}
+
+/* A machine's table of facts with one core: its run is one copy. */
+static void one_cpu_is_one_copy(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("| 项目 | 数据 |\n|---|---|\n| CPU 型号 | Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz |\n"
+				    "| 核心数 | 1 |\n\n"
+				    "Dhrystone 2 using register variables         116700.0   28520795.1   2443.9\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_true(d.results[0].blocks[0].copies_from_text);
+	ub_doc_free(&d);
+	/* eight cores and no word of all of them: the copies stay unknown */
+	assert_int_equal(parse_text("| 核心数 | 8 |\n\n"
+				    "Dhrystone 2 using register variables         116700.0   28520795.1   2443.9\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	ub_doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +399,8 @@ int main(void)
 		cmocka_unit_test(labels_glued_before_tests),
 		cmocka_unit_test(score_lists),
 		cmocka_unit_test(own_baselines),
+		cmocka_unit_test(score_rows_in_columns),
+		cmocka_unit_test(one_cpu_is_one_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
