@@ -261,6 +261,17 @@ static void machine_facts(struct parser *p, const char *s)
 		p->machine_cpus = threads ? threads : cores;
 }
 
+/* A heading of the run on every CPU: "多核心", "Multi-core test", "多线程". */
+static bool many_copies(const char *h)
+{
+	static const char *const words[] = { "multi-core", "multi core", "multicore", "multi-thread", "multi thread",
+					     "多核", "多线程", "全核" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strcasestr(h, words[i]))
+			return true;
+	return false;
+}
+
 /* A title that numbers a machine: "Machine 1", "host B", "服务器2". */
 static bool names_machine(const char *h)
 {
@@ -368,6 +379,9 @@ bool heading_line(struct parser *p, const char *s)
 	/* the CPUs of a machine's description are no copy count ("all
 	 * cores" makes them one) */
 	unsigned c = level == UB_MACHINE_LEVEL ? 0 : heading_copies(h);
+	/* "多核心", "multi-core": every CPU the machine's description gives */
+	if (!c && level != UB_MACHINE_LEVEL && many_copies(h))
+		c = p->machine_cpus;
 	if (c) {
 		p->hints[0] = c;
 		p->nhints = 1;

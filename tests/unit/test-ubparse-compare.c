@@ -367,7 +367,8 @@ static void score_rows_in_columns(void **state)
 	ub_doc_free(&d);
 }
 
-/* A machine's table of facts with one core: its run is one copy. */
+/* A machine's table of facts: with one core its run is one copy; its
+ * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
 {
 	(void)state;
@@ -379,6 +380,16 @@ static void one_cpu_is_one_copy(void **state)
 			 0);
 	assert_int_equal(d.results[0].blocks[0].copies, 1);
 	assert_true(d.results[0].blocks[0].copies_from_text);
+	ub_doc_free(&d);
+	/* "多核心" (multi-core) under a machine of two cores: two copies */
+	assert_int_equal(parse_text("| CPU 核心数 | 2 |\n\n#### 单核心\n\n"
+				    "Dhrystone 2 using register variables         116700.0   28520795.1   2443.9\n"
+				    "#### 多核心\n\n"
+				    "Dhrystone 2 using register variables         116700.0   56030122.4   4801.2\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_int_equal(d.results[0].blocks[1].copies, 2);
 	ub_doc_free(&d);
 	/* eight cores and no word of all of them: the copies stay unknown */
 	assert_int_equal(parse_text("| 核心数 | 8 |\n\n"
