@@ -445,15 +445,48 @@ static bool in_path(const struct ub_block *b, const char *h)
 	return false;
 }
 
+/* Whether every block of r says its copies (known), or none does (!known). */
+static bool copies_all(const struct ub_result *r, bool known)
+{
+	for (size_t k = 0; k < r->nblocks; k++)
+		if (!r->blocks[k].copies == known)
+			return false;
+	return r->nblocks > 0;
+}
+
+/* A run of Run whose tables say no copies, beside one of the same machine
+ * (group) with as many tables whose CPUs lines say them ("before" printed
+ * whole, "after" as index tables only): the same copies, in order. */
+static void sibling_copies(struct ub_doc *d)
+{
+	for (size_t i = 0; i < d->nresults; i++) {
+		struct ub_result *r = &d->results[i];
+		if (!copies_all(r, false))
+			continue;
+		for (size_t j = 0; j < d->nresults; j++) {
+			const struct ub_result *s = &d->results[j];
+			if (j == i || s->nblocks != r->nblocks || !copies_all(s, true) ||
+			    !streq_ptr(s->blocks[0].group, r->blocks[0].group))
+				continue;
+			for (size_t k = 0; k < r->nblocks; k++) {
+				r->blocks[k].copies = s->blocks[k].copies;
+				r->blocks[k].copies_from_text = true;
+			}
+			break;
+		}
+	}
+}
+
 /*
  * The label of each run is what tells it from the others: of the headings
  * above it, those that not every run has and that say more than a copy
  * count ("with the patch" under a heading all runs share). The innermost
  * is the label; the ones above it, if any, the group (a machine of
  * several, each before and after). A text that says every CPU ran gives
- * the runs that say no copies the CPUs their machine has.
+ * the runs that say no copies the CPUs their machine has; else a sibling
+ * run of their machine whose tables say them (sibling_copies()).
  */
-void relabel(struct ub_doc *d, bool all_cores)
+static void label_runs(struct ub_doc *d, bool all_cores)
 {
 	struct ub_block *v[UB_RESULTS_MAX];
 	size_t n = 0;
@@ -507,4 +540,10 @@ void relabel(struct ub_doc *d, bool all_cores)
 		v[i]->group = g.len ? buf_steal(&g) : NULL;
 		buf_free(&g);
 	}
+}
+
+void relabel(struct ub_doc *d, bool all_cores)
+{
+	label_runs(d, all_cores);
+	sibling_copies(d);
 }

@@ -163,6 +163,26 @@ static void labels_tell_runs_apart(void **state)
 	}
 	ub_doc_free(&d);
 
+	/* "before" printed whole with its CPUs lines, "after" as index tables
+	 * only: the same copies, in order */
+	assert_int_equal(parse_text("Before patch:\n"
+				    "8 CPUs in system; running 1 parallel copy of tests\n" FC_ROWS("748942.0   1891.3",
+												      "204710.0   1236.9",
+												      "1873393.0   3230.0")
+				    "8 CPUs in system; running 8 parallel copies of tests\n" FC_ROWS("5991536.0  15130.1",
+													"1637680.0  9895.4",
+													"14987144.0  25839.9")
+				    "\nAfter patch:\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6", "2060732.3   3553.0")
+				    "\n" FC_ROWS("6590689.6  16643.2", "1801448.0  10884.9", "16485858.4  28423.9"),
+				    &d),
+			 0);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(v[i]->copies, i % 2 ? 8 : 1);
+	assert_true(v[2]->copies_from_text);
+	assert_string_equal(v[3]->label, "After patch");
+	ub_doc_free(&d);
+
 	/* no "all cores": the count of a machine's description is no copy count */
 	assert_int_equal(parse_text("Machine 2: Kunpeng 920, 96 cores\n"
 				    "before:\n" FC_ROWS("648942.0   1638.7", "184710.0   1116.1", "1573393.0   2712.7"),
