@@ -373,30 +373,6 @@ static bool table_row(const char *s)
 	return *s == '|';
 }
 
-/* A row whose run is named by a short label before the test ("base
- * Dhrystone 2 using register variables  45448570.8 lps ...", "[6.6] Pipe
- * Throughput ..."): one line, one test name, nothing of Run's before it. */
-static bool labelled_row(const char *s)
-{
-	size_t len = strlen(s);
-	if (!isalpha((unsigned char)*s) && *s != '[' && *s != '(')
-		return false;
-	for (size_t i = 1; i < len && i <= 42; i++) {
-		if (pattern_anchor(s, i) || (literal_anchor(s, len, i) && !cut_allowed(s, i)))
-			return false;
-		size_t a = literal_anchor(s, len, i);
-		if (!a)
-			continue;
-		if (literal_anchor(s, len, 0))
-			return false;
-		for (size_t k = i + a; k < len; k++)
-			if (literal_anchor(s, len, k) || pattern_anchor(s, k))
-				return false;
-		return isdigit((unsigned char)*(s + i + a + strspn(s + i + a, " :")));
-	}
-	return false;
-}
-
 static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned src)
 {
 	char *piece = xstrndup(s, n);
@@ -410,17 +386,34 @@ static void add_piece(struct ub_lines *out, const char *s, size_t n, unsigned sr
 /* Adds a clean line, cut where UnixBench lines begin inside it. */
 static void add_split(struct ub_lines *out, char *s, unsigned src)
 {
-	if (progress_line(s) || table_row(s) || labelled_row(s)) {
+	if (progress_line(s) || table_row(s)) {
 		lines_add(out, s, src);
 		return;
 	}
 	size_t len = strlen(s), from = 0, i = 0;
 	bool seen_text = false;
+	/* "base    Dhrystone 2 ... 45448570.8 lps": a short label before the
+	 * line's only test row names its run; kept whole unless another of
+	 * Run's lines follows */
+	size_t label = 0;
+	bool labelled = isalpha((unsigned char)*s) || *s == '[' || *s == '(';
 	while (i < len) {
 		size_t a = literal_anchor(s, len, i);
 		size_t p = pattern_anchor(s, i);
 		size_t n = a > p ? a : p;
+		labelled &= i > 0 || !n;
 		if (n && seen_text && cut_allowed(s, i)) {
+			if (labelled && !from && !label && !p && i <= 42 &&
+			    isdigit((unsigned char)s[i + a + strspn(s + i + a, " :")])) {
+				label = i;
+				i += n;
+				continue;
+			}
+			if (label) {
+				add_piece(out, s, label, src);
+				from = label;
+				label = 0;
+			}
 			add_piece(out, s + from, i - from, src);
 			out->manglings |= UB_MANGLE_GLUED;
 			from = i;
