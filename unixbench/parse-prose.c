@@ -418,23 +418,32 @@ static bool copies_only(const char *h)
 	return words <= 3;
 }
 
-static bool in_path(const struct ub_block *b, const char *h);
-
-/* Whether the headings above the line name another condition than those
- * above b: one that is not a copy count is not the same. */
-bool headings_differ(const struct parser *p, const struct ub_block *b)
+/* A copy count as a word of a heading: "4 copies", "16 threads", or Run's
+ * option as a name gives it ("c4" of "pi4-tmpfs-c4", "-c 4"). */
+static bool copies_word(const char *s, size_t n)
 {
-	for (size_t i = 0; i < p->nheads; i++)
-		if (!copies_only(p->heads[i].text) && !in_path(b, p->heads[i].text))
-			return true;
-	for (size_t i = 0; i + b->titled < b->npath; i++) {
-		bool here = false;
-		for (size_t k = 0; k < p->nheads && !here; k++)
-			here = streq(p->heads[k].text, b->path[i]);
-		if (!here && !copies_only(b->path[i]))
-			return true;
-	}
-	return false;
+	_cleanup_free_ char *w = xstrndup(s, n);
+	if (heading_copies(w))
+		return true;
+	return (w[0] == 'c' || w[0] == 'C') && n > 1 && strspn(w + 1, "0123456789") == n - 1;
+}
+
+/* Two headings that are the same but for the copy count they name
+ * ("disk, 1 copy" and "disk, 4 copies", "xfs-ssd-c1" and "xfs-ssd-c64"):
+ * one condition, run at two copy counts. */
+static bool same_but_copies(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), pre = 0, suf = 0;
+	while (pre < la && pre < lb && a[pre] == b[pre])
+		pre++;
+	while (pre > 0 && isalnum((unsigned char)a[pre - 1]))
+		pre--;
+	while (suf < la - pre && suf < lb - pre && a[la - 1 - suf] == b[lb - 1 - suf])
+		suf++;
+	while (suf > 0 && isalnum((unsigned char)a[la - suf]))
+		suf--;
+	return pre + suf < la && pre + suf < lb && copies_word(a + pre, la - pre - suf) &&
+	       copies_word(b + pre, lb - pre - suf);
 }
 
 static bool in_path(const struct ub_block *b, const char *h)
@@ -442,6 +451,32 @@ static bool in_path(const struct ub_block *b, const char *h)
 	for (size_t i = 0; i < b->npath; i++)
 		if (streq(b->path[i], h))
 			return true;
+	return false;
+}
+
+/* Whether b's headings hold h, or h but for its copy count. */
+static bool in_path_but_copies(const struct ub_block *b, const char *h)
+{
+	for (size_t i = 0; i < b->npath; i++)
+		if (streq(b->path[i], h) || same_but_copies(b->path[i], h))
+			return true;
+	return false;
+}
+
+/* Whether the headings above the line name another condition than those
+ * above b: one that is not a copy count is not the same. */
+bool headings_differ(const struct parser *p, const struct ub_block *b)
+{
+	for (size_t i = 0; i < p->nheads; i++)
+		if (!copies_only(p->heads[i].text) && !in_path_but_copies(b, p->heads[i].text))
+			return true;
+	for (size_t i = 0; i + b->titled < b->npath; i++) {
+		bool here = false;
+		for (size_t k = 0; k < p->nheads && !here; k++)
+			here = streq(p->heads[k].text, b->path[i]) || same_but_copies(p->heads[k].text, b->path[i]);
+		if (!here && !copies_only(b->path[i]))
+			return true;
+	}
 	return false;
 }
 

@@ -183,6 +183,44 @@ static void labels_tell_runs_apart(void **state)
 	assert_string_equal(v[3]->label, "After patch");
 	ub_doc_free(&d);
 
+	/* headings that differ only in the copy count they name are one
+	 * condition run twice; the next condition is a run of its own */
+	assert_int_equal(parse_text("pi4-disk-c1:\n"
+				    "4 CPUs in system; running 1 parallel copy of tests\n" FC_ROWS("748942.0   1891.3",
+												      "204710.0   1236.9",
+												      "1873393.0   3230.0")
+				    "\npi4-disk-c4:\n"
+				    "4 CPUs in system; running 4 parallel copies of tests\n" FC_ROWS("2991536.0  7554.4",
+												       "837680.0  5061.5",
+												       "7487144.0  12908.9")
+				    "\npi4-tmpfs-c1:\n"
+				    "4 CPUs in system; running 1 parallel copy of tests\n" FC_ROWS("823836.2   2080.4",
+												      "225181.0   1360.6",
+												      "2060732.3   3553.0")
+				    "\npi4-tmpfs-c4:\n"
+				    "4 CPUs in system; running 4 parallel copies of tests\n" FC_ROWS("3295344.8  8321.6",
+												       "900724.0  5442.4",
+												       "8242929.2  14211.9"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[1].nblocks, 2);
+	assert_string_equal(d.results[0].blocks[1].label, "pi4-disk-c4");
+	assert_string_equal(d.results[1].blocks[0].label, "pi4-tmpfs-c1");
+	ub_doc_free(&d);
+	assert_int_equal(parse_text("## Pi 4, disk, 1 copy\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9",
+									   "1873393.0   3230.0")
+				    "## Pi 4, disk, 4 copies\n" FC_ROWS("2991536.0  7554.4", "837680.0  5061.5",
+									 "7487144.0  12908.9")
+				    "## Pi 4, kernel 6.1, 1 copy\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6",
+									     "2060732.3   3553.0"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].nblocks, 2);
+	ub_doc_free(&d);
+
 	/* no "all cores": the count of a machine's description is no copy count */
 	assert_int_equal(parse_text("Machine 2: Kunpeng 920, 96 cores\n"
 				    "before:\n" FC_ROWS("648942.0   1638.7", "184710.0   1116.1", "1573393.0   2712.7"),
