@@ -29,8 +29,14 @@ void problem(struct parser *p, unsigned line, const char *text, const char *fmt,
 	char *t = NULL;
 	if (text) {
 		t = xstrndup(text, PROBLEM_TEXT_MAX);
-		if (strlen(text) > PROBLEM_TEXT_MAX)
-			strcpy(t + PROBLEM_TEXT_MAX - 3, "...");
+		if (strlen(text) > PROBLEM_TEXT_MAX) {
+			/* cut before a character, never inside one: the text
+			 * goes out as JSON, which must stay UTF-8 */
+			size_t cut = PROBLEM_TEXT_MAX - 3;
+			while (cut > 0 && ((unsigned char)t[cut] & 0xc0) == 0x80)
+				cut--;
+			strcpy(t + cut, "...");
+		}
 	}
 	d->problems[d->nproblems++] = (struct ub_problem){ line, t, why };
 }

@@ -1216,6 +1216,38 @@ static void not_unixbench(void **state)
 	ub_doc_free(&d);
 }
 
+/* A line left out is quoted in the problem, shortened to 117 bytes and
+ * "...": never inside a character, the quote goes out as JSON (a Chinese
+ * note after a run, c3 of codeprj.com's audit test). */
+static void problem_text_cut(void **state)
+{
+	static const char text[] =
+		"Benchmark Run: Wed Apr 18 2018 14:54:55 - 15:23:15\n"
+		"16 CPUs in system; running 1 parallel copy of tests\n"
+		"Dhrystone 2 using register variables       24249307.1 lps   (10.0 s, 7 samples)\n"
+		"Pipe Throughput                              946343.5 lps   (10.0 s, 7 samples)\n"
+		"2\xe3\x80\x81\xe6\x9c\x8d\xe5\x8b\x99\xe9\x96\x8b\xe5\x95\x9f,auditctl -D"
+		"\xe5\x88\xaa\xe9\x99\xa4\xe6\x89\x80\xe6\x9c\x89\xe5\x8f\xaf\xe9\x85\x8d"
+		"\xe7\xbd\xae\xe8\xa6\x8f\xe5\x89\x87:\xe9\x80\x99\xe7\xa8\xae\xe6\x83\x85"
+		"\xe6\xb3\x81Pipe Throughput\xe4\xb8\x8b\xe9\x99\x8d\xe8\xbf\x91" "20%,"
+		"System Call Overhead\xe4\xb8\x8b\xe9\x99\x8d" "35%,\xe5\x85\xb6\xe4\xbb\x96\n";
+	struct ub_doc d;
+	assert_int_equal(parse_text(text, &d), 0);
+	size_t cut = 0;
+	for (size_t i = 0; i < d.nproblems; i++) {
+		const char *t = d.problems[i].text;
+		if (!t || strlen(t) < 100)
+			continue;
+		cut++;
+		assert_true(strlen(t) <= 120 && strlen(t) >= 117);
+		assert_true(text_printable(t));
+		assert_string_equal(t + strlen(t) - 3, "...");
+		assert_non_null(strstr(t, "System Call Overhead"));
+	}
+	assert_int_equal(cut, 1);
+	ub_doc_free(&d);
+}
+
 static void clean_characters(void **state)
 {
 	unsigned m = 0;
@@ -1293,6 +1325,7 @@ int main(void)
 		cmocka_unit_test(broken_table),
 		cmocka_unit_test(absurd_numbers),
 		cmocka_unit_test(not_unixbench),
+		cmocka_unit_test(problem_text_cut),
 		cmocka_unit_test(clean_characters),
 		cmocka_unit_test(fuzz),
 	};
