@@ -129,8 +129,11 @@ static bool open_column(struct parser *p, size_t i, bool one)
  * test's name). */
 static bool columns_open(struct parser *p, size_t cells)
 {
-	/* "  | 1P | 160P" above "File Copy ... | 4,151 | 2,477": no title over the tests */
+	/* "  | 1P | 160P" above "File Copy ... | 4,151 | 2,477": no title over the tests;
+	 * else the tests' title may say the copies of every run ("| 单核 | 基线 | 优化后 |") */
+	unsigned all = 0;
 	if (cells < p->ncols) {
+		all = heading_copies(p->cols[0].title);
 		free(p->cols[0].title);
 		memmove(p->cols, p->cols + 1, --p->ncols * sizeof(*p->cols));
 	}
@@ -139,9 +142,15 @@ static bool columns_open(struct parser *p, size_t cells)
 	bool one = one_set(p);
 	if (one && !result_new(p))
 		return false;
-	for (size_t i = 0; i < p->ncols; i++)
-		if (!p->cols[i].skip && !open_column(p, i, one))
+	for (size_t i = 0; i < p->ncols; i++) {
+		if (p->cols[i].skip)
+			continue;
+		if (!open_column(p, i, one))
 			return false;
+		struct ub_block *b = &p->doc->results[p->cols[i].result].blocks[p->cols[i].block];
+		if (!b->copies && all)
+			b->copies = all, b->copies_from_text = true;
+	}
 	p->cols_open = true;
 	return true;
 }

@@ -168,6 +168,12 @@ static void pipe_html_row(struct parser *p, char **cells, int n)
 	test_line(p, line, true);
 }
 
+/* "| --- | :---: |": the rule under a table's titles. */
+static bool pipe_rule(const char *s)
+{
+	return strchr(s, '|') && strchr(s, '-') && strspn(s, "|-: ") == strlen(s);
+}
+
 /* A line of a Markdown table; false when s is none. */
 bool pipe_line(struct parser *p, const char *s)
 {
@@ -183,6 +189,10 @@ bool pipe_line(struct parser *p, const char *s)
 		return false;
 	if (strspn(s, "|-: ") == strlen(s))
 		return true;
+	/* a row above a rule is the titles of a new table, though no blank
+	 * line ended the last one (two tables of the same titles in a row) */
+	if (p->pipe != PIPE_NONE && p->i + 1 < p->lines->n && pipe_rule(p->lines->v[p->i + 1].s))
+		pipe_reset(p);
 	/* "| 核心数 | 1 |", "| vCPU | 4 |": a machine's table of facts */
 	if (n == 2)
 		machine_count(p, cells[0], cells[1]);

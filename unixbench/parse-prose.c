@@ -489,6 +489,16 @@ static bool copies_all(const struct ub_result *r, bool known)
 	return r->nblocks > 0;
 }
 
+/* Whether every block of r has its copies from Run's CPUs line, not from
+ * the text around it (a "单核" heading names its own table only). */
+static bool copies_all_run(const struct ub_result *r)
+{
+	for (size_t k = 0; k < r->nblocks; k++)
+		if (r->blocks[k].copies_from_text)
+			return false;
+	return copies_all(r, true);
+}
+
 /* A run of Run whose tables say no copies, beside one of the same machine
  * (group) with as many tables whose CPUs lines say them ("before" printed
  * whole, "after" as index tables only): the same copies, in order. */
@@ -500,7 +510,7 @@ static void sibling_copies(struct ub_doc *d)
 			continue;
 		for (size_t j = 0; j < d->nresults; j++) {
 			const struct ub_result *s = &d->results[j];
-			if (j == i || s->nblocks != r->nblocks || !copies_all(s, true) ||
+			if (j == i || s->nblocks != r->nblocks || !copies_all_run(s) ||
 			    !streq_ptr(s->blocks[0].group, r->blocks[0].group))
 				continue;
 			for (size_t k = 0; k < r->nblocks; k++) {

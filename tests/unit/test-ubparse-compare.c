@@ -425,6 +425,38 @@ static void score_rows_in_columns(void **state)
 	ub_doc_free(&d);
 }
 
+/* Two tables of the same titles one right after the other (a single- and
+ * a multi-core table of a release test report, no blank line between):
+ * four runs, not the second table's values over the first's; the tests'
+ * title "单核" (single core) gives its table's runs one copy, and the
+ * other table does not borrow it. */
+static void same_titles_twice(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("| 单核 | 基线 | sysboost优化后 | 提升比例 |\n| --- | --- | --- | --- |\n"
+				    "| Dhrystone 2 using register variables | 3330.35 | 3328.49 | -0.06% |\n"
+				    "| Shell Scripts (1 concurrent) | 1301.38 | 1655.79 | 27.23% |\n"
+				    "| System Benchmarks Index Score | 1263.79 | 1330.6 | 5.29% |\n"
+				    "|          |            |              |              |\n"
+				    "| 多核 | 基线 | sysboost优化后 | 提升比例 |\n| --- | --- | --- | --- |\n"
+				    "| Dhrystone 2 using register variables | 424935.27 | 423978.74 | -0.23% |\n"
+				    "| Shell Scripts (1 concurrent) | 24126.88 | 37933.26 | 57.22% |\n"
+				    "| System Benchmarks Index Score | 24848.56 | 26531.43 | 6.77% |\n",
+				    &d),
+			 0);
+	static const char *const labels[] = { "基线", "sysboost优化后", "基线", "sysboost优化后" };
+	expect_runs(&d, 4, labels, "shell1", (const double[]){ 1301.38, 1655.79, 24126.88, 37933.26 }, false);
+	const struct ub_block *v[8];
+	blocks_of(&d, v, 8);
+	static const double scores[] = { 1263.79, 1330.6, 24848.56, 26531.43 };
+	for (size_t i = 0; i < 4; i++) {
+		assert_near(v[i]->score, scores[i]);
+		assert_int_equal(v[i]->copies, i < 2 ? 1 : 0);
+	}
+	ub_doc_free(&d);
+}
+
 /* A machine's table of facts: with one core its run is one copy; its
  * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
@@ -470,6 +502,7 @@ int main(void)
 		cmocka_unit_test(own_baselines),
 		cmocka_unit_test(score_rows_in_columns),
 		cmocka_unit_test(one_cpu_is_one_copy),
+		cmocka_unit_test(same_titles_twice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
