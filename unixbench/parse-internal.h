@@ -90,6 +90,10 @@ struct parser {
 	 * in system" line gives */
 	bool all_cores;
 	unsigned machine_cpus;
+	/* the CPUs the prose since the last run gives, and whether it gives
+	 * two counts (then machine_cpus is 0) */
+	unsigned prose_cpus;
+	bool prose_mixed;
 	/* the one test a "./Run ... fstime" names, and whether a "COPIES ->
 	 * INDEX" list of its index per copy count follows */
 	const struct ub_test_info *command_test;

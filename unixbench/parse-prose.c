@@ -82,8 +82,11 @@ bool arrow_line(struct parser *p, const char *s)
  * threads", "单线程", "64线程", "4核"; 0 when it names none. */
 unsigned heading_copies(const char *s)
 {
-	if (strstr(s, "单线") || strstr(s, "单核") || strstr(s, "单进程"))
-		return 1;
+	static const char *const single[] = { "单线", "单核", "单进程", "single core", "single-core", "single thread",
+					      "single-thread", "single copy" };
+	for (size_t i = 0; i < ARRAY_SIZE(single); i++)
+		if (strcasestr(s, single[i]))
+			return 1;
 	for (const char *q = s; *q; q++) {
 		unsigned c;
 		const char *v = q;
@@ -134,6 +137,15 @@ static bool label_line(struct parser *p, const char *s)
 	return true;
 }
 
+/* The last sentence of s (after its last ". "), or NULL when it has one. */
+static const char *last_sentence(const char *s)
+{
+	const char *last = NULL;
+	for (const char *q = strstr(s, ". "); q; q = strstr(q + 1, ". "))
+		last = skip_spaces(q + 1);
+	return last && *last ? last : NULL;
+}
+
 /* A line that titles what follows: a Markdown heading or list item, a
  * short line ending in ':', a short line standing alone between blank
  * lines or right above a table ("without patch"). The title, or NULL;
@@ -161,9 +173,14 @@ static char *heading_text(struct parser *p, const char *s, int *level)
 		unsigned src = line_src(p);
 		bool alone = (p->i == 0 || p->lines->v[p->i - 1].src + 1 < src) &&
 			     (p->i + 1 >= p->lines->n || p->lines->v[p->i + 1].src > src + 1);
-		if ((alone ? n > 40 : !label_line(p, s)) || s[n - 1] == '.' || strchr("`$<|[(", *s))
-			return NULL;
 		v = s;
+		/* "Not terrible. How did the $600 workstation with old parts
+		 * do?" right above a table: its last sentence introduces it */
+		const char *last = n > 40 && strchr("?:", s[n - 1]) ? last_sentence(s) : NULL;
+		if (last && above_table(p) && label_line(p, last))
+			v = last, n = strlen(last);
+		else if ((alone ? n > 40 : !label_line(p, s)) || s[n - 1] == '.' || strchr("`$<|[(", *s))
+			return NULL;
 	}
 	bool letters = false;
 	for (size_t i = 0; i < n; i++)
@@ -246,6 +263,7 @@ static void machine_facts(struct parser *p, const char *s)
 		if (strcasestr(s, all[i]))
 			p->all_cores = true;
 	unsigned cores = 0, threads = 0;
+	bool mixed = false;
 	for (const char *q = s; *q; q++) {
 		unsigned c;
 		const char *v = q;
@@ -256,9 +274,18 @@ static void machine_facts(struct parser *p, const char *s)
 			threads = c;
 		else if (kind == 1 && !cores)
 			cores = c;
+		else if (kind == 1 && c != cores)
+			mixed = true;
 	}
-	if (threads || cores)
-		p->machine_cpus = threads ? threads : cores;
+	if (!threads && !cores)
+		return;
+	/* two counts in the text before a run ("32 cores" of a parts list,
+	 * then a board that drives "2 CPUs"): it does not say which is the
+	 * machine's, so neither is */
+	unsigned n = threads ? threads : cores;
+	p->prose_mixed |= mixed || (p->prose_cpus && p->prose_cpus != n);
+	p->prose_cpus = n;
+	p->machine_cpus = p->prose_mixed ? 0 : n;
 }
 
 /* A heading of the run on every CPU: "多核心", "Multi-core test", "多线程". */

@@ -120,6 +120,7 @@ struct ub_block *block_append(struct parser *p, struct ub_result *r, enum phase 
 	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(*r->blocks));
 	struct ub_block *b = &r->blocks[r->nblocks++];
 	*b = (struct ub_block){ .line = line_src(p), .phase = phase, .text_cpus = p->machine_cpus };
+	p->prose_cpus = 0, p->prose_mixed = false;
 	if (heading_top(p))
 		b->label = xstrdup(heading_top(p));
 	if (p->nheads) {

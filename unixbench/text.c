@@ -816,6 +816,19 @@ static size_t skip_raw_text(const char *data, size_t len, size_t i, const char *
 	return len;
 }
 
+/* Whether a blank line follows the line break at i: a paragraph ends
+ * there (Markdown with <pre> blocks: "### Single core", "First, the
+ * laptop:" stay lines of their own). */
+static bool blank_after(const char *data, size_t len, size_t i)
+{
+	if (data[i] != '\n')
+		return false;
+	for (size_t k = i + 1; k < len && data[k] != '\n'; k++)
+		if (data[k] != ' ' && data[k] != '\t' && data[k] != '\r')
+			return false;
+	return true;
+}
+
 static void html_lines(const char *data, size_t len, struct ub_lines *out)
 {
 	struct html_state h = { .out = out, .src = 1 };
@@ -855,7 +868,8 @@ static void html_lines(const char *data, size_t len, struct ub_lines *out)
 		}
 		if (c == '\n' || c == '\r' || c == ' ' || c == '\t') {
 			/* a Markdown table written among the tags keeps its rows */
-			if ((h.pre || (h.line.len && memchr(h.line.s, '|', h.line.len))) && c == '\n')
+			if ((h.pre || (h.line.len && memchr(h.line.s, '|', h.line.len)) || blank_after(data, len, i)) &&
+			    c == '\n')
 				html_flush(&h);
 			else if (!h.pre || c != '\r')
 				h.space = h.line.len > 0;

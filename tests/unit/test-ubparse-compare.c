@@ -457,6 +457,39 @@ static void same_titles_twice(void **state)
 	ub_doc_free(&d);
 }
 
+/* A blog post in Markdown with its tables in <pre> blocks: its paragraphs
+ * stay lines of their own, so each table is labelled by the text before
+ * it (the last sentence of a longer line); "Single core" is one copy; the
+ * prose's "32 cores" of a parts list and "2 CPUs" of a board do not say
+ * the machine's CPUs, so the multi-core tables stay copies unknown. */
+static void tables_in_pre_blocks(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char row[] = "<pre>\nSystem Benchmarks Index Values               BASELINE       RESULT    INDEX\n"
+				  "Dhrystone 2 using register variables         116700.0   %s   %s\n"
+				  "System Benchmarks Index Score                                        %s\n</pre>\n\n";
+	_cleanup_free_ char *t1 = xasprintf(row, "30919412.5", "2649.5", "2649.5");
+	_cleanup_free_ char *t2 = xasprintf(row, "26919412.5", "2306.7", "2306.7");
+	_cleanup_free_ char *t3 = xasprintf(row, "61838825.0", "5299.0", "5299.0");
+	_cleanup_free_ char *t4 = xasprintf(row, "354000000.0", "30334.2", "30334.2");
+	_cleanup_free_ char *text = xasprintf(
+		"Around $100 you can easily get 32 cores, 32 GB RAM. A power supply to drive 2\nCPUs.\n\n"
+		"### Single core\n\nFirst, the laptop:\n\n%s"
+		"Not terrible. How did the $600 workstation with old parts do?\n\n%s"
+		"### Multicore\n\nAgain, first the laptop:\n\n%sAnd now the workstation:\n\n%s",
+		t1, t2, t3, t4);
+	assert_int_equal(parse_text(text, &d), 0);
+	static const char *const labels[] = { "First, the laptop", "How did the $600 workstation with old parts do?",
+					      "Again, first the laptop", "And now the workstation" };
+	expect_runs(&d, 4, labels, "dhry2reg", (const double[]){ 2649.5, 2306.7, 5299.0, 30334.2 }, false);
+	const struct ub_block *v[8];
+	blocks_of(&d, v, 8);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(v[i]->copies, i < 2 ? 1 : 0);
+	ub_doc_free(&d);
+}
+
 /* A machine's table of facts: with one core its run is one copy; its
  * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
@@ -503,6 +536,7 @@ int main(void)
 		cmocka_unit_test(score_rows_in_columns),
 		cmocka_unit_test(one_cpu_is_one_copy),
 		cmocka_unit_test(same_titles_twice),
+		cmocka_unit_test(tables_in_pre_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
