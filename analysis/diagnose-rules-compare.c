@@ -96,7 +96,7 @@ static const char *const baseline_words[] = { "before", "without", "w/o", "base"
 					      "default", "original", "orig", "unpatched", "old", "upstream", "mainline",
 					      "master", "reference", "bare metal", "bare-metal", "baremetal", "native",
 					      "physical", "物理机", "优化前", "修改前", "补丁前", "之前", "原始", "默认",
-					      "不带", "未", NULL };
+					      "不带", "未", "基线", "基准", NULL };
 
 /* The words of a list that s holds, as bits; build_words (ISA extensions
  * and flags run on: "xtheadba") also at the start of a word. */
@@ -366,6 +366,63 @@ static void check_load(const struct diag_pair *p, struct diag_diff *d)
 	diag_diff_evidence(d, "headers: load average %.2f and %.2f on %u CPUs", la, lb, cpus);
 }
 
+/* Whether a label holds a word beyond those that only say it comes second
+ * ("after", "with", "优化后"): a word that names what changed. */
+static bool names_something(const char *s)
+{
+	static const char *const plain[] = { "after", "with", "new", "now", "then", "later", "second", "run", "test",
+					     "result", "results", "and", NULL };
+	static const char *const plain_cjk[] = { "优化后", "修改后", "补丁后", "之后", "以后", "后", "测试", "结果" };
+	for (const char *p = s; *p;) {
+		if ((unsigned char)*p >= 0x80) {
+			size_t k = 0;
+			for (; k < ARRAY_SIZE(plain_cjk); k++)
+				if (startswith(p, plain_cjk[k]))
+					break;
+			if (k == ARRAY_SIZE(plain_cjk))
+				return true;
+			p += strlen(plain_cjk[k]);
+			continue;
+		}
+		if (!isalpha((unsigned char)*p)) {
+			p++;
+			continue;
+		}
+		size_t n = 0;
+		while (isalnum((unsigned char)p[n]))
+			n++;
+		bool known = false;
+		for (size_t k = 0; plain[k] && !known; k++)
+			known = strlen(plain[k]) == n && strncasecmp(p, plain[k], n) == 0;
+		if (!known)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* A baseline ("基线", "before") against a label whose words the lists above
+ * do not know ("sysboost优化后", "turbo"): that label names the change in
+ * its own words, quoted; after the rules that know what it means. */
+static void check_label_words(const struct diag_pair *p, struct diag_diff *d)
+{
+	const char *what, *a = p->label_a, *b = p->label_b;
+	if (!a || !b || streq(a, b) || label_change(p, &what) || diag_label_baseline(a) == diag_label_baseline(b))
+		return;
+	const char *named = diag_label_baseline(a) ? b : a, *base = named == b ? a : b;
+	if (!names_something(named))
+		return;
+	if (diag_pair_differs(p)) {
+		diag_diff_fire(d, DC_HIGH, "the label names the change in its own words: \"%s\" against \"%s\"", named,
+			       base);
+		groups_evidence(p, d, moved_groups(p));
+	} else {
+		diag_diff_fire(d, DC_LOW, "the label names the change in its own words (\"%s\" against \"%s\"), but "
+					  "nothing moved beyond its noise",
+			       named, base);
+	}
+}
+
 void diag_diff_notes(const struct diag_pair *p, struct strv *notes)
 {
 	const struct diag_header *a = &p->a->hdr, *b = &p->b->hdr;
@@ -387,5 +444,6 @@ const struct diag_diff_rule diag_diff_rules[] = {
 	  check_workdir },
 	{ "diff.kernel", "A different kernel", "diag.kernel-change", check_kernel },
 	{ "diff.load", "A busy machine at the start", "diag.busy-machine", check_load },
+	{ "diff.label-words", "The change a label names", "diag.labelled-change", check_label_words },
 	{ 0 },
 };

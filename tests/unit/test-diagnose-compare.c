@@ -135,6 +135,11 @@ static void kernel(void **state)
 	expect_change(sys, "before patch", "after patch", "diff.labels:high");
 	expect_change(sys, "5.4", "6.1", "diff.labels:high");
 	expect_change(sys, "a", "b", "diff.kernel:medium");
+	/* a baseline against a label in its own words: that label is the change */
+	expect_change(sys, "基线", "sysboost优化后", "diff.label-words:high");
+	static const double still[DIAG_NGROUPS] = { 1.0, 1.01, 0.99, 1.0, 1.0 };
+	expect_change(still, "baseline", "tuned", "diff.label-words:low");
+	expect_change(sys, "before", "after", "diff.kernel:medium");
 }
 
 static void load(void **state)
