@@ -205,10 +205,14 @@ static struct scaling scaling_of(const struct diag_case *c)
 static void scaling_evidence(struct diagnosis *d, const struct diag_case *c, const struct scaling *s)
 {
 	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
-	if (s->dhry > 0)
+	if (s->dhry > 0 && s->whet > 0)
 		diag_evidence(d, "%u copies: Dhrystone 2 %.1f = %.0f %% of %.3g × its 1-copy %.1f; Whetstone at %.0f %%",
 			      many->copies, many->index[DT_DHRY], pct(s->dhry), diag_capacity(c, many),
 			      one->index[DT_DHRY], pct(s->whet));
+	else if (s->dhry > 0)
+		diag_evidence(d, "%u copies: Dhrystone 2 %.1f = %.0f %% of %.3g × its 1-copy %.1f; Whetstone did not run",
+			      many->copies, many->index[DT_DHRY], pct(s->dhry), diag_capacity(c, many),
+			      one->index[DT_DHRY]);
 	if (s->shell_flat)
 		diag_evidence(d, "1 copy: Shell Scripts (8 concurrent) %.1f, barely above (1 concurrent) %.1f: loading "
 				 "every core is capped there too",
@@ -246,7 +250,9 @@ static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 	else if (since)
 		conf = shape ? DC_HIGH : DC_LOW;
 	else if (shape && board && !s.worsening && !(single < SINGLE_OK))
-		conf = s.poor ? DC_MEDIUM : DC_LOW;
+		/* without Whetstone, heat that builds up (it worsens test by
+		 * test) cannot be told from a supply that sags at once */
+		conf = s.poor && !isnan(s.whet) ? DC_MEDIUM : DC_LOW;
 	if (conf == DC_NONE) {
 		if (!c->probed && board)
 			diag_set_unchecked(d, "supply voltage during the run: %s", diag_env_missing(c));
@@ -266,7 +272,7 @@ static void check_undervoltage(const struct diag_case *c, struct diagnosis *d)
 	if (single > 0)
 		diag_evidence(d, "1 copy: Dhrystone and Whetstone at %.0f %% of the published runs of this CPU",
 			      pct(single));
-	if (s.poor && !s.worsening)
+	if (s.poor && !s.worsening && !isnan(s.whet))
 		diag_evidence(d, "already the first %u-copy test (Dhrystone) is capped: a limit that acts at once, "
 				 "not heat that builds up",
 			      diag_multi(c)->copies);

@@ -158,6 +158,15 @@ static void undervoltage(void **state)
 	expect_rule("diag.undervoltage", alone, DC_MEDIUM, "supply that sags");
 	evidence_has("diag.undervoltage", alone, "35 % of 4 × its 1-copy 1645.5");
 	evidence_has("diag.undervoltage", alone, "Shell Scripts (8 concurrent) 759.0");
+	/* only Dhrystone ran (a StarryOS guest's dhry2reg job): the control
+	 * that tells heat from a sagging supply did not run, so low, and no
+	 * Whetstone figure is made up */
+	const double dhry1[DIAG_NTESTS] = { [DT_DHRY] = 1645.5 }, dhry4[DIAG_NTESTS] = { [DT_DHRY] = 2316.3 };
+	_cleanup_json_ json_object *dhry = shaped(dhry1, dhry4, 4, PI_BOARD);
+	expect_rule("diag.undervoltage", dhry, DC_LOW, NULL);
+	evidence_has("diag.undervoltage", dhry, "Whetstone did not run");
+	evidence_lacks("diag.undervoltage", dhry, "nan");
+	evidence_lacks("diag.undervoltage", dhry, "already the first");
 	/* the same shape on a 4-CPU x86 machine is not a supply's */
 	_cleanup_json_ json_object *x86 = shaped(pi1, pi4, 4, "{\"cpu\": {\"arch\": \"x86_64\"}}");
 	expect_rule("diag.undervoltage", x86, DC_NONE, NULL);
