@@ -92,6 +92,23 @@ static bool one_set(struct parser *p)
 	return n > 1;
 }
 
+/* A column titled as a repeat ("Run 1", "pass 2", "#3", "第1次"), not as
+ * a condition. */
+static bool title_repeat(const char *t)
+{
+	static const char *const words[] = { "run", "pass", "round", "iteration", "try", "#", "第" };
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
+		size_t n = strlen(words[i]);
+		if (strncasecmp(t, words[i], n) != 0)
+			continue;
+		const char *v = skip_spaces(t + n);
+		size_t digits = strspn(v, "0123456789");
+		if (digits && (!v[digits] || streq(v + digits, "次")))
+			return true;
+	}
+	return false;
+}
+
 /* A block titled by its column: the title is its label, and the last of
  * the headings above it (relabel() picks among them). */
 static void block_title(struct ub_block *b, const char *title)
@@ -115,7 +132,9 @@ static bool open_column(struct parser *p, size_t i, bool one)
 		return false;
 	p->cols[i].result = p->doc->nresults - 1;
 	p->cols[i].block = p->doc->results[p->cols[i].result].nblocks - 1;
-	block_title(b, p->cols[i].title);
+	/* "Run 1", "Run 2": repeats of the condition the heading names */
+	if (!title_repeat(p->cols[i].title) || !heading_top(p))
+		block_title(b, p->cols[i].title);
 	unsigned c = title_copies(p->cols[i].title);
 	if (c)
 		b->copies = c, b->copies_from_text = true;

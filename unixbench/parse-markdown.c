@@ -11,7 +11,19 @@
 
 #define PIPE_CELLS_MAX 12
 
-/* The cells of "| a | b |" or "a | b" (at most max), trimmed, in place. */
+/* "**63,899.8**": a cell in bold, without the marks (in place). */
+static char *unbold(char *c)
+{
+	size_t n = strlen(c);
+	if (n > 4 && (startswith(c, "**") || startswith(c, "__")) && c[n - 1] == c[0] && c[n - 2] == c[0]) {
+		c[n - 2] = '\0';
+		return strstrip(c + 2);
+	}
+	return c;
+}
+
+/* The cells of "| a | b |" or "a | b" (at most max), trimmed, bold marks
+ * dropped, in place. */
 static int pipe_cells(char *s, char **cells, int max)
 {
 	if (!strchr(s, '|'))
@@ -23,7 +35,7 @@ static int pipe_cells(char *s, char **cells, int max)
 		char *bar = strchr(c, '|');
 		if (bar)
 			*bar = '\0';
-		cells[n++] = strstrip(c);
+		cells[n++] = unbold(strstrip(c));
 		c = bar ? bar + 1 : NULL;
 	}
 	while (n > 0 && !*cells[n - 1])

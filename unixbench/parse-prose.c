@@ -92,9 +92,10 @@ unsigned heading_copies(const char *s)
 		const char *v = q;
 		if ((q > s && isdigit((unsigned char)q[-1])) || !take_uint(&v, UB_COPIES_MAX, &c) || c == 0)
 			continue;
-		const char *w = skip_spaces(v);
+		const char *w = *v == '-' ? v + 1 : skip_spaces(v);
 		static const char *const words[] = { "copy", "copies", "parallel", "thread", "threads", "process",
-						     "processes", "线程", "线", "核", "进程", "并发" };
+						     "processes", "instance", "instances", "线程", "线", "核", "进程",
+						     "并发" };
 		for (size_t i = 0; i < ARRAY_SIZE(words); i++) {
 			const char *e = startswith(w, words[i]);
 			if (e && (!isalpha((unsigned char)*e) || (*e == 's' && !isalpha((unsigned char)e[1]))))

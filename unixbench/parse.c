@@ -6,9 +6,11 @@
 #include "unixbench/parse.h"
 
 #include <errno.h>
+#include <math.h>
 
 #include "unixbench/parse-internal.h"
 #include "lib/util.h"
+#include "unixbench/score.h"
 
 #define PROBLEM_TEXT_MAX 120
 
@@ -309,9 +311,21 @@ static void resolve_lone(struct parser *p, struct ub_block *b)
 
 /* A column of runs whose values are results, not indexes (a test of a
  * large baseline far above it): its values become results. */
+/* Whether the block's printed score is what its values give as indexes
+ * (within 1 %): then they are indexes, whatever their size says. */
+static bool score_of_indexes(const struct ub_block *b)
+{
+	double v[UB_TESTS_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < b->ntests && n < UB_TESTS_MAX; i++)
+		if (b->tests[i].has_index && b->tests[i].info)
+			v[n++] = b->tests[i].index;
+	return b->has_score && n && fabs(score_overall(v, n) / b->score - 1) < 0.01;
+}
+
 static void resolve_results(struct ub_block *b)
 {
-	if (b->result_votes <= 0)
+	if (b->result_votes <= 0 || score_of_indexes(b))
 		return;
 	for (size_t i = 0; i < b->ntests; i++) {
 		struct ub_test *t = &b->tests[i];

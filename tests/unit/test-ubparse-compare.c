@@ -490,6 +490,35 @@ static void tables_in_pre_blocks(void **state)
 	ub_doc_free(&d);
 }
 
+/* Repeats in columns ("Run 1", "Run 2") under a heading that names the
+ * condition and the copies ("112-instance"): each run labelled by the
+ * heading; index values far above their baselines stay indexes, as the
+ * bold score row they give says ("**63,899.8**", printed, not recomputed). */
+static void repeats_in_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("### UnixBench 112-instance - raw 3 runs (Clang no LTO, pinned)\n\n"
+				    "| Test | Run 1 | Run 2 |\n|---|---|---|\n"
+				    "| Dhrystone 2 using register variables  | 369,489.8 | 368,983.6 |\n"
+				    "| Pipe Throughput                       | 184,136.2 | 184,384.3 |\n"
+				    "| File Copy 4096 bufsize 8000 maxblocks | 75,996.0  | 75,467.0  |\n"
+				    "| **System Benchmarks Index Score**     | **172,919.6** | **172,516.0** |\n",
+				    &d),
+			 0);
+	static const char *const labels[] = { "UnixBench 112-instance - raw 3 runs (Clang no LTO, pinned)",
+					      "UnixBench 112-instance - raw 3 runs (Clang no LTO, pinned)" };
+	expect_runs(&d, 2, labels, "pipe", (const double[]){ 184136.2, 184384.3 }, false);
+	const struct ub_block *v[8];
+	blocks_of(&d, v, 8);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(v[i]->copies, 112);
+		assert_true(v[i]->has_score);
+	}
+	assert_near(v[0]->score, 172919.6);
+	ub_doc_free(&d);
+}
+
 /* A machine's table of facts: with one core its run is one copy; its
  * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
@@ -537,6 +566,7 @@ int main(void)
 		cmocka_unit_test(one_cpu_is_one_copy),
 		cmocka_unit_test(same_titles_twice),
 		cmocka_unit_test(tables_in_pre_blocks),
+		cmocka_unit_test(repeats_in_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
