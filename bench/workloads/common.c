@@ -87,7 +87,13 @@ static void on_alarm(int sig)
 
 void wl_start_timer(double seconds)
 {
-	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	wl_stop = 0;
+	wl_arm_timer(seconds, on_alarm);
+}
+
+void wl_arm_timer(double seconds, void (*on_expiry)(int))
+{
+	struct sigaction sa = { .sa_handler = on_expiry, .sa_flags = SA_RESTART };
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGALRM, &sa, NULL) < 0)
 		wl_fail_errno("cannot install the SIGALRM handler");
@@ -95,7 +101,6 @@ void wl_start_timer(double seconds)
 	struct itimerval it = {
 		.it_value = { .tv_sec = usec / 1000000, .tv_usec = usec % 1000000 },
 	};
-	wl_stop = 0;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
 		wl_fail_errno("cannot start a timer of %g s", seconds);
 }

@@ -43,6 +43,8 @@ long wl_parse_long(const char *what, const char *arg, long min, long max);
  * sets wl_stop and is installed with SA_RESTART, so an interrupted read,
  * write or wait restarts (the semantics of UnixBench 6.0's signal()). */
 void wl_start_timer(double seconds);
+/* Arms the same one-shot timer with another handler (SA_RESTART). */
+void wl_arm_timer(double seconds, void (*on_expiry)(int));
 /* Wall-clock seconds (gettimeofday), the clock UnixBench reports with. */
 double wl_now(void);
 
