@@ -10,8 +10,5 @@ char execl_image_bss[8 * 1024];
 
 int main(int argc, char **argv)
 {
-	wl_program = argv[0];
-	wl_name = "execl";
-	wl_args = "SECONDS";
-	return execl_main(argc, argv);
+	return wl_image_main(argc, argv, "execl", "SECONDS", execl_main);
 }

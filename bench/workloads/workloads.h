@@ -45,6 +45,14 @@ long wl_parse_long(const char *what, const char *arg, long min, long max);
 void wl_start_timer(double seconds);
 /* Arms the same one-shot timer with another handler (SA_RESTART). */
 void wl_arm_timer(double seconds, void (*on_expiry)(int));
+/* Arms the timer for a loop that never ends, as UnixBench's programs do:
+ * when it expires, the handler writes "COUNT|*COUNT|TIMEBASE|UNIT" on
+ * stderr and exits 0. For loops whose checks are all inside the loop; the
+ * loop keeps *COUNT in memory, as UnixBench's keep theirs. */
+void wl_report_at_timer(double seconds, const unsigned long *count, int timebase, const char *unit);
+/* main() of a program of one workload (ubtune-execl, ubtune-spawn,
+ * ubtune-whetstone): names it for messages and runs RUN. */
+int wl_image_main(int argc, char **argv, const char *name, const char *args, int (*run)(int argc, char **argv));
 /* Wall-clock seconds (gettimeofday), the clock UnixBench reports with. */
 double wl_now(void);
 

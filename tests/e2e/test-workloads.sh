@@ -70,6 +70,11 @@ mkdir "$T/alone" && cp "$W" "$T/alone/"
 "$T/alone/ubtune-workloads" whetstone-double -t 0.1 >/dev/null 2>"$T/err" && fail "whetstone-double ran without ubtune-whetstone"
 grep -q "^ubtune-workloads whetstone-double: cannot run $T/alone/ubtune-whetstone: " "$T/err" ||
 	fail "no clear error without ubtune-whetstone: $(cat "$T/err")"
+# Process Creation is ubtune-spawn beside it, a program as small as
+# UnixBench's spawn
+"$T/alone/ubtune-workloads" spawn 0.1 >/dev/null 2>"$T/err" && fail "spawn ran without ubtune-spawn"
+grep -q "^ubtune-workloads spawn: cannot run $T/alone/ubtune-spawn: " "$T/err" ||
+	fail "no clear error without ubtune-spawn: $(cat "$T/err")"
 
 # --- processes and pipes ---
 expect_result 1 lps execl 0.3
