@@ -77,6 +77,11 @@ void wl_report_count(unsigned long count, int timebase, const char *unit);
 int dhry2reg_main(int argc, char **argv);
 int whetstone_main(int argc, char **argv);
 int execl_main(int argc, char **argv);
+/* Execl Throughput's image COUNT + 1 (execl.c): reports the count when
+ * SECONDS have passed since START (CLOCK_MONOTONIC, ns), else replaces the
+ * process with PATH and the next state. */
+int execl_next(const char *path, const char *seconds_arg, unsigned long count, long long start);
+long long execl_monotonic_ns(void);
 int fstime_main(int argc, char **argv);
 int pipe_main(int argc, char **argv);
 int context1_main(int argc, char **argv);
