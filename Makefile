@@ -378,7 +378,8 @@ install-workloads: $(WORKLOAD_BIN)
 # ratio per test and for the score, at 1 copy and at one copy per CPU:
 #   make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n]
 #        [TESTS=id,...] [SETTLE=s] [COPIES=n,...] [FIDELITY_JSON=file]
-# About 25 minutes per copies count with the defaults.
+# About 27 minutes per copies count with the defaults; it says how long
+# before it starts, and the load average at its start and end.
 bench-fidelity: $(WORKLOAD_BIN)
 	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n] [TESTS=id,...] [COPIES=n,...]" >&2; exit 2; }
 	/usr/bin/python3 tools/bench-fidelity --unixbench "$(UNIXBENCH)" --build $(B) --sources $(WL) \
