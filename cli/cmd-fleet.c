@@ -4,6 +4,7 @@
 
 #include "analysis/fleet.h"
 #include "analysis/load.h"
+#include "bench/report-expect.h"
 #include "command.h"
 #include "lib/output-file.h"
 #include "lib/paths.h"
@@ -13,12 +14,16 @@
 
 struct args {
 	const char *html;
+	bool expected;
 };
 
 static const struct cmd_option options[] = {
 	OPT_JSON("print the fleet record (schema ubtune.fleet/1) instead of text"),
 	{ .name = "html", .type = OPT_STRING, .arg = "FILE", OPT_AT(html), .complete = COMPLETE_FILE,
 	  .help = "write a self-contained HTML page with a strip chart per test" },
+	{ .name = "expected", .type = OPT_FLAG, OPT_AT(expected),
+	  .help = "also each host's score against what published runs of its CPU reach (\"of expected\"; "
+		  "\"expected\" in the JSON; docs/expect.md)" },
 	OPT_END,
 };
 
@@ -70,6 +75,24 @@ static void load_references(struct diag_refs *refs)
 	}
 }
 
+/* Each host's score against its expectation, labelled by its host name (else where it came from). */
+static json_object *of_expected(const struct loaded_list *list)
+{
+	struct expect_ref ref;
+	_cleanup_free_ char *error = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &error) < 0)
+		log_warning("%s; nothing is expected", error);
+	_cleanup_free_ json_object **recs = xcalloc(list->n, sizeof(*recs));
+	_cleanup_free_ const char **labels = xcalloc(list->n, sizeof(*labels));
+	for (size_t i = 0; i < list->n; i++) {
+		recs[i] = list->v[i].rec;
+		labels[i] = jpath_str(recs[i], "host") ?: list->v[i].source;
+	}
+	json_object *rows = report_expect_rows_json(&ref, recs, labels, list->n);
+	expect_ref_free(&ref);
+	return rows;
+}
+
 static void render_html(FILE *out, const void *fleet)
 {
 	fleet_html((json_object *)fleet, out);
@@ -88,6 +111,7 @@ static int write_html(const char *path, json_object *fleet)
 static int run(struct cmd_ctx *ctx, void *opts)
 {
 	const char *html = ((const struct args *)opts)->html;
+	bool with_expected = ((const struct args *)opts)->expected;
 	bool json = ctx->json;
 	int code;
 	struct loaded_list list = {0};
@@ -101,17 +125,27 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		return code;
 	}
 	struct fleet_input *in = xcalloc(list.n, sizeof(*in));
-	for (size_t i = 0; i < list.n; i++)
+	for (size_t i = 0; i < list.n; i++) {
+		/* the text shows the records' strings: what a terminal acts on, visible */
+		if (!json)
+			json_escape_controls(list.v[i].rec);
 		in[i] = (struct fleet_input){ list.v[i].rec, list.v[i].source, list.v[i].id };
+	}
 	struct diag_refs refs = {0};
 	load_references(&refs);
 	_cleanup_json_ json_object *fleet = fleet_build(in, list.n, &refs);
+	_cleanup_json_ json_object *expected = with_expected ? of_expected(&list) : NULL;
+	if (expected && json)
+		jset(fleet, "expected", json_object_get(expected));
 	if (html)
 		code = write_html(html, fleet);
 	if (json)
 		printf("%s\n", jdump(fleet, true));
-	else if (!html)
+	else if (!html) {
 		fleet_render(fleet, stdout);
+		if (expected)
+			report_expect_rows_render(expected, stdout);
+	}
 	diag_refs_free(&refs);
 	free(in);
 	loaded_list_free(&list);

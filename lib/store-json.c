@@ -260,7 +260,7 @@ static void index_take(struct store *s, struct entry *v, size_t n, const char *l
 	json_object *summary = jpath(o, "summary");
 	int64_t size, mtime;
 	struct stat st;
-	if (!same || !json_object_is_type(summary, json_type_object) || !jpath_int(o, "size", &size) ||
+	if (!same || !result_summary_current(summary) || !jpath_int(o, "size", &size) ||
 	    !jpath_int(o, "mtime_ns", &mtime) || fstatat(s->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    st.st_size != size || (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != mtime)
 		return;
@@ -439,7 +439,7 @@ int store_list(struct store *s, json_object **out)
 	for (size_t i = 0; i < n; i++) {
 		json_object *row = json_object_new_object();
 		jset_int(row, "id", v[i].id);
-		json_object_object_foreach(v[i].summary, k, val) jset(row, k, json_object_get(val));
+		result_summary_copy(row, v[i].summary);
 		json_object_array_add(list, row);
 	}
 	entries_free(v, n);

@@ -146,6 +146,9 @@ int store_add(struct store *s, json_object *result, int64_t *id)
 	sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
+	/* another import of the run went in since the look-up above: its id */
+	if (rc == SQLITE_CONSTRAINT && lookup_run(s, run_id, id) == 0)
+		return -EEXIST;
 	if (rc != SQLITE_DONE)
 		return sql_errno(rc);
 	*id = sqlite3_last_insert_rowid(s->db);
@@ -170,6 +173,25 @@ int store_get(struct store *s, int64_t id, json_object **out)
 	return r;
 }
 
+/* A summary of another version, made afresh from its record and kept
+ * (a store that cannot be written is listed all the same); NULL when the
+ * record cannot be read. */
+static json_object *summary_again(struct store *s, int64_t id)
+{
+	_cleanup_json_ json_object *rec = NULL;
+	if (store_get(s, id, &rec) < 0)
+		return NULL;
+	json_object *summary = result_summary(rec);
+	sqlite3_stmt *st;
+	if (prepare(s, "UPDATE results SET summary = ? WHERE id = ?", &st) == 0) {
+		sqlite3_bind_text(st, 1, jdump(summary, false), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, id);
+		(void)sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	return summary;
+}
+
 int store_list(struct store *s, json_object **out)
 {
 	sqlite3_stmt *st;
@@ -177,6 +199,7 @@ int store_list(struct store *s, json_object **out)
 	if (r < 0)
 		return r;
 	json_object *list = json_object_new_array();
+	_cleanup_json_ json_object *stale = json_object_new_array();
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 1);
@@ -187,7 +210,9 @@ int store_list(struct store *s, json_object **out)
 		}
 		json_object *row = json_object_new_object();
 		jset_int(row, "id", sqlite3_column_int64(st, 0));
-		json_object_object_foreach(summary, k, v) jset(row, k, json_object_get(v));
+		result_summary_copy(row, summary);
+		if (!result_summary_current(summary))
+			json_object_array_add(stale, json_object_get(row));
 		json_object_put(summary);
 		json_object_array_add(list, row);
 	}
@@ -195,6 +220,14 @@ int store_list(struct store *s, json_object **out)
 	if (rc != SQLITE_DONE) {
 		json_object_put(list);
 		return sql_errno(rc);
+	}
+	/* summaries of an older version: afresh, once the listing's statement is done */
+	for (size_t i = 0; i < jarr_len(stale); i++) {
+		json_object *row = json_object_array_get_idx(stale, i);
+		int64_t id;
+		_cleanup_json_ json_object *summary = jpath_int(row, "id", &id) ? summary_again(s, id) : NULL;
+		if (summary)
+			result_summary_copy(row, summary);
 	}
 	*out = list;
 	return 0;

@@ -223,7 +223,7 @@ static void summary(void **state)
 	assert_string_equal(json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN),
 			    "{\"run_id\":\"x\",\"started_at\":\"t\",\"host\":\"pi\",\"suite\":\"n\",\"copies\":[1,4],"
 			    "\"scores\":[812.5,null],\"flags\":[\"quick\",\"partial\",\"profile:base\","
-			    "\"profile:unixbench\"]}");
+			    "\"profile:unixbench\",\"unjudged\"],\"summary_version\":2}");
 }
 
 int main(void)
