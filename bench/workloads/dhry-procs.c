@@ -30,6 +30,8 @@ void dhry_proc_6(enum dhry_ident enum_val, enum dhry_ident *enum_ref)
 	}
 }
 
+enum dhry_ident dhry_func_1(char ch_1_val, char ch_2_val);
+
 /* Called three times per run: (2, 3) -> 7, (10, 5) -> 17, (6, 10) -> 18. */
 void dhry_proc_7(int int_1_val, int int_2_val, int *int_ref)
 {
