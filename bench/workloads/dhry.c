@@ -27,7 +27,8 @@ unsigned long dhry_run_index;
  * Declared without a prototype, as in the definition's source ("forward
  * declaration necessary since Enumeration may not simply be int"): its
  * arguments are promoted to int, and on x86-64 each call also clears %al,
- * as in UnixBench's loop. Defined with char parameters in dhry-procs.c.
+ * as in UnixBench's loop. Defined in the old style in dhry-procs.c, with
+ * char parameters that the definition converts the promoted ints back to.
  */
 enum dhry_ident dhry_func_1();
 
