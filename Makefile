@@ -285,6 +285,17 @@ bench-store:
 	@$(SUBMAKE) MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
 
+# How fleet and export scale: stores of 1,000 and 10,000 hosts with PER
+# results each, the wall time and peak RSS of fleet (text, JSON, HTML) and
+# export (OpenMetrics, samples), and the ratio of the two sizes:
+#   make bench-fleet [HOSTS="1000 10000"] [PER=10] [RUNS=3]
+# The stores are kept in $(B)/bench-fleet/ for the next run.
+.PHONY: bench-fleet
+bench-fleet:
+	@$(SUBMAKE) all $(B)/bench-store-fill
+	PER=$(or $(PER),10) RUNS=$(or $(RUNS),3) tools/bench-fleet $(B)/ubtune $(B)/bench-store-fill $(B)/bench-fleet \
+		$(or $(HOSTS),1000 10000)
+
 # How fast import reads UnixBench output (report, .log, one long line) at 1,
 # 15 and 100 MB, whether time per MB stays flat, and the libFuzzer rates of
 # tests/fuzz/fuzz-unixbench.c and fuzz-ubtext.c over SECONDS s each when
