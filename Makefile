@@ -52,6 +52,8 @@ WITH_ARCHIVE ?= 1
 PKGS := json-c inih
 # /proc/config.gz is inflated in memory (probe/virt.c)
 PKGS += zlib
+# HMAC-SHA256 derives the machine's id from /etc/machine-id (lib/machine-id.c)
+PKGS += nettle
 ifeq ($(WITH_SYSTEMD),1)
 PKGS += libsystemd
 endif
@@ -134,7 +136,7 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libubtune.a
 # Debian packages: to build, to test, and tools the tests drive.
 DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libudev-dev \
 	libhwloc-dev libsqlite3-dev libarchive-dev
-DEPS_BUILD += zlib1g-dev
+DEPS_BUILD += zlib1g-dev nettle-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 # xmllint checks that the SVG charts and HTML reports are well-formed XML
 DEPS_TEST += libxml2-utils
@@ -148,7 +150,7 @@ DEPS_TEST += strace
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
-	$(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev libsqlite3-dev libcmocka-dev)
+	$(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev nettle-dev libsqlite3-dev libcmocka-dev)
 # check-vm: Debian's kernels under qemu-system (TCG), busybox in the initramfs.
 DEPS_VM := qemu-system-arm qemu-system-x86 busybox-static cpio
 # make deps ARCH=arm64: every library of the full build for arm64 as well.
