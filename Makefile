@@ -140,8 +140,8 @@ DEPS_BUILD += zlib1g-dev nettle-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 # xmllint checks that the SVG charts and HTML reports are well-formed XML
 DEPS_TEST += libxml2-utils
-# the Prometheus client's parsers check export --format openmetrics
-DEPS_TEST += python3-prometheus-client
+# the Prometheus client's parsers and promtool check export --format openmetrics
+DEPS_TEST += python3-prometheus-client prometheus
 # the playbook of contrib/ansible (tests/e2e/test-ansible.sh runs it); make deb
 DEPS_TEST += ansible-core
 DEPS_DEB := dpkg-dev debhelper lintian

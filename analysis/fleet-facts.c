@@ -297,21 +297,19 @@ static json_object *difference_json(const struct fleet_fact *f, const char *own,
 	return o;
 }
 
-json_object *fleet_differences(const struct result_env *res, const struct result_env *const *peers, size_t npeers,
+json_object *fleet_differences(const struct fleet_digest *res, const struct fleet_digest *const *peers, size_t npeers,
 			       int t)
 {
 	struct difference *d = xcalloc(fleet_nfacts, sizeof(*d));
 	size_t nd = 0;
 	for (size_t f = 0; f < fleet_nfacts; f++) {
-		_cleanup_free_ char *own = fleet_facts[f].get(res);
+		const char *own = res->facts[f];
 		if (!own)
 			continue;
 		struct tally tl = { .counts = xcalloc(npeers + 1, sizeof(size_t)) };
-		for (size_t p = 0; p < npeers; p++) {
-			_cleanup_free_ char *v = fleet_facts[f].get(peers[p]);
-			if (v)
-				tally_add(&tl, v);
-		}
+		for (size_t p = 0; p < npeers; p++)
+			if (peers[p]->facts[f])
+				tally_add(&tl, peers[p]->facts[f]);
 		double share = tl.known ? (double)tally_count(&tl, own) / (double)tl.known : 1;
 		if (tl.known && share < 0.5) {
 			tally_sort(&tl);

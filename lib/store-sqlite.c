@@ -19,16 +19,22 @@ char *store_path(const char *dir)
 
 struct store {
 	sqlite3 *db;
+	bool digests; /* the table has the digest column (a read-only store of version 1 has not) */
+	sqlite3_stmt *get_digest; /* prepared once: the fleet asks for thousands */
 };
 
-/* ids are never reused (AUTOINCREMENT), so "result 12" keeps meaning one run */
+/* ids are never reused (AUTOINCREMENT), so "result 12" keeps meaning one
+ * run; digest: what fleet and export read of the record (store_get_digest()) */
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS results ("
 	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
 	" run_id TEXT UNIQUE NOT NULL,"
 	" started_at TEXT NOT NULL,"
 	" summary TEXT NOT NULL,"
-	" record TEXT NOT NULL);";
+	" record TEXT NOT NULL,"
+	" digest TEXT);";
+/* The schema's version: 2 added the digest column. */
+#define SCHEMA_VERSION 2
 
 static int sql_errno(int rc)
 {
@@ -56,12 +62,28 @@ static int sql_errno(int rc)
 
 const char store_kind[] = "an SQLite database";
 
-/* The schema's version, set once: a PRAGMA that sets it writes the file
- * each time, and a command that only reads the store changes nothing. */
-static int mark_version(sqlite3 *db)
+/* Whether a table has a column. */
+static bool has_column(sqlite3 *db, const char *table, const char *column)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+	_cleanup_free_ char *sql = xasprintf("PRAGMA table_info(%s)", table);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return false;
+	bool found = false;
+	while (!found && sqlite3_step(st) == SQLITE_ROW)
+		found = streq_ptr((const char *)sqlite3_column_text(st, 1), column);
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* The schema's version, set once: a PRAGMA that sets it writes the file
+ * each time, and a command that only reads the store changes nothing. A
+ * store of version 1 gains the digest column; one that cannot be written
+ * is read without it (the digests are made from the records then). */
+static int mark_version(struct store *s)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	rc = sqlite3_step(st);
@@ -69,7 +91,16 @@ static int mark_version(sqlite3 *db)
 	sqlite3_finalize(st);
 	if (version < 0)
 		return rc == SQLITE_DONE ? SQLITE_CORRUPT : rc;
-	return version == 1 ? SQLITE_OK : sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL);
+	s->digests = has_column(s->db, "results", "digest");
+	if (version == SCHEMA_VERSION && s->digests)
+		return SQLITE_OK;
+	rc = s->digests ? SQLITE_OK : sqlite3_exec(s->db, "ALTER TABLE results ADD COLUMN digest TEXT", NULL, NULL, NULL);
+	if (rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN)
+		return SQLITE_OK;
+	if (rc == SQLITE_OK)
+		s->digests = true;
+	_cleanup_free_ char *sql = xasprintf("PRAGMA user_version = %d", SCHEMA_VERSION);
+	return rc == SQLITE_OK ? sqlite3_exec(s->db, sql, NULL, NULL, NULL) : rc;
 }
 
 int store_open(const char *dir, struct store **out)
@@ -83,25 +114,26 @@ int store_open(const char *dir, struct store **out)
 	struct stat st;
 	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return -EINVAL;
-	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
+	struct store *s = xcalloc(1, sizeof(*s));
+	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc == SQLITE_OK) {
-		sqlite3_busy_timeout(db, 10000);
-		rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL);
+		sqlite3_busy_timeout(s->db, 10000);
+		rc = sqlite3_exec(s->db, schema_sql, NULL, NULL, NULL);
 	}
 	if (rc == SQLITE_OK)
-		rc = mark_version(db);
+		rc = mark_version(s);
 	if (rc != SQLITE_OK) {
-		sqlite3_close(db);
+		sqlite3_close(s->db);
+		free(s);
 		return sql_errno(rc);
 	}
-	*out = xcalloc(1, sizeof(**out));
-	(*out)->db = db;
+	*out = s;
 	return 0;
 }
 
 void store_close(struct store *s)
 {
+	sqlite3_finalize(s->get_digest);
 	sqlite3_close(s->db);
 	free(s);
 }
@@ -126,7 +158,7 @@ static int lookup_run(struct store *s, const char *run_id, int64_t *id)
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : sql_errno(rc);
 }
 
-int store_add(struct store *s, json_object *result, int64_t *id)
+int store_add_with_digest(struct store *s, json_object *result, const char *digest, int64_t *id)
 {
 	_cleanup_free_ char *why = NULL;
 	if (result_check(result, &why) < 0)
@@ -137,13 +169,17 @@ int store_add(struct store *s, json_object *result, int64_t *id)
 	if (lookup_run(s, run_id, id) == 0)
 		return -EEXIST;
 	sqlite3_stmt *st;
-	int r = prepare(s, "INSERT INTO results (run_id, started_at, summary, record) VALUES (?, ?, ?, ?)", &st);
+	int r = prepare(s, s->digests ? "INSERT INTO results (run_id, started_at, summary, record, digest) VALUES (?, ?, ?, ?, ?)"
+				      : "INSERT INTO results (run_id, started_at, summary, record) VALUES (?, ?, ?, ?)",
+			&st);
 	if (r < 0)
 		return r;
 	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, jpath_str(summary, "started_at"), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, jdump(summary, false), -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
+	if (s->digests)
+		sqlite3_bind_text(st, 5, digest, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -170,34 +206,79 @@ int store_get(struct store *s, int64_t id, json_object **out)
 	return r;
 }
 
-int store_list(struct store *s, json_object **out)
+int store_each(struct store *s, store_each_fn fn, void *arg)
 {
 	sqlite3_stmt *st;
 	int r = prepare(s, "SELECT id, summary FROM results ORDER BY id", &st);
 	if (r < 0)
 		return r;
-	json_object *list = json_object_new_array();
 	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (r >= 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 1);
 		json_object *summary = NULL;
 		if (!text || jload_string(text, &summary) < 0 || !json_object_is_type(summary, json_type_object)) {
 			json_object_put(summary);
 			summary = json_object_new_object();
 		}
-		json_object *row = json_object_new_object();
-		jset_int(row, "id", sqlite3_column_int64(st, 0));
-		json_object_object_foreach(summary, k, v) jset(row, k, json_object_get(v));
+		r = fn(sqlite3_column_int64(st, 0), summary, arg);
 		json_object_put(summary);
-		json_object_array_add(list, row);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		json_object_put(list);
-		return sql_errno(rc);
+	if (r < 0)
+		return r;
+	return rc == SQLITE_DONE ? 0 : sql_errno(rc);
+}
+
+int store_get_digest(struct store *s, int64_t id, char **text)
+{
+	if (!s->digests)
+		return -ENOENT;
+	if (!s->get_digest) {
+		int r = prepare(s, "SELECT digest FROM results WHERE id = ?", &s->get_digest);
+		if (r < 0)
+			return r;
 	}
-	*out = list;
-	return 0;
+	sqlite3_stmt *st = s->get_digest;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st), r = -ENOENT;
+	const char *t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (t) {
+		*text = xstrdup(t);
+		r = 0;
+	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		r = sql_errno(rc);
+	}
+	sqlite3_reset(st);
+	return r;
+}
+
+int store_set_digest(struct store *s, int64_t id, const char *text)
+{
+	if (!s->digests)
+		return -EROFS;
+	sqlite3_stmt *st;
+	int r = prepare(s, "UPDATE results SET digest = ? WHERE id = ?", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sql_errno(rc);
+	return sqlite3_changes(s->db) ? 0 : -ENOENT;
+}
+
+int store_begin(struct store *s)
+{
+	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : sql_errno(rc);
+}
+
+int store_commit(struct store *s)
+{
+	int rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : sql_errno(rc);
 }
 
 #endif

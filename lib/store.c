@@ -9,6 +9,32 @@
 #include "lib/paths.h"
 #include "lib/util.h"
 
+int store_add(struct store *s, json_object *result, int64_t *id)
+{
+	return store_add_with_digest(s, result, NULL, id);
+}
+
+static int list_row(int64_t id, json_object *summary, void *list)
+{
+	json_object *row = json_object_new_object();
+	jset_int(row, "id", id);
+	json_object_object_foreach(summary, k, v) jset(row, k, json_object_get(v));
+	json_object_array_add(list, row);
+	return 0;
+}
+
+int store_list(struct store *s, json_object **out)
+{
+	json_object *list = json_object_new_array();
+	int r = store_each(s, list_row, list);
+	if (r < 0) {
+		json_object_put(list);
+		return r;
+	}
+	*out = list;
+	return 0;
+}
+
 int store_resolve(struct store *s, const char *ref, int64_t *id)
 {
 	uint64_t back = 0;

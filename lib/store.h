@@ -34,12 +34,35 @@ char *store_path(const char *dir);
 /* Adds a checked record; *id gets its id. -EEXIST (and the stored id)
  * when a record with the same run id is already there. */
 int store_add(struct store *s, json_object *result, int64_t *id);
+/* The same, with its digest (store_get_digest(); NULL: none). */
+int store_add_with_digest(struct store *s, json_object *result, const char *digest, int64_t *id);
 /* The record with this id (caller puts it); -ENOENT when there is none. */
 int store_get(struct store *s, int64_t id, json_object **out);
 /* Summaries of every result, oldest first: an array of
- * {"id", "run_id", "started_at", "host", "suite", "copies": [..],
- *  "scores": [..], "flags": [..]}. */
+ * {"id", "run_id", "started_at", "host", "machine_id", "round", "suite",
+ *  "copies": [..], "scores": [..], "flags": [..]}. */
 int store_list(struct store *s, json_object **out);
+/* The same one at a time (summary borrowed for the call), so that a
+ * reader of a large store holds no more than it keeps; a negative return
+ * of fn stops the walk and is returned. */
+typedef int (*store_each_fn)(int64_t id, json_object *summary, void *arg);
+int store_each(struct store *s, store_each_fn fn, void *arg);
+
+/*
+ * A digest of a record kept beside it: what `fleet` and `export` read of a
+ * result (analysis/fleet.h), made when it is stored or when first needed,
+ * so that they never hold every record. Text the caller frees; -ENOENT
+ * when the result has none (made before digests were kept). Setting one
+ * on a store that cannot take it (an old store that is read-only) gives
+ * -EROFS.
+ */
+int store_get_digest(struct store *s, int64_t id, char **text);
+int store_set_digest(struct store *s, int64_t id, const char *text);
+
+/* Adds between these are one transaction (SQLite syncs once for all of
+ * them, where each add alone syncs): for an import of a whole fleet. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
 /* "12", "last", "last~1" (the one before the last) to an id. -EINVAL for
  * another form, -ENOENT when no such result exists. */
 int store_resolve(struct store *s, const char *ref, int64_t *id);

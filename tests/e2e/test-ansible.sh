@@ -39,10 +39,12 @@ host() {
 	local name=$1 work=$2
 	shift 2
 	mkdir -p "$T/$name"
+	# a machine of its own: its machine id
+	printf '%032x\n' "$(cksum <<<"$name" | cut -d' ' -f1)" >"$T/$name/machine-id"
 	cat <<YAML
     $name:
       ubtune_bin: $T/$name/bin/ubtune
-      ubtune_command: [unshare, --user, --map-root-user, --uts, sh, -c, 'hostname "\$0" && exec "\$@"', $name, $T/$name/bin/ubtune]
+      ubtune_command: [unshare, --user, --map-root-user, --uts, --mount, sh, -c, 'hostname "\$0" && mount --bind "\$1" /etc/machine-id && shift && exec "\$@"', $name, $T/$name/machine-id, $T/$name/bin/ubtune]
       ubtune_workdir: $work
       ubtune_environment:
         UBTUNE_STATE_DIR: $T/$name/state
@@ -113,7 +115,7 @@ cmp -s "$T/stdout" "$T/history-1.json" || fail "the second import stored again: 
 
 # the fleet names b7, and its workdir (its sentence on one line)
 expect_exit 0 "$UBTUNE" fleet --width 1000
-grep -Eq "host b7 scores [0-9]+ % below its 3 peers in File Copy 1024( \(1 copy\))?: its workdir is on .*, theirs on tmpfs" "$T/stdout" ||
+grep -Eq "host b7 scores [0-9]+ (%|times) below its 3 peers in File Copy 1024( \(1 copy\))?: its workdir is on .*, theirs on tmpfs" "$T/stdout" ||
 	fail "fleet does not name b7 with its workdir: $(cat "$T/stdout")"
 grep -q "host b7" "$T/run.log" || fail "the playbook does not show the fleet"
 pass
