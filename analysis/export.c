@@ -285,7 +285,7 @@ static void py_string(struct buf *b, const char *s)
 		case '\f': buf_puts(b, "\\f"); continue;
 		}
 		if (cp >= 0x20 && cp < 0x7f)
-			buf_printf(b, "%c", (char)cp);
+			buf_add(b, (const char *)c - 1, 1);
 		else if (cp < 0x10000)
 			buf_printf(b, "\\u%04x", cp);
 		else
