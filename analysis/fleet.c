@@ -554,7 +554,8 @@ static void mixed_notes(const struct fleet *f, json_object *notes)
 		if (d->incomplete) {
 			size_t tests = 0;
 			for (size_t k = 0; k < d->nruns; k++)
-				tests += d->runs[k].ntests;
+				for (size_t t = 0; t < d->runs[k].ntests; t++)
+					tests += isfinite(d->runs[k].tests[t].index) || isfinite(d->runs[k].tests[t].result);
 			_cleanup_free_ char *note = xasprintf("%s's result is incomplete: stopped%s%s after %zu test%s", f->labels[i],
 							      d->interrupted_by ? " by " : "", d->interrupted_by ?: "",
 							      tests, tests == 1 ? "" : "s");

@@ -390,6 +390,55 @@ static void fleet_record(void **state)
 	}
 }
 
+/* How far off: a percentage, or a factor where a percentage would round
+ * the difference away (0.9 against 697 is not "100 % below"). */
+static void off_text(void **state)
+{
+	char b[64];
+	fleet_off_text(0.9, 697, b, sizeof(b));
+	assert_string_equal(b, "774 times below");
+	fleet_off_text(78, 100, b, sizeof(b));
+	assert_string_equal(b, "22 % below");
+	fleet_off_text(251, 100, b, sizeof(b));
+	assert_string_equal(b, "151 % above");
+	fleet_off_text(1500, 100, b, sizeof(b));
+	assert_string_equal(b, "15 times above");
+	fleet_off_text(0, 100, b, sizeof(b));
+	assert_string_equal(b, "100 % below");
+}
+
+/* A fact that does not move the test is never the reason: Whetstone far
+ * above its peers on another workdir says no fact sets it apart. */
+static void reason_is_relevant(void **state)
+{
+	json_object *recs[4] = {
+		host("p1", "tmpfs", "tmpfs", "performance", "6.1.0-18", 450),
+		host("p2", "tmpfs", "tmpfs", "performance", "6.1.0-18", 452),
+		host("p3", "tmpfs", "tmpfs", "performance", "6.1.0-18", 449),
+		host("w9", "ext4", "hdd", "performance", "6.1.0-18", 451),
+	};
+	/* w9's Dhrystone is 2.5 times its peers' */
+	jset_double(jpath(recs[3], "runs.0.tests.0"), "index", 3750);
+	struct fleet_input in[4];
+	for (int i = 0; i < 4; i++) {
+		in[i] = (struct fleet_input){ .source = "test", .id = i + 1 };
+		digest_of(recs[i], &in[i].d);
+	}
+	_cleanup_json_ json_object *f = fleet_build(in, 4, NULL);
+	json_object *o = json_object_array_get_idx(jpath(f, "outliers"), 0);
+	assert_non_null(o);
+	assert_jstr(o, "sentence", "host w9 scores 150 % above its 3 peers in Dhrystone 2; no recorded fact that moves "
+				  "this test sets it apart");
+	json_object *dhry = json_object_array_get_idx(jpath(f, "sections.0.tests"), 0);
+	json_object *d = json_object_array_get_idx(jpath(json_object_array_get_idx(jpath(dhry, "outliers"), 0), "differences"), 0);
+	assert_jstr(d, "fact", "workdir medium");
+	assert_false(json_object_get_boolean(jpath(d, "relevant")));
+	for (int i = 0; i < 4; i++) {
+		json_object_put(recs[i]);
+		fleet_digest_free(&in[i].d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +450,8 @@ int main(void)
 		cmocka_unit_test(machines),
 		cmocka_unit_test(fact_ranking),
 		cmocka_unit_test(fleet_record),
+		cmocka_unit_test(off_text),
+		cmocka_unit_test(reason_is_relevant),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
