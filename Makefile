@@ -142,8 +142,9 @@ DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 DEPS_TEST += libxml2-utils
 # the Prometheus client's parsers and promtool check export --format openmetrics
 DEPS_TEST += python3-prometheus-client prometheus
-# the playbook of contrib/ansible (tests/e2e/test-ansible.sh runs it); make deb
-DEPS_TEST += ansible-core
+# the playbook of contrib/ansible: tests/e2e/test-ansible.sh runs it over SSH
+# to hosts in network namespaces of their own, each with its sshd
+DEPS_TEST += ansible-core openssh-server openssh-client iproute2
 DEPS_DEB := dpkg-dev debhelper lintian
 # strace injects kills and I/O errors into apply, revert and the store
 DEPS_TEST += strace
@@ -317,11 +318,26 @@ bench-import: $(B)/ubtune
 DEB_B := $(B)/deb
 .PHONY: deb
 deb:
+	@tools/install-deps $(DEPS_BUILD) $(DEPS_DEB)
 	rm -rf $(DEB_B) && mkdir -p $(DEB_B)/ubtune
 	git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t $(DEB_B)/ubtune
 	cd $(DEB_B)/ubtune && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error,warning $(DEB_B)/*.changes
 	@ls $(DEB_B)/*.deb
+
+# The static binaries the Ansible role installs on hosts that do not take the
+# Debian package (contrib/ansible/README.md): x86_64 (STATIC=1) and aarch64
+# (the arm64 build of check-arm64), in contrib/ansible/bin/ubtune-ARCH.
+FLEET_BIN := contrib/ansible/bin
+.PHONY: fleet-binaries
+FLEET_DEPS := gcc-aarch64-linux-gnu $(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev nettle-dev)
+fleet-binaries:
+	@tools/install-deps $(DEPS_BUILD) $(FLEET_DEPS)
+	+@$(SUBMAKE) STATIC=1 B=$(STATIC_B) all
+	+@$(ARM64_MAKE) all
+	install -Dm755 $(STATIC_B)/ubtune $(FLEET_BIN)/ubtune-$(shell uname -m)
+	install -Dm755 $(ARM64_B)/ubtune $(FLEET_BIN)/ubtune-aarch64
+	@ls -l $(FLEET_BIN)
 
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
