@@ -312,6 +312,14 @@ bench-import: $(B)/ubtune
 	tools/bench-import $(B) $(B)/bench-import $(or $(RUNS),3) \
 		$(if $(shell command -v clang),$(FUZZ_B)) $(or $(SECONDS),5)
 
+# How often diagnose ranks first (and in its top three) the cause that the
+# sources of the published corpus state, and its false alarms (medium or
+# high) on the runs they call healthy:
+#   make bench-diagnose [VERBOSE=1] [UBTUNE_OLD=path of another build to measure]
+.PHONY: bench-diagnose
+bench-diagnose: $(B)/ubtune
+	tools/bench-diagnose $(if $(VERBOSE),--verbose) $(or $(UBTUNE_OLD),$(B)/ubtune) tests/fixtures/unixbench-published
+
 # The Debian package, built by dpkg-buildpackage from debian/ in a copy of
 # the tree (the source tree stays clean) and checked by lintian:
 # $(B)/deb/ubtune_VERSION_ARCH.deb.

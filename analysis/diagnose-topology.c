@@ -180,6 +180,11 @@ double diag_topology_capacity(const struct diag_topology *t, unsigned n)
 	return sum;
 }
 
+double diag_smt_capacity(unsigned n)
+{
+	return (n + 1) / 2 + n / 2 * SMT_GAIN;
+}
+
 double diag_capacity(const struct diag_case *c, const struct diag_run *r)
 {
 	return diag_topology_capacity(&c->topo, diag_parallel(c, r));

@@ -164,6 +164,9 @@ struct diag_topology {
  * of each kind at its speed, fastest first, then a quarter of a core per
  * SMT sibling; n where nothing is known. */
 double diag_topology_capacity(const struct diag_topology *t, unsigned n);
+/* What n copies reach on CPUs that are SMT siblings two to a core: what a
+ * record that says nothing of its topology may be. */
+double diag_smt_capacity(unsigned n);
 /* The CPUs n copies get: "4 Cortex-A76 + 4 Cortex-A55", "8 threads on 4 cores". */
 void diag_topology_text(const struct diag_topology *t, unsigned n, char *buf, size_t size);
 

@@ -173,6 +173,19 @@ static const struct schema numa_schema = SCHEMA(T, L(nodes, node_schema), L(stor
 						B(numad), B(kernel_numa));
 #undef T
 
+#define T struct env_cgroup_throttling
+static const struct schema cgroup_throttling_schema = SCHEMA(T, I(nr_periods), I(nr_throttled), I(throttled_usec),
+							     S(source));
+#undef T
+
+#define T struct env_cgroup
+static const struct schema cgroup_schema = SCHEMA(T, I(version), S(path), S(cpuset), S(cpuset_source), S(affinity),
+						  I(cpu_quota_us), I(cpu_period_us), N(cpu_quota_cpus),
+						  S(cpu_quota_source), I(cpu_weight), I(cpu_shares),
+						  O(throttling, cgroup_throttling_schema), J(memory_max),
+						  S(memory_max_source), I(cpus));
+#undef T
+
 #define T struct env_noisy
 static const struct schema noisy_schema = SCHEMA(T, S(unit), S(state), S(source), S(sub), S(load), S(process), I(pid),
 						 B(protective));
@@ -227,7 +240,8 @@ const struct schema env_record_schema = SCHEMA(T, FIELD_SELF(T, json), S(schema)
 					       L(unavailable, unavailable_schema), O(host, host_schema),
 					       O(cpu, cpu_schema), O(memory, memory_schema), O(virt, virt_schema),
 					       O(power, power_schema), O(storage, storage_schema),
-					       O(numa, numa_schema), O(services, services_schema),
+					       O(numa, numa_schema), O(cgroup, cgroup_schema),
+					       O(services, services_schema),
 					       O(processes, processes_schema), O(toolchain, toolchain_schema),
 					       L(findings, finding_schema), O(unixbench, unixbench_schema));
 #undef T

@@ -209,6 +209,20 @@ struct env_numa {
 	struct opt_bool irqbalance, numad, kernel_numa;
 };
 
+/* The cgroup of the process that benchmarks (probe/cgroup.c). */
+struct env_cgroup_throttling {
+	struct opt_int nr_periods, nr_throttled, throttled_usec;
+	const char *source;
+};
+
+struct env_cgroup {
+	struct opt_int version, cpu_quota_us, cpu_period_us, cpu_weight, cpu_shares, cpus;
+	struct opt_num cpu_quota_cpus;
+	const char *path, *cpuset, *cpuset_source, *cpu_quota_source, *memory_max_source, *affinity;
+	json_object *memory_max; /* bytes, "max", or NULL */
+	struct env_cgroup_throttling throttling;
+};
+
 struct env_noisy {
 	const char *unit, *state, *source, *sub, *load, *process;
 	struct opt_int pid;
@@ -278,6 +292,7 @@ struct env_record {
 	struct env_power power;
 	struct env_storage storage;
 	struct env_numa numa;
+	struct env_cgroup cgroup;
 	struct env_services services;
 	struct env_processes processes;
 	struct env_toolchain toolchain;

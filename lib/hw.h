@@ -36,6 +36,19 @@ int hw_class_entries(struct rootfs *rf, const char *class, const char *prefix, s
  * when missing, empty, longer than HW_LABEL_MAX or not text. */
 char *hw_label_attr(struct rootfs *rf, const char *dir, const char *name);
 
+/* ---- which CPUs are online ---- */
+
+enum hw_online_source { HW_ONLINE_LIST, HW_ONLINE_FALLBACK, HW_ONLINE_DIRS };
+
+/*
+ * The online CPUs: cpu/online, else `fallback` (the processors of
+ * /proc/cpuinfo, which lists online CPUs only; may be NULL), else the
+ * cpuN directories that have a topology/ (kernels and dumps without
+ * either); less every CPU whose cpuN/online says 0. 0 with *source
+ * telling which, -ENOENT when nothing tells.
+ */
+int hw_online_cpus(struct rootfs *rf, const struct cpuset *fallback, struct cpuset *out, enum hw_online_source *source);
+
 /* ---- thermal zones ---- */
 
 struct hw_trip {

@@ -163,7 +163,7 @@ void result_record_free(struct result_record *r)
 	*r = (struct result_record){0};
 }
 
-/* No UnixBench value comes near it (unixbench/parse.c reads none above). */
+/* No UnixBench value comes near it (unixbench/parse-tokens.c reads none above). */
 #define VALUE_MAX 1e15
 
 /* A number of a run that no UnixBench run has: negative, past VALUE_MAX,

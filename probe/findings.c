@@ -8,6 +8,7 @@
 static const struct rule *const rule_tables[] = {
 	cpu_rules,     clock_rules,    idle_rules, memory_rules,    virt_rules,
 	power_rules,   storage_rules,  numa_rules, services_rules, limits_rules,
+	cgroup_rules,
 };
 
 static const char *const severity_names[] = { "info", "warn", "crit" };

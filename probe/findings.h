@@ -36,7 +36,8 @@ struct rule {
 
 /* Rule tables, one per area, each ended by an entry with id == NULL. */
 extern const struct rule cpu_rules[], memory_rules[], virt_rules[], power_rules[],
-	storage_rules[], numa_rules[], services_rules[], clock_rules[], idle_rules[], limits_rules[];
+	storage_rules[], numa_rules[], services_rules[], clock_rules[], idle_rules[], limits_rules[],
+	cgroup_rules[];
 
 /* Replaces (with fmt) one of a finding's text fields. */
 void finding_set(char **field, const char *fmt, ...) _printf_(2, 3);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "lib/cgroup.h"
 #include "lib/spawn.h"
 #include "probe.h"
 
@@ -42,50 +43,11 @@ static bool nproc_limits(struct probe_ctx *ctx, json_object *limits)
  * the v1 pids hierarchy); "max" when none is set. */
 static void pids_max(struct probe_ctx *ctx, json_object *limits)
 {
-	_cleanup_free_ char *text = NULL;
-	jset_null(limits, "pids_max");
-	jset_null(limits, "pids_max_source");
-	if (rootfs_read(ctx->rf, "/proc/self/cgroup", &text, NULL) < 0)
-		return;
-	struct strv lines = {0};
-	strv_split(text, "\n", &lines);
-	_cleanup_free_ char *base = NULL, *path = NULL;
-	for (size_t i = 0; i < lines.n && !base; i++) {
-		const char *l = lines.v[i];
-		if (startswith(l, "0::"))
-			base = xstrdup("/sys/fs/cgroup"), path = xstrdup(l + 3);
-		else if (strstr(l, ":pids:"))
-			base = xstrdup("/sys/fs/cgroup/pids"), path = xstrdup(strstr(l, ":pids:") + 6);
-	}
-	strv_free(&lines);
-	if (!base)
-		return;
-	int64_t lowest = -1;
-	_cleanup_free_ char *source = NULL;
-	bool any = false;
-	for (;;) {
-		_cleanup_free_ char *file = xasprintf("%s%s%s/pids.max", base, *path == '/' ? "" : "/", streq(path, "/") ? "" : path);
-		_cleanup_free_ char *v = NULL;
-		if (rootfs_read_line(ctx->rf, file, &v) == 0) {
-			uint64_t n;
-			any = true;
-			if (parse_u64(v, &n) == 0 && (lowest < 0 || (int64_t)n < lowest)) {
-				lowest = (int64_t)n;
-				free(source);
-				source = xstrdup(file);
-			}
-		}
-		char *slash = strrchr(path, '/');
-		if (!slash || slash == path)
-			break;
-		*slash = '\0';
-	}
-	if (lowest >= 0) {
-		jset_int(limits, "pids_max", lowest);
-		jset_str(limits, "pids_max_source", source);
-	} else if (any) {
-		jset_str(limits, "pids_max", "max");
-	}
+	struct cgroup cg;
+	bool open = cgroup_open(ctx->rf, &cg) == 0;
+	cgroup_limit_collect(ctx, open ? &cg : NULL, CGROUP_PIDS, "pids.max", limits, "pids_max");
+	if (open)
+		cgroup_free(&cg);
 }
 
 static void sysctl_number(struct probe_ctx *ctx, json_object *o, const char *key, const char *path)

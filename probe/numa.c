@@ -12,6 +12,7 @@
 #endif
 
 #include "lib/cpuset.h"
+#include "lib/hw.h"
 #include "services.h"
 
 #define NODE_DIR "/sys/devices/system/node"
@@ -81,11 +82,12 @@ int numa_nodes_sysfs(struct rootfs *rf, json_object **out)
 {
 	struct strv names = {0};
 	struct cpuset online_nodes = {0}, online_cpus = {0};
+	enum hw_online_source source;
 	int r = rootfs_list(rf, NODE_DIR, &names);
 	if (r < 0)
 		return r;
 	bool have_nodes = read_cpuset(rf, NODE_DIR "/online", false, &online_nodes);
-	bool have_cpus = read_cpuset(rf, CPU_DIR "/online", false, &online_cpus);
+	bool have_cpus = hw_online_cpus(rf, NULL, &online_cpus, &source) == 0;
 
 	json_object *a = json_object_new_array();
 	for (size_t i = 0; i < names.n; i++) {
@@ -132,7 +134,7 @@ static void env_restore(struct env_save *e)
 /* Loads what NUMA nodes need: no caches, no I/O devices, no distances. */
 static int load_topology(struct rootfs *rf, hwloc_topology_t *topo)
 {
-	struct env_save env[3];
+	struct env_save env[5];
 	size_t n = 0;
 	if (!rootfs_is_live(rf)) {
 		env_set(&env[n++], "HWLOC_FSROOT", rootfs_path(rf));
@@ -140,6 +142,10 @@ static int load_topology(struct rootfs *rf, hwloc_topology_t *topo)
 	}
 	/* A root without CPU topology is reported by us, not on stderr. */
 	env_set(&env[n++], "HWLOC_HIDE_ERRORS", "2");
+	/* every node the kernel lists, as the sysfs reader gives them: GPU
+	 * memory nodes too, and nodes whose CPUs a firmware bug overlaps */
+	env_set(&env[n++], "HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES", "1");
+	env_set(&env[n++], "HWLOC_DEBUG_ALLOW_OVERLAPPING_NODE_CPUSETS", "2");
 
 	int r = hwloc_topology_init(topo) < 0 ? -errno : 0;
 	if (r == 0) {
@@ -168,18 +174,34 @@ static int load_topology(struct rootfs *rf, hwloc_topology_t *topo)
 	return 0;
 }
 
+static int cmp_node_id(const void *a, const void *b)
+{
+	int64_t x = 0, y = 0;
+	jpath_int(*(json_object *const *)a, "id", &x);
+	jpath_int(*(json_object *const *)b, "id", &y);
+	return x < y ? -1 : x > y;
+}
+
 int numa_nodes_hwloc(struct rootfs *rf, json_object **out)
 {
 	hwloc_topology_t topo;
+	struct cpuset online = {0};
+	enum hw_online_source source;
 	int r = load_topology(rf, &topo);
 	if (r < 0)
 		return r;
+	bool have_online = hw_online_cpus(rf, NULL, &online, &source) == 0;
 	json_object *a = json_object_new_array();
 	for (hwloc_obj_t o = NULL; (o = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, o));) {
 		json_object *node = json_object_new_object();
 		char *cpus = NULL;
 		jset_int(node, "id", o->os_index);
-		if (hwloc_bitmap_list_asprintf(&cpus, o->cpuset) >= 0)
+		/* the node's own CPUs as the kernel lists them: hwloc gives a
+		 * node without CPUs (memory tiers, GPU memory) the CPUs near it */
+		_cleanup_free_ char *own = node_cpus(rf, o->os_index, have_online ? &online : NULL);
+		if (own)
+			jset_str(node, "cpus", own);
+		else if (hwloc_bitmap_list_asprintf(&cpus, o->cpuset) >= 0)
 			jset_str(node, "cpus", cpus);
 		else
 			jset_null(node, "cpus");
@@ -192,6 +214,9 @@ int numa_nodes_hwloc(struct rootfs *rf, json_object **out)
 		json_object_array_add(a, node);
 	}
 	hwloc_topology_destroy(topo);
+	cpuset_free(&online);
+	/* in the kernel's order: hwloc lists nodes by locality */
+	json_object_array_sort(a, cmp_node_id);
 	*out = a;
 	return 0;
 }

@@ -16,6 +16,7 @@ const struct probe_area probe_areas[] = {
 	{ "power", power_collect, power_render },
 	{ "storage", storage_collect, storage_render },
 	{ "numa", numa_collect, numa_render },
+	{ "cgroup", cgroup_collect, cgroup_render },
 	{ "services", services_collect, services_render },
 	{ "toolchain", toolchain_collect, toolchain_render },
 };

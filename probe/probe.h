@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "lib/cgroup.h"
 #include "lib/env-record.h"
 #include "lib/json.h"
 #include "lib/rootfs.h"
@@ -122,6 +123,13 @@ int storage_collect(struct probe_ctx *ctx);
 void storage_render(const struct env_record *env, FILE *out);
 int numa_collect(struct probe_ctx *ctx);
 void numa_render(const struct env_record *env, FILE *out);
+int cgroup_collect(struct probe_ctx *ctx);
+/* KEY = the lowest number FILE holds from the process's cgroup up (a
+ * number, "max", or null when cg is NULL or no file is there) and
+ * KEY_source = its file (lib/cgroup.h cgroup_lowest()). */
+void cgroup_limit_collect(struct probe_ctx *ctx, const struct cgroup *cg, enum cgroup_controller c, const char *file,
+			  json_object *o, const char *key);
+void cgroup_render(const struct env_record *env, FILE *out);
 int services_collect(struct probe_ctx *ctx);
 void services_render(const struct env_record *env, FILE *out);
 int toolchain_collect(struct probe_ctx *ctx);

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 
-#include "probe/storage.h"
+#include "lib/mounts.h"
 #include "tune/services.h"
 
 #define MOUNTINFO_MAX (16u << 20)

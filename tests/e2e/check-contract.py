@@ -37,6 +37,10 @@ CONTRACT = {
     "services.init_scripts": (L, True),
     "toolchain.cc": (S, True), "toolchain.cc_version": (S, True), "toolchain.libc": (S, True),
     "toolchain.libc_version": (S, True),
+    "cgroup.version": (N, True), "cgroup.path": (S, True), "cgroup.cpuset": (S, True),
+    "cgroup.affinity": (S, True), "cgroup.cpu_quota_us": (N, True), "cgroup.cpu_period_us": (N, True),
+    "cgroup.cpu_quota_cpus": (N, True), "cgroup.throttling": (O, True), "cgroup.cpu_weight": (N, True),
+    "cgroup.cpus": (N, True),
     "findings": (L, False),
 }
 MOUNT = ["target", "source", "fstype", "options"]

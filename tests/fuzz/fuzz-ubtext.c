@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The UnixBench reader alone (unixbench/parse.c): the same inputs as the
+ * The UnixBench reader alone (unixbench/parse*.c): the same inputs as the
  * unixbench harness, without building records from them, so that a run
  * reaches the parser's corners many times faster. What the parser keeps
  * must be a number UnixBench could print: finite, 0 to 1e15.

@@ -186,9 +186,22 @@ static void scaling_on_topologies(void **state)
 		said |= strstr(d.evidence.v[i], "has performance and efficiency cores") != NULL;
 	assert_true(said);
 	diagnosis_clear(&d);
-	/* nothing known of the machine: one copy per CPU is the expectation */
-	_cleanup_json_ json_object *unknown = scaled(4, 2.0, NULL);
+	/* nothing known of the machine: one copy per CPU is the expectation, and
+	 * what is poor even on 2 cores with a sibling each is said so */
+	_cleanup_json_ json_object *unknown = scaled(4, 1.2, NULL);
 	expect_rule("diag.poor-scaling", unknown, DC_MEDIUM, "on 4 CPUs");
+	/* 2.0× on 4 CPUs: poor on 4 cores, 80 % of 2 cores and their siblings */
+	_cleanup_json_ json_object *maybe = scaled(4, 2.0, NULL);
+	expect_rule("diag.poor-scaling", maybe, DC_LOW, "on 4 CPUs");
+	rule_on("diag.poor-scaling", maybe, &d);
+	said = false;
+	for (size_t i = 0; i < d.evidence.n; i++)
+		said |= strstr(d.evidence.v[i], "on 2 cores with a sibling each, this is 80 %") != NULL;
+	assert_true(said);
+	diagnosis_clear(&d);
+	/* the CPU lines count its cores: no sibling to excuse it */
+	_cleanup_json_ json_object *counted = scaled(4, 2.0, "{\"cpu\": {\"cores\": 4, \"threads\": 4}}");
+	expect_rule("diag.poor-scaling", counted, DC_MEDIUM, "on 4 CPUs");
 }
 
 int main(void)

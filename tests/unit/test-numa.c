@@ -116,6 +116,32 @@ static void nodes_of_dumps(void **state)
 	assert_jstr(rec, "numa.nodes.2.cpus", "");
 	assert_int_equal(jint(rec, "numa.nodes.2.mem_kib"), 134217728);
 	json_object_put(rec);
+
+	/* every node the kernel lists, in its order, with the kernel's own CPUs:
+	 * GPU memory nodes (250-255), memory tiers without CPUs, and nodes a
+	 * firmware bug gives overlapping CPUs (hwloc by itself hides those) */
+	rec = numa_of("hwloc-nvidiagpunumanodes");
+	assert_int_equal(jpath_len(rec, "numa.nodes"), 8);
+	assert_int_equal(jint(rec, "numa.nodes.2.id"), 250);
+	assert_jstr(rec, "numa.nodes.2.cpus", "");
+	json_object_put(rec);
+	rec = numa_of("hwloc-fakeheteromemtiers");
+	assert_int_equal(jpath_len(rec, "numa.nodes"), 7);
+	assert_int_equal(jint(rec, "numa.nodes.3.id"), 4);
+	assert_jstr(rec, "numa.nodes.3.cpus", "");
+	json_object_put(rec);
+	rec = numa_of("hwloc-8em64t-2s2ca2c-buggynuma");
+	assert_int_equal(jpath_len(rec, "numa.nodes"), 8);
+	assert_jstr(rec, "numa.nodes.7.cpus", "0-7");
+	json_object_put(rec);
+	rec = numa_of("hwloc-64amd64-4p2n4ca2co");
+	assert_int_equal(jint(rec, "numa.nodes.2.id"), 2);
+	assert_jstr(rec, "numa.nodes.2.cpus", "32-39");
+	json_object_put(rec);
+	/* per-CPU online files: 2, 5, 13, 14 are offline */
+	rec = numa_of("hwloc-16em64t-4s2c2t-offlines");
+	assert_jstr(rec, "numa.nodes.0.cpus", "0-1,3-4,6-12,15");
+	json_object_put(rec);
 }
 
 static void kernel_without_numa(void **state)

@@ -514,6 +514,36 @@ static void text_around_tables(void **state)
 	assert_string_equal(labels[2], "After");
 	ub_doc_free(&d);
 
+	/* a Markdown heading ends what a plain title counted: the spec list of a
+	 * VPS review (catcat-crunchbits-17-vds.md of the published corpus) does
+	 * not count the copies of the run under its later heading;
+	 * "1 parallel:" still counts the one under "before:" (deepin-kernel-pr485.txt) */
+	assert_int_equal(parse_text("## 套餐\n\n"
+				    "- 1 core / 2 threads \\[DEDICATED\\]\n\n"
+				    "- 4GB DDR5 (4800MHz)\n\n"
+				    "## **UnixBench**\n\n"
+				    "Dhrystone 2 using register variables       79349675.4 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	assert_string_equal(d.results[0].blocks[0].label, "**UnixBench**");
+	ub_doc_free(&d);
+	assert_int_equal(parse_text("1 parallel:\n"
+				    "before:\n"
+				    "Dhrystone 2 using register variables         116700.0   40211977.7   3445.8\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	ub_doc_free(&d);
+	/* a deeper heading stays inside the section its parent counted */
+	assert_int_equal(parse_text("## 2 threads\n"
+				    "### before\n"
+				    "Dhrystone 2 using register variables         116700.0   40211977.7   3445.8\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 2);
+	ub_doc_free(&d);
+
 	/* nothing says: copies unknown, and no title from a sentence */
 	assert_int_equal(parse_text("Here are the numbers we got on the new board, as printed.\n"
 				    "Pipe Throughput   12440.0  1315224.4  1057.3\n",

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Mount tables: /proc/self/mountinfo and /proc/mounts, and which mount holds a path. */
-#include "storage.h"
+#include "mounts.h"
 
 #include <errno.h>
+
+#include "util.h"
 
 /* Decodes the kernel's octal escapes (\040 space, \011 tab, \012, \134). */
 static char *unescape(const char *s)
@@ -71,6 +73,7 @@ static bool parse_mountinfo_line(char *line, struct mount_entry *e)
 		.major = maj,
 		.minor = min,
 		.target = unescape(f[4]),
+		.root = unescape(f[3]),
 		.options = merged_options(f[5], dash + 3 < n ? f[dash + 3] : NULL),
 		.fstype = unescape(f[dash + 1]),
 		.source = unescape(f[dash + 2]),
@@ -164,6 +167,7 @@ void mount_table_free(struct mount_table *t)
 		free(e->fstype);
 		free(e->options);
 		free(e->super_options);
+		free(e->root);
 	}
 	free(t->v);
 	*t = (struct mount_table){0};
