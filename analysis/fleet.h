@@ -96,7 +96,8 @@ json_object *fleet_differences(const struct fleet_digest *own, const struct flee
  * whenever what it holds changes, and a digest of another version is made
  * again from the record.
  */
-#define FLEET_DIGEST_VERSION 1
+/* 2: the CPU quota among the facts */
+#define FLEET_DIGEST_VERSION 2
 
 struct fleet_test {
 	char *id, *name, *unit;

@@ -63,6 +63,27 @@ grep -q '<svg' "$T/fleet.html" && grep -q 'font-weight="bold">b7</text>' "$T/fle
 	fail "the strip chart does not name b7"
 grep -qF "$want" "$T/fleet.html" || fail "the page lacks the sentence"
 
+# a host capped at a quarter of a CPU, in two rounds: named in each, its
+# cgroup's quota the reason
+export UBTUNE_STATE_DIR=$T/capped
+for r in w1 w2; do
+	i=0
+	for h in c1 c2 c3 c4 q5; do
+		i=$((i + 1))
+		fleet_result $h "$r$(printf '%030x' $i)" 1 sd $r "$([ $h = q5 ] && echo 0.25 || echo none)"
+		expect_exit 0 "$UBTUNE" import "$T/$h-$r$(printf '%030x' $i).json"
+	done
+	expect_exit 0 "$UBTUNE" fleet
+	grep -q "^Round $r: 5 hosts" "$T/stdout" || fail "round $r: $(cat "$T/stdout")"
+	grep -qF "host q5 scores 75 % below its 4 peers in Dhrystone 2 (1 copy): its cgroup's CPU quota is 25 % of a CPU, theirs none" \
+		"$T/stdout" || fail "round $r does not name q5 with its quota: $(cat "$T/stdout")"
+done
+grep -q "^Missing from round" "$T/stdout" && fail "a host is missing from w2: $(cat "$T/stdout")"
+expect_exit 0 "$UBTUNE" fleet --since w1 --json
+json_get "$T/stdout" '(sorted({h["host"] for h in d["since"]["hosts"]}), d["since"]["moved"], d["since"]["new"])' |
+	grep -qxF "(['c1', 'c2', 'c3', 'c4', 'q5'], [], [])" || fail "--since w1: $(json_get "$T/stdout" 'd["since"]')"
+export UBTUNE_STATE_DIR=$T/state
+
 # bad input and an empty store
 expect_exit 2 "$UBTUNE" fleet --bogus
 echo "not a result" >"$T/junk.txt"
