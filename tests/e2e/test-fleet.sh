@@ -46,6 +46,23 @@ assert -51 < o["pct"] < -49, o["pct"]
 assert all(c["id"].startswith("diag.") for c in o["causes"]), o["causes"]
 PY
 
+# a digest damaged or of an older kind is made again from its record, and kept
+if built_with sqlite; then
+	cp "$T/stdout" "$T/fleet.json"
+	$PY - "$UBTUNE_STATE_DIR/results.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE results SET digest = '{garbage' WHERE id = 2")
+db.execute("UPDATE results SET digest = '{\"version\": 0}' WHERE id = 3")
+db.execute("UPDATE results SET digest = NULL WHERE id = 4")
+db.commit()
+PY
+	expect_exit 0 "$UBTUNE" fleet --json
+	cmp -s "$T/stdout" "$T/fleet.json" || fail "the view changed with the digests made again"
+	$PY -c 'import json, sqlite3, sys; print(sorted({json.loads(d)["version"] for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT digest FROM results")}))' \
+		"$UBTUNE_STATE_DIR/results.db" | grep -qx '\[2\]' || fail "the digests were not made again"
+fi
+
 # exactly the results given
 expect_exit 0 "$UBTUNE" fleet --json 1 3 4
 json_get "$T/stdout" '([r["label"] for r in d["results"]], d["outliers"])' | grep -qx "(\['p1', 'p2', 'b7'\], \[\])" ||
