@@ -12,7 +12,8 @@
 
 struct pick_entry {
 	int64_t id;
-	const char *host, *machine_id, *round, *started_at; /* interned; NULL: not known */
+	const char *host, *machine_id, *round; /* interned; NULL: not known */
+	char *started_at;                      /* each its own: they rarely repeat */
 	unsigned *copies;                                   /* of its runs, 0 for a run that does not say */
 	size_t ncopies;
 	const char *key;                                    /* its host as a key (interned), once resolved */
@@ -58,8 +59,10 @@ void fleet_pick_free(struct fleet_pick *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
 		free(p->v[i].copies);
+		free(p->v[i].started_at);
+	}
 	free(p->v);
 	tdestroy(p->strings, free);
 	free(p);
@@ -78,7 +81,7 @@ void fleet_pick_add(struct fleet_pick *p, int64_t id, json_object *summary)
 			     .host = intern(p, jpath_str(summary, "host")),
 			     .machine_id = intern(p, jpath_str(summary, "machine_id")),
 			     .round = intern(p, jpath_str(summary, "round")),
-			     .started_at = intern(p, jpath_str(summary, "started_at")),
+			     .started_at = xstrdup_or_null(jpath_str(summary, "started_at")),
 			     .copies = xcalloc(jarr_len(copies) + 1, sizeof(*e->copies)) };
 	for (size_t i = 0; i < jarr_len(copies); i++) {
 		int64_t c = json_object_get_int64(json_object_array_get_idx(copies, i));

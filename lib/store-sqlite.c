@@ -19,21 +19,26 @@ char *store_path(const char *dir)
 
 struct store {
 	sqlite3 *db;
-	bool digests; /* the table has the digest column (a read-only store of version 1 has not) */
+	bool digests; /* there is a table of digests (a read-only store of version 1 has none) */
 	sqlite3_stmt *get_digest; /* prepared once: the fleet asks for thousands */
 };
 
-/* ids are never reused (AUTOINCREMENT), so "result 12" keeps meaning one
- * run; digest: what fleet and export read of the record (store_get_digest()) */
+/* ids are never reused (AUTOINCREMENT), so "result 12" keeps meaning one run */
 static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS results ("
 	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
 	" run_id TEXT UNIQUE NOT NULL,"
 	" started_at TEXT NOT NULL,"
 	" summary TEXT NOT NULL,"
-	" record TEXT NOT NULL,"
-	" digest TEXT);";
-/* The schema's version: 2 added the digest column. */
+	" record TEXT NOT NULL);";
+/* What fleet and export read of a record (store_get_digest()): a table of
+ * its own, since a column after the record's would be reached only through
+ * the record's overflow pages. */
+static const char digests_sql[] =
+	"CREATE TABLE IF NOT EXISTS digests ("
+	" id INTEGER PRIMARY KEY REFERENCES results(id),"
+	" digest TEXT NOT NULL);";
+/* The schema's version: 2 added the table of digests. */
 #define SCHEMA_VERSION 2
 
 static int sql_errno(int rc)
@@ -62,24 +67,23 @@ static int sql_errno(int rc)
 
 const char store_kind[] = "an SQLite database";
 
-/* Whether a table has a column. */
-static bool has_column(sqlite3 *db, const char *table, const char *column)
+/* Whether the database has a table. */
+static bool has_table(sqlite3 *db, const char *table)
 {
 	sqlite3_stmt *st;
-	_cleanup_free_ char *sql = xasprintf("PRAGMA table_info(%s)", table);
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
 		return false;
-	bool found = false;
-	while (!found && sqlite3_step(st) == SQLITE_ROW)
-		found = streq_ptr((const char *)sqlite3_column_text(st, 1), column);
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	bool found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
 	return found;
 }
 
 /* The schema's version, set once: a PRAGMA that sets it writes the file
  * each time, and a command that only reads the store changes nothing. A
- * store of version 1 gains the digest column; one that cannot be written
- * is read without it (the digests are made from the records then). */
+ * store of version 1 gains the table of digests; one that cannot be
+ * written is read without it (the digests are made from the records then). */
 static int mark_version(struct store *s)
 {
 	sqlite3_stmt *st;
@@ -91,10 +95,10 @@ static int mark_version(struct store *s)
 	sqlite3_finalize(st);
 	if (version < 0)
 		return rc == SQLITE_DONE ? SQLITE_CORRUPT : rc;
-	s->digests = has_column(s->db, "results", "digest");
+	s->digests = has_table(s->db, "digests");
 	if (version == SCHEMA_VERSION && s->digests)
 		return SQLITE_OK;
-	rc = s->digests ? SQLITE_OK : sqlite3_exec(s->db, "ALTER TABLE results ADD COLUMN digest TEXT", NULL, NULL, NULL);
+	rc = s->digests ? SQLITE_OK : sqlite3_exec(s->db, digests_sql, NULL, NULL, NULL);
 	if (rc == SQLITE_READONLY || rc == SQLITE_CANTOPEN)
 		return SQLITE_OK;
 	if (rc == SQLITE_OK)
@@ -158,6 +162,21 @@ static int lookup_run(struct store *s, const char *run_id, int64_t *id)
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? -ENOENT : sql_errno(rc);
 }
 
+static int put_digest(struct store *s, int64_t id, const char *text)
+{
+	if (!s->digests)
+		return 0;
+	sqlite3_stmt *st;
+	int r = prepare(s, "INSERT OR REPLACE INTO digests (id, digest) VALUES (?, ?)", &st);
+	if (r < 0)
+		return r;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_errno(rc);
+}
+
 int store_add_with_digest(struct store *s, json_object *result, const char *digest, int64_t *id)
 {
 	_cleanup_free_ char *why = NULL;
@@ -169,23 +188,29 @@ int store_add_with_digest(struct store *s, json_object *result, const char *dige
 	if (lookup_run(s, run_id, id) == 0)
 		return -EEXIST;
 	sqlite3_stmt *st;
-	int r = prepare(s, s->digests ? "INSERT INTO results (run_id, started_at, summary, record, digest) VALUES (?, ?, ?, ?, ?)"
-				      : "INSERT INTO results (run_id, started_at, summary, record) VALUES (?, ?, ?, ?)",
-			&st);
-	if (r < 0)
+	int r;
+	/* the record and its digest at once: one transaction, one sync */
+	bool alone = sqlite3_get_autocommit(s->db);
+	if (alone && (r = store_begin(s)) < 0)
 		return r;
-	sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, jpath_str(summary, "started_at"), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, jdump(summary, false), -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
-	if (s->digests)
-		sqlite3_bind_text(st, 5, digest, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sql_errno(rc);
-	*id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	r = prepare(s, "INSERT INTO results (run_id, started_at, summary, record) VALUES (?, ?, ?, ?)", &st);
+	if (r == 0) {
+		sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, jpath_str(summary, "started_at"), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, jdump(summary, false), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, jdump(result, false), -1, SQLITE_STATIC);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		r = rc == SQLITE_DONE ? 0 : sql_errno(rc);
+	}
+	if (r == 0) {
+		*id = sqlite3_last_insert_rowid(s->db);
+		if (digest)
+			r = put_digest(s, *id, digest);
+	}
+	if (alone)
+		r = r < 0 ? (sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL), r) : store_commit(s);
+	return r;
 }
 
 int store_get(struct store *s, int64_t id, json_object **out)
@@ -234,7 +259,7 @@ int store_get_digest(struct store *s, int64_t id, char **text)
 	if (!s->digests)
 		return -ENOENT;
 	if (!s->get_digest) {
-		int r = prepare(s, "SELECT digest FROM results WHERE id = ?", &s->get_digest);
+		int r = prepare(s, "SELECT digest FROM digests WHERE id = ?", &s->get_digest);
 		if (r < 0)
 			return r;
 	}
@@ -257,16 +282,15 @@ int store_set_digest(struct store *s, int64_t id, const char *text)
 	if (!s->digests)
 		return -EROFS;
 	sqlite3_stmt *st;
-	int r = prepare(s, "UPDATE results SET digest = ? WHERE id = ?", &st);
+	int r = prepare(s, "SELECT 1 FROM results WHERE id = ?", &st);
 	if (r < 0)
 		return r;
-	sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, id);
+	sqlite3_bind_int64(st, 1, id);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sql_errno(rc);
-	return sqlite3_changes(s->db) ? 0 : -ENOENT;
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? -ENOENT : sql_errno(rc);
+	return put_digest(s, id, text);
 }
 
 int store_begin(struct store *s)

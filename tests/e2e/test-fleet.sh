@@ -52,14 +52,14 @@ if built_with sqlite; then
 	$PY - "$UBTUNE_STATE_DIR/results.db" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.execute("UPDATE results SET digest = '{garbage' WHERE id = 2")
-db.execute("UPDATE results SET digest = '{\"version\": 0}' WHERE id = 3")
-db.execute("UPDATE results SET digest = NULL WHERE id = 4")
+db.execute("UPDATE digests SET digest = '{garbage' WHERE id = 2")
+db.execute("UPDATE digests SET digest = '{\"version\": 0}' WHERE id = 3")
+db.execute("DELETE FROM digests WHERE id = 4")
 db.commit()
 PY
 	expect_exit 0 "$UBTUNE" fleet --json
 	cmp -s "$T/stdout" "$T/fleet.json" || fail "the view changed with the digests made again"
-	$PY -c 'import json, sqlite3, sys; print(sorted({json.loads(d)["version"] for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT digest FROM results")}))' \
+	$PY -c 'import json, sqlite3, sys; print(sorted({json.loads(d)["version"] for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT digest FROM digests")}))' \
 		"$UBTUNE_STATE_DIR/results.db" | grep -qx '\[2\]' || fail "the digests were not made again"
 fi
 

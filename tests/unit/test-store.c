@@ -309,7 +309,7 @@ static void digests(void **s)
 #if HAVE_SQLITE
 #include <sqlite3.h>
 
-/* A store made before digests were kept (version 1) gains the column when
+/* A store made before digests were kept (version 1) gains their table when
  * opened; one that cannot be written is read without it. */
 static void sqlite_upgrade(void **s)
 {
