@@ -297,9 +297,11 @@ static void selection(json_object *fleet, json_object *sel, FILE *out)
 			int64_t id = 0;
 			jpath_int(m, "latest", &id);
 			const char *round = jpath_str(m, "round"), *when = jpath_str(m, "started_at");
-			buf_printf(&b, "%s%s (its latest result, %" PRId64 ", is %s%s%s%s%.16s)", i ? "; " : "",
-				   jpath_str(m, "host") ?: "?", id, round ? "of round " : "of no round",
-				   round ?: "", when ? ", " : "", when ? "started " : "", when ?: "");
+			buf_printf(&b, "%s%s (its latest result, %" PRId64 ", is %s%s", i ? "; " : "", jpath_str(m, "host") ?: "?",
+				   id, round ? "of round " : "of no round", round ?: "");
+			if (when && strlen(when) >= 16)
+				buf_printf(&b, ", started %.10s %.5s", when, when + 11);
+			buf_puts(&b, ")");
 		}
 		buf_puts(&b, ".");
 		hanging(out, 0, b.s);

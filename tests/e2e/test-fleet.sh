@@ -80,25 +80,35 @@ grep -q '<svg' "$T/fleet.html" && grep -q 'font-weight="bold">b7</text>' "$T/fle
 	fail "the strip chart does not name b7"
 grep -qF "$want" "$T/fleet.html" || fail "the page lacks the sentence"
 
-# a host capped at a quarter of a CPU, in two rounds: named in each, its
-# cgroup's quota the reason
-export UBTUNE_STATE_DIR=$T/capped
+# rounds of the issue's hosts, twice: n1, n2 and n3 as they should be, b7
+# with its workdir on a rotating disk (File Copy at half), q5 capped at a
+# quarter of a CPU, x9 there in w1 and unreachable in w2. Each round names
+# b7 and q5 with their reasons; w2 names x9 as missing.
+export UBTUNE_STATE_DIR=$T/rounds
 for r in w1 w2; do
 	i=0
-	for h in c1 c2 c3 c4 q5; do
+	for h in n1 n2 n3 b7 q5 x9; do
 		i=$((i + 1))
-		fleet_result $h "$r$(printf '%030x' $i)" 1 sd $r "$([ $h = q5 ] && echo 0.25 || echo none)"
+		[ $r = w2 ] && [ $h = x9 ] && continue
+		fleet_result $h "$r$(printf '%030x' $i)" "$([ $h = b7 ] && echo 0.5 || echo 1)" \
+			"$([ $h = b7 ] && echo hdd || echo sd)" $r "$([ $h = q5 ] && echo 0.25 || echo none)"
 		expect_exit 0 "$UBTUNE" import "$T/$h-$r$(printf '%030x' $i).json"
 	done
 	expect_exit 0 "$UBTUNE" fleet
-	grep -q "^Round $r: 5 hosts" "$T/stdout" || fail "round $r: $(cat "$T/stdout")"
-	grep -qF "host q5 scores 75 % below its 4 peers in Dhrystone 2 (1 copy): its cgroup's CPU quota is 25 % of a CPU, theirs none" \
+	cp "$T/stdout" "$T/round-$r.txt"
+	grep -Eq "host q5 scores 75 % below its [45] peers in Dhrystone 2 \(1 copy\): its cgroup's CPU quota is 25 % of a CPU, theirs none" \
 		"$T/stdout" || fail "round $r does not name q5 with its quota: $(cat "$T/stdout")"
+	grep -Eq "host b7 scores (49|50) % below its [34] peers in File Copy 1024 \(1 copy\): its workdir is on ext4 on a rotating disk, theirs on ext4 on an SD card" \
+		"$T/stdout" || fail "round $r does not name b7 with its workdir: $(cat "$T/stdout")"
 done
-grep -q "^Missing from round" "$T/stdout" && fail "a host is missing from w2: $(cat "$T/stdout")"
+grep -q "^Round w1: 6 hosts, from 6 of 6 stored results" "$T/round-w1.txt" || fail "round w1: $(cat "$T/round-w1.txt")"
+grep -q "^Round w2: 5 hosts, from 5 of 11 stored results" "$T/round-w2.txt" || fail "round w2: $(cat "$T/round-w2.txt")"
+grep -q "^Missing from round w2 (1 host): x9 (its latest result, 6, is of round w1, started 20[0-9-]* [0-9:]*)\.$" "$T/round-w2.txt" ||
+	fail "x9 is not missing from w2: $(cat "$T/round-w2.txt")"
+grep -q "^Left out: 6 results of 1 other round (w1)." "$T/round-w2.txt" || fail "what w2 left out: $(cat "$T/round-w2.txt")"
 expect_exit 0 "$UBTUNE" fleet --since w1 --json
-json_get "$T/stdout" '(sorted({h["host"] for h in d["since"]["hosts"]}), d["since"]["moved"], d["since"]["new"])' |
-	grep -qxF "(['c1', 'c2', 'c3', 'c4', 'q5'], [], [])" || fail "--since w1: $(json_get "$T/stdout" 'd["since"]')"
+json_get "$T/stdout" '(sorted({h["host"] for h in d["since"]["hosts"]}), d["since"]["moved"], d["since"]["gone"])' |
+	grep -qxF "(['b7', 'n1', 'n2', 'n3', 'q5'], [], ['x9'])" || fail "--since w1: $(json_get "$T/stdout" 'd["since"]')"
 export UBTUNE_STATE_DIR=$T/state
 
 # bad input and an empty store
