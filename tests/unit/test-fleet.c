@@ -439,6 +439,60 @@ static void reason_is_relevant(void **state)
 	}
 }
 
+/* A digest of one run of two tests, each with its passes kept. */
+static void since_digest(struct fleet_digest *d, double dhry, double fs, double spread)
+{
+	*d = (struct fleet_digest){ .host = xstrdup("h2"), .facts = xcalloc(fleet_nfacts, sizeof(char *)),
+				    .runs = xcalloc(1, sizeof(struct fleet_run)), .nruns = 1 };
+	struct fleet_run *r = &d->runs[0];
+	*r = (struct fleet_run){ .copies = 1, .score = NAN, .ci_lo = NAN, .ci_hi = NAN,
+				 .tests = xcalloc(2, sizeof(struct fleet_test)), .ntests = 2 };
+	const char *ids[] = { "dhry2reg", "fstime" };
+	double v[] = { dhry, fs };
+	for (int t = 0; t < 2; t++) {
+		struct fleet_test *x = &r->tests[t];
+		*x = (struct fleet_test){ .id = xstrdup(ids[t]), .result = v[t] * 100, .index = v[t], .baseline = NAN,
+					  .time_s = NAN, .samples = 3, .kept = xcalloc(3, sizeof(double)), .nkept = 3 };
+		for (int k = 0; k < 3; k++)
+			x->kept[k] = v[t] * 100 * (1 + (k - 1) * spread);
+	}
+}
+
+/* What moved since a round: a change beyond the passes' spread and 5 %
+ * moved; one inside the spread, or of less than 5 %, did not. */
+static void since_round(void **state)
+{
+	struct fleet_input then = { .source = "result 1", .id = 1, .label = "h2", .machine = "m:2" };
+	struct fleet_input now = { .source = "result 2", .id = 2, .label = "h2", .machine = "m:2" };
+	since_digest(&then.d, 1000, 500, 0.005);
+	/* Dhrystone 3 % up, File Copy 40 % down */
+	since_digest(&now.d, 1030, 300, 0.005);
+	char *labels[] = { "h2" };
+	_cleanup_json_ json_object *o = fleet_since(&now, 1, labels, &then, 1, "r1");
+	assert_jstr(o, "round", "r1");
+	json_object *moved = jpath(o, "moved");
+	assert_int_equal(jarr_len(moved), 1);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(moved, 0)),
+			    "host h2 got slower since round r1: File Copy 1024 -40 % (p<0.01)");
+	json_object *changes = jpath(json_object_array_get_idx(jpath(o, "hosts"), 0), "changes");
+	assert_int_equal(jarr_len(changes), 2);
+	json_object *dhry = json_object_array_get_idx(changes, 0);
+	assert_jstr(dhry, "method", "welch");
+	assert_true(json_object_get_boolean(jpath(dhry, "significant")));
+	assert_false(json_object_get_boolean(jpath(dhry, "moved")));
+	fleet_digest_free(&now.d);
+
+	/* the same change with passes that spread as far: not significant */
+	since_digest(&now.d, 1030, 300, 0.5);
+	fleet_digest_free(&then.d);
+	since_digest(&then.d, 1000, 500, 0.5);
+	json_object_put(o);
+	o = fleet_since(&now, 1, labels, &then, 1, "r1");
+	assert_int_equal(jarr_len(jpath(o, "moved")), 0);
+	fleet_digest_free(&now.d);
+	fleet_digest_free(&then.d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +506,7 @@ int main(void)
 		cmocka_unit_test(fleet_record),
 		cmocka_unit_test(off_text),
 		cmocka_unit_test(reason_is_relevant),
+		cmocka_unit_test(since_round),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
