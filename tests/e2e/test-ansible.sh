@@ -242,20 +242,32 @@ grep -q "^Note: k3's result is incomplete: stopped by SIGTERM after 1 test" "$T/
 	fail "fleet does not say k3 was cut short: $(cat "$T/fleet-1.txt")"
 grep -q "host b7" "$T/run.log" || fail "the play does not show the fleet"
 
-# round 2: h1 and h2 alone; the controller stores them all the same, and
-# nothing is installed again
+# round 2: h1 and h2 alone, h2 given 9 s (stopped in the middle); the
+# controller stores them all the same, and nothing is installed again
 sleep 1
-play "$T/run2.log" --limit h1,h2 || fail "round 2 failed: $(tail -c 2000 "$T/run2.log")"
+sed 's/^    h2:$/&\n      ubtune_bench_timeout: 9/' "$T/inventory.yml" >"$T/inventory-2.yml"
+cp "$T/inventory-2.yml" "$T/inventory.yml"
+play "$T/run2.log" --limit h1,h2
+rc=$?
+[ $rc -eq 2 ] || fail "round 2 exited $rc, expected 2 (h2 stopped): $(tail -c 2000 "$T/run2.log")"
+grep -q '"h2: Run the benchmark: stopped after 9 s (ubtune_bench_timeout): the tests that finished are brought back' \
+	"$T/run2.log" || fail "h2's timeout: $(sed -n '/The hosts that failed/,/^$/p' "$T/run2.log")"
 sed -n '/TASK \[ubtune : Copy the binary\]/,/^$/p' "$T/run2.log" | grep -q "^ok: \[h1\]" ||
 	fail "h1's binary was copied again: $(sed -n '/Copy the binary/,/^$/p' "$T/run2.log")"
+expect_exit 0 "$UBTUNE" history --json
+# h2's result, when a test finished in its 9 s, is marked incomplete
+json_get "$T/stdout" '[r["flags"] for r in d if r["host"] == "h2"][1:]' | grep -Eqx "\[\]|\[\['quick', 'incomplete'.*\]\]" ||
+	fail "h2's stopped result: $(cat "$T/stdout")"
+stored=$(json_get "$T/stdout" 'len(d)')
 expect_exit 0 "$UBTUNE" fleet --width 1000
-round2=$(sed -n 's/^Round \([^:]*\): 2 hosts, from 2 of 6 stored results\..*/\1/p' "$T/stdout")
+round2=$(sed -n "s/^Round \([^:]*\): [12] hosts\?, from [12] of $stored stored results\..*/\1/p" "$T/stdout")
 [ -n "$round2" ] && [ "$round2" != "$round1" ] || fail "round 2: $(cat "$T/stdout")"
-grep -q "^Missing from round $round2 (2 hosts): b7 (its latest result, [0-9]*, is of round $round1, started .*); k3 (" \
+# (h2 too, had its 9 s ended before a test did)
+grep -Eq "^Missing from round $round2 \([23] hosts\): b7 \(its latest result, [0-9]+, is of round $round1, started [^)]*\); (h2 \([^)]*\); )?k3 \(" \
 	"$T/stdout" || fail "the hosts missing from round 2: $(cat "$T/stdout")"
 expect_exit 0 "$UBTUNE" fleet --since "$round1" --json
-json_get "$T/stdout" '(d["since"]["round"], sorted(h["host"] for h in d["since"]["hosts"]), d["since"]["gone"])' |
-	grep -qxF "('$round1', ['h1', 'h2'], ['b7', 'k3'])" || fail "--since: $(json_get "$T/stdout" 'd["since"]')"
+json_get "$T/stdout" '(d["since"]["round"], sorted({h["host"] for h in d["since"]["hosts"]} - {"h2"}), sorted(set(d["since"]["gone"]) - {"h2"}))' |
+	grep -qxF "('$round1', ['h1'], ['b7', 'k3'])" || fail "--since: $(json_get "$T/stdout" 'd["since"]')"
 expect_exit 0 "$UBTUNE" fleet --round "$round1" --json
 json_get "$T/stdout" 'sorted(r["host"] for r in d["results"])' | grep -qxF "['b7', 'h1', 'h2', 'k3']" ||
 	fail "--round $round1: $(head -c 600 "$T/stdout")"
