@@ -373,7 +373,7 @@ LIBEXECDIR ?= $(PREFIX)/libexec/ubtune
 override CFLAGS += -DUBTUNE_LIBEXECDIR='"$(LIBEXECDIR)"'
 WL := bench/workloads
 include $(WL)/flags.mk
-WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl
+WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl $(B)/ubtune-whetstone
 all: $(WORKLOAD_BIN)
 install: install-workloads
 .PHONY: install-workloads bench-fidelity
@@ -384,28 +384,35 @@ WORKLOAD_BUILD_INFO = -DWL_BUILD_CC_VERSION='"$(shell $(CC) --version 2>/dev/nul
 	-DWL_BUILD_CFLAGS='"$(WORKLOAD_CFLAGS)"'
 $(B)/ubtune-workloads: $(addprefix $(WL)/,$(WORKLOAD_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)
-	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) $(WORKLOAD_BUILD_INFO) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC)) $(WORKLOAD_LIBS)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) $(WORKLOAD_BUILD_INFO) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC))
 
 $(B)/ubtune-execl: $(addprefix $(WL)/,$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)
 	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(EXECL_IMAGE_SRC))
 
+$(B)/ubtune-whetstone: $(addprefix $(WL)/,$(WHETSTONE_SRC) $(WORKLOAD_HDR))
+	@mkdir -p $(@D)
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(WHETSTONE_SRC)) $(WHETSTONE_LIBS)
+
 install-workloads: $(WORKLOAD_BIN)
 	install -Dm755 -t $(DESTDIR)$(LIBEXECDIR) $(WORKLOAD_BIN)
 	install -Dm644 -t $(DESTDIR)$(DATADIR)/workloads $(sort $(addprefix $(WL)/,$(WORKLOAD_SRC) \
-		$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
+		$(EXECL_IMAGE_SRC) $(WHETSTONE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
 	install -Dm755 -t $(DESTDIR)$(DATADIR)/workloads $(addprefix $(WL)/,$(WORKLOAD_SCRIPTS))
 
-# Our workloads against a real UnixBench tree's programs, test by test:
-#   make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PASSES=n] [TESTS=id,...] [SETTLE=s] [COPIES=n]
-# Without DURATION and PASSES it runs UnixBench's durations and pass counts
-# (about an hour).
+# Our workloads against a real UnixBench tree's programs, test by test, in
+# many short alternating pairs, with a 95 % interval of the median pair
+# ratio per test and for the score, at 1 copy and at one copy per CPU:
+#   make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n]
+#        [TESTS=id,...] [SETTLE=s] [COPIES=n,...] [FIDELITY_JSON=file]
+# About 25 minutes per copies count with the defaults.
 bench-fidelity: $(WORKLOAD_BIN)
-	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PASSES=n] [TESTS=id,...]" >&2; exit 2; }
+	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n] [TESTS=id,...] [COPIES=n,...]" >&2; exit 2; }
 	/usr/bin/python3 tools/bench-fidelity --unixbench "$(UNIXBENCH)" --build $(B) --sources $(WL) \
-		$(if $(DURATION),--duration $(DURATION)) $(if $(PASSES),--passes $(PASSES)) \
+		$(if $(DURATION),--duration $(DURATION)) $(if $(PAIRS),--pairs $(PAIRS)) \
+		$(if $(LONG_PAIRS),--long-pairs $(LONG_PAIRS)) \
 		$(if $(TESTS),--tests $(TESTS)) $(if $(SETTLE),--settle $(SETTLE)) \
-		$(if $(COPIES),--copies $(COPIES)) --workdir $(B)
+		$(if $(COPIES),--copies $(COPIES)) $(if $(FIDELITY_JSON),--json $(FIDELITY_JSON)) --workdir $(B)
 
 # A static ubtune carries its prebuilt workloads (bench/embedded.c), which
 # are static too, so that one copied file runs bench: EMBED_WORKLOADS=0

@@ -4,6 +4,7 @@
 #include "unixbench/parse.h"
 
 #include <ctype.h>
+#include <math.h>
 
 #include "lib/util.h"
 #include "unixbench/parse-internal.h"
@@ -73,22 +74,52 @@ static char *pipe_join(char **cells, int n)
 	return buf_steal(&b);
 }
 
+/* Whether the first row under a table's three titles holds a test's
+ * baseline, a result and the index they give (10 x result / baseline):
+ * Run's index table titled in another language ("| 测试项 | 标准 | 结果 | 指数 |",
+ * in VPS reviews), not three runs side by side. */
+static bool pipe_index_below(struct parser *p)
+{
+	for (size_t k = p->i + 1; k < p->lines->n && k <= p->i + 2; k++) {
+		const char *s = p->lines->v[k].s, *rest;
+		if (strspn(s, "|-: ") == strlen(s))
+			continue;
+		_cleanup_free_ char *copy = xstrdup(s);
+		char *cells[PIPE_CELLS_MAX];
+		if (pipe_cells(copy, cells, PIPE_CELLS_MAX) != 4)
+			return false;
+		_cleanup_free_ char *name = cell_name(cells[0]), *known = NULL;
+		const struct ub_test_info *t = known_name(name, &rest, &known);
+		double v[3];
+		if (!t || *skip_spaces(rest) || t->baseline <= 0)
+			return false;
+		for (int i = 0; i < 3; i++)
+			if (!cell_number(cells[i + 1], &v[i]))
+				return false;
+		return fabs(v[0] - t->baseline) < 0.05 && fabs(v[2] - 10 * v[1] / v[0]) <= 0.05 + 1e-3 * v[2];
+	}
+	return false;
+}
+
 /* "| System Benchmarks Index Values | BASELINE | RESULT | INDEX |": Run's
- * index table of one run, its columns as cells; titled "Baseline" too. */
+ * index table of one run, its columns as cells; titled "Baseline" too, or
+ * in other words when its first row says so. */
 static bool pipe_index_header(struct parser *p, char **cells, int n)
 {
 	static const char *const cols[] = { "BASELINE", "RESULT", "INDEX" };
+	bool titled = true;
 	for (int i = 1; i < n; i++) {
 		bool col = false;
 		for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
 			col |= strcasecmp(cells[i], cols[k]) == 0;
-		if (!col)
-			return false;
+		titled &= col;
 	}
-	for (int i = 1; i < n; i++)
+	if (!titled && !(n == 4 && pipe_index_below(p)))
+		return false;
+	for (int i = 1; titled && i < n; i++)
 		for (char *c = cells[i]; *c; c++)
 			*c = (char)toupper((unsigned char)*c);
-	_cleanup_free_ char *line = pipe_join(cells, n);
+	_cleanup_free_ char *line = titled ? pipe_join(cells, n) : xasprintf("%s BASELINE RESULT INDEX", cells[0]);
 	pipe_reset(p);
 	if (!index_header(p, line))
 		return false;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "workloads.h"
 
@@ -140,4 +141,19 @@ void wl_reap(pid_t pid, const char *what, unsigned long done)
 		wl_fail("%s was killed by signal %d (%s) after %lu runs", what, WTERMSIG(status),
 			strsignal(WTERMSIG(status)), done);
 	wl_fail("%s ended with wait status 0x%x after %lu runs", what, status, done);
+}
+
+void wl_sibling(const char *name, char *path, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", path, size - 1);
+	if (n <= 0)
+		wl_fail_errno("cannot find this program through /proc/self/exe");
+	path[n] = '\0';
+	char *slash = strrchr(path, '/');
+	size_t dir_len = slash ? (size_t)(slash - path) : 0;
+	if (dir_len + 1 + strlen(name) + 1 > size)
+		wl_fail("the path of this program is too long");
+	snprintf(path + dir_len, size - dir_len, "/%s", name);
+	if (access(path, X_OK) < 0)
+		wl_fail_errno("cannot run %s", path);
 }

@@ -59,10 +59,14 @@ enum dhry_ident dhry_func_1(char ch_1_val, char ch_2_val)
 	char ch_1_loc = ch_1_val;
 	char ch_2_loc = ch_1_loc;
 
-	if (ch_2_loc != ch_2_val)
+	/* if-else as in the definition: gcc then lays the branch out as in
+	 * UnixBench's build (the usual case falls through to the return) */
+	if (ch_2_loc != ch_2_val) {
 		return DHRY_IDENT_1;
-	dhry_ch_1_glob = ch_1_loc;
-	return DHRY_IDENT_2;
+	} else {
+		dhry_ch_1_glob = ch_1_loc;
+		return DHRY_IDENT_2;
+	}
 }
 
 /* Compares "DHRYSTONE PROGRAM, 1'ST STRING" with the 2'ND one: false. */

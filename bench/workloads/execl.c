@@ -45,22 +45,6 @@ static unsigned long long parse_state(const char *what, const char *arg)
 	return v;
 }
 
-/* IMAGE in the directory of the running program. */
-static void find_image(char *path, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", path, size - 1);
-	if (n <= 0)
-		wl_fail_errno("cannot find this program through /proc/self/exe");
-	path[n] = '\0';
-	char *slash = strrchr(path, '/');
-	size_t dir_len = slash ? (size_t)(slash - path) : 0;
-	if (dir_len + sizeof("/" IMAGE) > size)
-		wl_fail("the path of this program is too long");
-	strcpy(path + dir_len, "/" IMAGE);
-	if (access(path, X_OK) < 0)
-		wl_fail_errno("cannot run %s", path);
-}
-
 int execl_main(int argc, char **argv)
 {
 	char path[PATH_MAX];
@@ -71,7 +55,7 @@ int execl_main(int argc, char **argv)
 	if (argc == 2) {
 		seconds_arg = argv[1];
 		wl_parse_seconds(seconds_arg);
-		find_image(path, sizeof(path));
+		wl_sibling(IMAGE, path, sizeof(path));
 		start = monotonic_ns();
 	} else if (argc == 6 && strcmp(argv[1], "0") == 0) {
 		seconds_arg = argv[2];

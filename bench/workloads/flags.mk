@@ -15,10 +15,13 @@ WORKLOAD_CFLAGS ?= -O3 -ffast-math $(WORKLOAD_MARCH)
 WORKLOAD_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 
 # ubtune-workloads: every workload; ubtune-execl: the image Execl
-# Throughput re-executes, which must not link libm.
-WORKLOAD_SRC := main.c common.c dhry.c dhry-procs.c whetstone.c execl.c fstime.c pipe.c \
+# Throughput re-executes; ubtune-whetstone: Whetstone, which
+# ubtune-workloads runs. Only Whetstone links libm, whose mappings every
+# fork of the others would copy.
+WORKLOAD_SRC := main.c common.c dhry.c dhry-procs.c execl.c fstime.c pipe.c \
 	context1.c spawn.c syscall.c looper.c shell-input.c
-WORKLOAD_LIBS := -lm
 EXECL_IMAGE_SRC := execl-image.c execl.c common.c
+WHETSTONE_SRC := whetstone-image.c whetstone.c common.c
+WHETSTONE_LIBS := -lm
 WORKLOAD_HDR := workloads.h dhry.h
 WORKLOAD_SCRIPTS := multi.sh tst.sh

@@ -57,6 +57,10 @@ bool wl_corrupt(void);
  * with what happened to WHAT after DONE earlier runs. */
 void wl_reap(pid_t pid, const char *what, unsigned long done);
 
+/* PATH (of SIZE bytes) := the program NAME in the directory of the running
+ * one, which must be executable; fails otherwise. */
+void wl_sibling(const char *name, char *path, size_t size);
+
 /* "COUNT|n|timebase|unit" on stderr. */
 void wl_report_count(unsigned long count, int timebase, const char *unit);
 

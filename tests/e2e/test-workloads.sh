@@ -60,6 +60,16 @@ for s in N1 N2 N3 N4 N5 N6 N7 N8; do
 done
 grep -q '^N4 fixed point  *12\.0*  ' "$T/out" || fail "N4 did not give 12: $(grep ^N4 "$T/out")"
 damaged 'N2 floating point gave .* the published result is' whetstone-double -t 0.1
+# Whetstone is ubtune-whetstone beside the multi-call program, the only one
+# that links libm (as in UnixBench), so that the forks of Process Creation
+# and Shell Scripts copy no libm mappings; without it, a clear error
+if command -v readelf >/dev/null; then
+	readelf -d "$W" | grep -q 'NEEDED.*libm\.' && fail "ubtune-workloads links libm"
+fi
+mkdir "$T/alone" && cp "$W" "$T/alone/"
+"$T/alone/ubtune-workloads" whetstone-double -t 0.1 >/dev/null 2>"$T/err" && fail "whetstone-double ran without ubtune-whetstone"
+grep -q "^ubtune-workloads whetstone-double: cannot run $T/alone/ubtune-whetstone: " "$T/err" ||
+	fail "no clear error without ubtune-whetstone: $(cat "$T/err")"
 
 # --- processes and pipes ---
 expect_result 1 lps execl 0.3

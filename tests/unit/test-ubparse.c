@@ -659,23 +659,41 @@ static void pasted_layouts(void **state)
 	assert_near(b->score, 4140.6);
 	ub_doc_free(&d);
 
-	/* Run's index table as Markdown: its columns are one run's, not three */
-	assert_int_equal(parse_text("8 copies:\n\n| System Benchmarks Index Values | BASELINE | RESULT | INDEX |\n"
-				    "| --- | --- | --- | --- |\n"
-				    "| Dhrystone 2 using register variables | 116700.0 | 30971628.9 | 2653.9 |\n"
-				    "| Pipe Throughput | 12440.0 | 1045565.9 | 840.5 |\n"
-				    "| System Benchmarks Index Score | | | 1493.6 |\n",
-				    &d),
-			 0);
-	assert_int_equal(d.nresults, 1);
-	assert_int_equal(d.results[0].nblocks, 1);
-	b = &d.results[0].blocks[0];
-	assert_int_equal(b->copies, 8);
-	assert_int_equal(b->ntests, 2);
-	assert_near(find_test(b, "dhry2reg")->baseline, 116700.0);
-	assert_near(find_test(b, "dhry2reg")->result, 30971628.9);
-	assert_near(find_test(b, "pipe")->index, 840.5);
-	assert_near(b->score, 1493.6);
+	/* Run's index table as Markdown: its columns are one run's, not three; titled in another
+	 * language, the first row's baseline, result and index (10 x result / baseline) say so */
+	static const struct {
+		const char *text;
+		unsigned copies;
+		double dhry, pipe, score;
+	} index_tables[] = {
+		{ "8 copies:\n\n| System Benchmarks Index Values | BASELINE | RESULT | INDEX |\n"
+		  "| --- | --- | --- | --- |\n"
+		  "| Dhrystone 2 using register variables | 116700.0 | 30971628.9 | 2653.9 |\n"
+		  "| Pipe Throughput | 12440.0 | 1045565.9 | 840.5 |\n"
+		  "| System Benchmarks Index Score | | | 1493.6 |\n",
+		  8, 30971628.9, 840.5, 1493.6 },
+		{ "#### 单核心\n\n| 测试项 | 标准 | 结果 | 指数 |\n|---|---|---|---|\n"
+		  "| Dhrystone 2 using register variables  | 116700.0 | 33727286.8 | 2890.1 |\n"
+		  "| Pipe Throughput                       | 12440.0  | 955146.0   | 767.8  |\n"
+		  "| System Benchmarks Index Score         |          | 799.3      |        |\n",
+		  1, 33727286.8, 767.8, 799.3 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(index_tables); i++) {
+		assert_int_equal(parse_text(index_tables[i].text, &d), 0);
+		assert_int_equal(d.nresults, 1);
+		assert_int_equal(d.results[0].nblocks, 1);
+		b = &d.results[0].blocks[0];
+		assert_int_equal(b->copies, index_tables[i].copies);
+		assert_int_equal(b->ntests, 2);
+		assert_near(find_test(b, "dhry2reg")->baseline, 116700.0);
+		assert_near(find_test(b, "dhry2reg")->result, index_tables[i].dhry);
+		assert_near(find_test(b, "pipe")->index, index_tables[i].pipe);
+		assert_near(b->score, index_tables[i].score);
+		ub_doc_free(&d);
+	}
+	/* three columns of indexes are three runs */
+	assert_int_equal(parse_text("| Test | A | B | C |\n|--|--|--|--|\n| Pipe Throughput | 767.8 | 770.1 | 801.4 |\n", &d), 0);
+	assert_int_equal(d.nresults, 3);
 	ub_doc_free(&d);
 	/* titled in other letters, fewer columns */
 	assert_int_equal(parse_text("| Test | Result | Index |\n|--|--|--|\n| Execl Throughput | 3117.6 | 725.0 |\n", &d), 0);

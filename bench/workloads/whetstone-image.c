@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ubtune-whetstone [-t TARGET_SECONDS]: Double-Precision Whetstone (see
+ * whetstone.c), which `ubtune-workloads whetstone-double` runs. A program
+ * of its own because it is the only workload that links libm, as
+ * UnixBench's whetstone-double is.
+ */
+#include "workloads.h"
+
+int main(int argc, char **argv)
+{
+	wl_program = argv[0];
+	wl_name = "whetstone-double";
+	wl_args = "[-t TARGET_SECONDS]";
+	return whetstone_main(argc, argv);
+}
