@@ -212,8 +212,10 @@ for h in h1 h2 b7 k3; do
 	[ $h = h1 ] || json_get "$T/fetched/$h/probe.json" 'd["host"]["hostname"]' | grep -qx "$h" ||
 		fail "$h's probe is not of $h"
 done
+# (on a loaded machine the kill may come once the second test is done)
 json_get "$T/fetched/k3/"*.result.json '(d["incomplete"], d["interrupted_by"], [t["id"] for t in d["runs"][0]["tests"]
-	if t.get("index")], d["runs"][0]["index"]["partial"])' | grep -qx "(True, 'SIGTERM', \['dhry2reg'\], True)" ||
+	if t.get("index")], d["runs"][0]["index"]["partial"])' |
+	grep -Eqx "\(True, 'SIGTERM', \['dhry2reg'(, 'fstime')?\], True\)" ||
 	fail "k3's partial result: $(head -c 400 "$T/fetched/k3/"*.result.json)"
 grep -q "stopped by signal 15" "$T/fetched/k3/$round1.error" && grep -q "^ubtune bench: \[2/3\]" "$T/fetched/k3/$round1.error" ||
 	fail "k3's error: $(cat "$T/fetched/k3/"*.error)"
@@ -236,9 +238,9 @@ json_get "$T/stdout" 'len({r["machine_id"] for r in d})' | grep -qx 4 || fail "n
 expect_exit 0 "$UBTUNE" fleet --width 1000
 cp "$T/stdout" "$T/fleet-1.txt"
 grep -q "^Round $round1: 4 hosts, from 4 of 4 stored results" "$T/fleet-1.txt" || fail "round 1: $(cat "$T/fleet-1.txt")"
-grep -Eq "host b7 scores [0-9]+ (%|times) below its 2 peers in File Copy 1024: its workdir is on .*, theirs on tmpfs" \
+grep -Eq "host b7 scores [0-9]+ (%|times) below its [23] peers in File Copy 1024: its workdir is on .*, theirs on tmpfs" \
 	"$T/fleet-1.txt" || fail "fleet does not name b7 with its workdir: $(cat "$T/fleet-1.txt")"
-grep -q "^Note: k3's result is incomplete: stopped by SIGTERM after 1 test" "$T/fleet-1.txt" ||
+grep -Eq "^Note: k3's result is incomplete: stopped by SIGTERM after [12] tests?$" "$T/fleet-1.txt" ||
 	fail "fleet does not say k3 was cut short: $(cat "$T/fleet-1.txt")"
 grep -q "host b7" "$T/run.log" || fail "the play does not show the fleet"
 

@@ -20,10 +20,11 @@ find "$dest" -path '*/build*' | grep -q . && fail "build files were installed"
 # make deb and make fleet-binaries install what they need first: the first
 # command of README.md installs only what builds ubtune
 make -s -n -C "$SRCDIR" deb >"$T/deb.plan" 2>&1 || fail "make -n deb: $(cat "$T/deb.plan")"
-head -n 1 "$T/deb.plan" | grep -q "^tools/install-deps .* dpkg-dev debhelper lintian$" ||
+# (a make that runs this test may add a line of its own first)
+grep -v '^make' "$T/deb.plan" | head -n 1 | grep -q "^tools/install-deps .* dpkg-dev debhelper lintian$" ||
 	fail "make deb does not install debhelper and lintian first: $(head -n 3 "$T/deb.plan")"
 make -s -n -C "$SRCDIR" fleet-binaries >"$T/bin.plan" 2>&1 || fail "make -n fleet-binaries: $(cat "$T/bin.plan")"
-head -n 1 "$T/bin.plan" | grep -q "^tools/install-deps .* gcc-aarch64-linux-gnu .*nettle-dev:arm64" ||
+grep -v '^make' "$T/bin.plan" | head -n 1 | grep -q "^tools/install-deps .* gcc-aarch64-linux-gnu .*nettle-dev:arm64" ||
 	fail "make fleet-binaries does not install the cross compiler first: $(head -n 3 "$T/bin.plan")"
 # the names the Ansible role copies (ubtune-{{ architecture }})
 grep -q "contrib/ansible/bin/ubtune-$(uname -m)$" "$T/bin.plan" && grep -q "contrib/ansible/bin/ubtune-aarch64$" "$T/bin.plan" ||
