@@ -213,13 +213,19 @@ void export_python_float(double v, char *b, size_t n)
 		snprintf(b, n, v < 0 ? "-Infinity" : "Infinity");
 		return;
 	}
-	/* the shortest digits that read back as v */
+	/* the shortest digits that read back as v: more digits never read
+	 * back worse, so the fewest is found by halving */
 	char e[40];
-	for (int p = 0; p < 17; p++) {
-		snprintf(e, sizeof(e), "%.*e", p, v);
+	int lo = 0, hi = 16;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		snprintf(e, sizeof(e), "%.*e", mid, v);
 		if (strtod(e, NULL) == v)
-			break;
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
+	snprintf(e, sizeof(e), "%.*e", lo, v);
 	/* e is "-d.ddde+XX": the digits and the decimal exponent */
 	bool neg = e[0] == '-';
 	char digits[24];
@@ -257,9 +263,8 @@ void export_python_float(double v, char *b, size_t n)
 /* A string as Python's json.dumps() writes it: ASCII only, the rest as
  * \uXXXX (UTF-16, so beyond the BMP a surrogate pair); bytes that are not
  * UTF-8 are taken as Latin-1. */
-static void py_string(struct buf *b, const char *s)
+static void py_escape(struct buf *b, const char *s)
 {
-	buf_puts(b, "\"");
 	for (const unsigned char *c = (const unsigned char *)(s ?: ""); *c;) {
 		uint32_t cp = *c;
 		size_t len = 1;
@@ -291,6 +296,12 @@ static void py_string(struct buf *b, const char *s)
 		else
 			buf_printf(b, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
 	}
+}
+
+static void py_string(struct buf *b, const char *s)
+{
+	buf_puts(b, "\"");
+	py_escape(b, s);
 	buf_puts(b, "\"");
 }
 
@@ -326,34 +337,76 @@ static void meta_add(struct metadata *m, const char *key, enum meta_kind kind, c
 	e->v = v;
 }
 
-/* "|key:value|,|key:value|", sorted by key: PerfKitBenchmarker's GetLabelsFromDict(). */
-static void labels_text(struct buf *b, struct metadata *m)
+/* "key:value" of a metadata value, escaped for the JSON string it goes in:
+ * pieces escaped one by one make the same string as escaped whole. */
+static void meta_piece(struct buf *b, const struct meta *e)
+{
+	char num[40];
+	py_escape(b, e->key);
+	buf_puts(b, ":");
+	switch (e->kind) {
+	case META_STR:
+		py_escape(b, e->s);
+		break;
+	case META_INT:
+		buf_printf(b, "%.0f", e->v);
+		break;
+	case META_FLOAT:
+		export_python_float(e->v, num, sizeof(num));
+		buf_puts(b, num);
+		break;
+	case META_BOOL:
+		buf_puts(b, e->v ? "True" : "False");
+		break;
+	}
+}
+
+/* The pieces of a sorted metadata, each "key:value" escaped, made once
+ * for the facts every sample of a result carries. */
+struct pieces {
+	struct meta *keys; /* sorted; their .s is the piece */
+	struct buf text;
+	size_t *at, n;
+};
+
+static void pieces_make(struct pieces *p, struct metadata *m)
 {
 	qsort(m->v, m->n, sizeof(m->v[0]), by_key);
-	struct buf l = {0};
+	*p = (struct pieces){ .keys = xcalloc(m->n + 1, sizeof(*p->keys)), .at = xcalloc(m->n + 1, sizeof(size_t)),
+			      .n = m->n };
 	for (size_t i = 0; i < m->n; i++) {
-		const struct meta *e = &m->v[i];
-		char num[40];
-		buf_printf(&l, "%s|%s:", i ? "," : "", e->key);
-		switch (e->kind) {
-		case META_STR:
-			buf_puts(&l, e->s);
-			break;
-		case META_INT:
-			buf_printf(&l, "%.0f", e->v);
-			break;
-		case META_FLOAT:
-			export_python_float(e->v, num, sizeof(num));
-			buf_puts(&l, num);
-			break;
-		case META_BOOL:
-			buf_puts(&l, e->v ? "True" : "False");
-			break;
-		}
-		buf_puts(&l, "|");
+		p->keys[i] = m->v[i];
+		p->at[i] = p->text.len;
+		meta_piece(&p->text, &m->v[i]);
+		buf_add(&p->text, "", 1); /* each piece ends in a NUL */
 	}
-	py_string(b, l.s ?: "");
-	buf_free(&l);
+}
+
+static void pieces_free(struct pieces *p)
+{
+	free(p->keys);
+	free(p->at);
+	buf_free(&p->text);
+}
+
+/* "|key:value|,|key:value|" sorted by key, as PerfKitBenchmarker's
+ * GetLabelsFromDict() collapses metadata: the sample's own merged into the
+ * result's. */
+static void labels_text(struct buf *b, const struct pieces *all, struct metadata *own)
+{
+	qsort(own->v, own->n, sizeof(own->v[0]), by_key);
+	size_t i = 0, k = 0;
+	bool first = true;
+	buf_puts(b, "\"");
+	while (i < all->n || k < own->n) {
+		buf_puts(b, first ? "|" : "|,|");
+		first = false;
+		if (k < own->n && (i == all->n || strcmp(own->v[k].key, all->keys[i].key) < 0))
+			meta_piece(b, &own->v[k++]);
+		else
+			buf_puts(b, all->text.s + all->at[i++]);
+	}
+	buf_puts(b, first ? "\"" : "|\"");
 }
 
 /* The facts of the machine and the result, on every sample (as
@@ -362,6 +415,7 @@ static void labels_text(struct buf *b, struct metadata *m)
  * "workdir_medium"). */
 static void machine_meta(struct metadata *m, const struct fleet_digest *d)
 {
+	m->n = 0;
 	meta_add(m, "hostname", META_STR, d->host, 0);
 	meta_add(m, "machine_id", META_STR, d->machine_id, 0);
 	meta_add(m, "round", META_STR, d->round, 0);
@@ -394,7 +448,8 @@ struct pkb_ctx {
 	const struct export_pkb *pkb;
 	struct buf *out;
 	size_t seq;
-	double timestamp;
+	char timestamp[40];    /* the run's start, or "null" */
+	struct pieces machine; /* the facts on every sample */
 };
 
 /* A sample's own id: a UUID made from the result's run id and the sample's
@@ -419,23 +474,21 @@ static void emit(struct pkb_ctx *c, const char *metric, double value, const char
 {
 	struct buf *b = c->out;
 	char num[40], uri[40];
-	machine_meta(m, c->d);
 	buf_puts(b, "{\"metric\": ");
 	py_string(b, metric);
 	export_python_float(value, num, sizeof(num));
 	buf_printf(b, ", \"value\": %s, \"unit\": ", num);
 	py_string(b, unit);
-	export_python_float(c->timestamp, num, sizeof(num));
 	buf_printf(b, ", \"timestamp\": %s, \"test\": \"unixbench\", \"product_name\": \"ubtune\", \"official\": false, "
 		      "\"owner\": ",
-		   isfinite(c->timestamp) ? num : "null");
+		   c->timestamp);
 	py_string(b, c->pkb->owner);
 	buf_puts(b, ", \"run_uri\": ");
 	py_string(b, c->d->run_id);
 	sample_uri(c, uri, sizeof(uri));
 	c->seq++;
 	buf_printf(b, ", \"sample_uri\": \"%s\", \"labels\": ", uri);
-	labels_text(b, m);
+	labels_text(b, &c->machine, m);
 	buf_puts(b, "}\n");
 }
 
@@ -446,7 +499,10 @@ static void emit(struct pkb_ctx *c, const char *metric, double value, const char
 static void run_samples(struct pkb_ctx *c, const struct fleet_run *run)
 {
 	time_t start;
-	c->timestamp = export_parse_time(run->started_at ?: c->d->started_at, &start) == 0 ? (double)start : NAN;
+	if (export_parse_time(run->started_at ?: c->d->started_at, &start) == 0)
+		export_python_float((double)start, c->timestamp, sizeof(c->timestamp));
+	else
+		snprintf(c->timestamp, sizeof(c->timestamp), "null");
 	for (size_t k = 0; k < run->ntests; k++) {
 		const struct fleet_test *t = &run->tests[k];
 		const char *name = t->name ?: t->id ?: "?";
@@ -482,7 +538,11 @@ static void run_samples(struct pkb_ctx *c, const struct fleet_run *run)
 void export_samples(const struct fleet_digest *d, const struct export_pkb *pkb, struct buf *out)
 {
 	struct pkb_ctx c = { .d = d, .pkb = pkb, .out = out };
+	struct metadata m;
+	machine_meta(&m, d);
+	pieces_make(&c.machine, &m);
 	for (size_t k = 0; k < d->nruns; k++)
 		if (d->runs[k].copies)
 			run_samples(&c, &d->runs[k]);
+	pieces_free(&c.machine);
 }
