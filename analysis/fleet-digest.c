@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <search.h>
+#include <stdlib.h>
 
 #include "analysis/fleet.h"
 #include "lib/store.h"
@@ -77,27 +79,72 @@ int fleet_digest_make(json_object *rec, struct fleet_digest *d, char **error)
 	return 0;
 }
 
+/* ---- strings that the digests of a fleet share ---- */
+
+struct fleet_pool {
+	void *tree; /* tsearch() */
+};
+
+struct fleet_pool *fleet_pool_new(void)
+{
+	return xcalloc(1, sizeof(struct fleet_pool));
+}
+
+void fleet_pool_free(struct fleet_pool *p)
+{
+	if (!p)
+		return;
+	tdestroy(p->tree, free);
+	free(p);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* s kept once in the pool, or a copy of its own without one. */
+static char *pooled(struct fleet_pool *p, const char *s)
+{
+	if (!s || !p)
+		return xstrdup_or_null(s);
+	char **found = tfind(s, &p->tree, cmp_str);
+	if (!found) {
+		found = tsearch(xstrdup(s), &p->tree, cmp_str);
+		if (!found)
+			abort(); /* out of memory, as xmalloc() */
+	}
+	return *found;
+}
+
 void fleet_digest_free(struct fleet_digest *d)
 {
+	/* what a pool keeps, the pool frees */
+	bool own = !d->pool;
 	for (size_t k = 0; k < d->nruns; k++) {
 		struct fleet_run *run = &d->runs[k];
 		for (size_t t = 0; t < run->ntests; t++) {
-			free(run->tests[t].id);
-			free(run->tests[t].name);
-			free(run->tests[t].unit);
+			if (own) {
+				free(run->tests[t].id);
+				free(run->tests[t].name);
+				free(run->tests[t].unit);
+			}
 			free(run->tests[t].kept);
 		}
 		free(run->tests);
 		free(run->started_at);
 	}
 	free(d->runs);
-	for (size_t f = 0; d->facts && f < fleet_nfacts; f++)
+	for (size_t f = 0; own && d->facts && f < fleet_nfacts; f++)
 		free(d->facts[f]);
 	free(d->facts);
-	char **strings[] = { &d->run_id, &d->host,   &d->machine_id, &d->round, &d->started_at, &d->suite,
-			     &d->suite_version, &d->interrupted_by, &d->os, &d->cpu, &d->arch, &d->kernel, &d->vmm };
-	for (size_t i = 0; i < ARRAY_SIZE(strings); i++)
-		free(*strings[i]);
+	char **mine[] = { &d->run_id, &d->host, &d->machine_id, &d->started_at };
+	char **shared[] = { &d->round, &d->suite, &d->suite_version, &d->interrupted_by, &d->os,
+			    &d->cpu,   &d->arch,  &d->kernel,	    &d->vmm };
+	for (size_t i = 0; i < ARRAY_SIZE(mine); i++)
+		free(*mine[i]);
+	for (size_t i = 0; own && i < ARRAY_SIZE(shared); i++)
+		free(*shared[i]);
 	*d = (struct fleet_digest){0};
 }
 
@@ -207,19 +254,19 @@ static size_t doubles_of(json_object *a, double *out, size_t max)
 	return n;
 }
 
-static void test_parse(json_object *o, struct fleet_test *t)
+static void test_parse(json_object *o, struct fleet_test *t, struct fleet_pool *pool, bool passes)
 {
 	int64_t samples;
-	*t = (struct fleet_test){ .id = str_of(o, "id"), .name = str_of(o, "name"), .unit = str_of(o, "unit"),
-				  .result = num_of(o, "result"), .index = num_of(o, "index"),
-				  .baseline = num_of(o, "baseline"), .time_s = num_of(o, "time_s"),
-				  .samples = jpath_int(o, "samples", &samples) ? samples : -1 };
-	json_object *kept = jpath(o, "kept");
-	t->kept = xcalloc(jarr_len(kept) + 1, sizeof(*t->kept));
+	*t = (struct fleet_test){ .id = pooled(pool, jpath_str(o, "id")), .name = pooled(pool, jpath_str(o, "name")),
+				  .unit = pooled(pool, jpath_str(o, "unit")), .result = num_of(o, "result"),
+				  .index = num_of(o, "index"), .baseline = num_of(o, "baseline"),
+				  .time_s = num_of(o, "time_s"), .samples = jpath_int(o, "samples", &samples) ? samples : -1 };
+	json_object *kept = passes ? jpath(o, "kept") : NULL;
+	t->kept = jarr_len(kept) ? xcalloc(jarr_len(kept), sizeof(*t->kept)) : NULL;
 	t->nkept = doubles_of(kept, t->kept, jarr_len(kept));
 }
 
-static void run_parse(json_object *o, struct fleet_run *run)
+static void run_parse(json_object *o, struct fleet_run *run, struct fleet_pool *pool, bool passes)
 {
 	int64_t copies = 0;
 	double ci[2] = { NAN, NAN };
@@ -233,7 +280,7 @@ static void run_parse(json_object *o, struct fleet_run *run)
 	json_object *tests = jpath(o, "tests");
 	run->tests = xcalloc(jarr_len(tests) + 1, sizeof(*run->tests));
 	for (size_t t = 0; t < jarr_len(tests); t++)
-		test_parse(json_object_array_get_idx(tests, t), &run->tests[run->ntests++]);
+		test_parse(json_object_array_get_idx(tests, t), &run->tests[run->ntests++], pool, passes);
 	run->diag.copies = run->copies;
 	for (int t = 0; t < DIAG_NTESTS; t++)
 		run->diag.index[t] = NAN;
@@ -242,7 +289,7 @@ static void run_parse(json_object *o, struct fleet_run *run)
 	run->diag.score = num_of(o, "diag_score");
 }
 
-int fleet_digest_parse(const char *text, struct fleet_digest *d)
+int fleet_digest_parse(const char *text, struct fleet_digest *d, struct fleet_pool *pool, bool passes)
 {
 	_cleanup_json_ json_object *o = NULL;
 	int64_t version = 0, v;
@@ -252,10 +299,12 @@ int fleet_digest_parse(const char *text, struct fleet_digest *d)
 		return -ESTALE;
 	*d = (struct fleet_digest){
 		.run_id = str_of(o, "run_id"), .host = str_of(o, "host"), .machine_id = str_of(o, "machine_id"),
-		.round = str_of(o, "round"), .started_at = str_of(o, "started_at"), .suite = str_of(o, "suite"),
-		.suite_version = str_of(o, "suite_version"), .interrupted_by = str_of(o, "interrupted_by"),
-		.os = str_of(o, "os"), .cpu = str_of(o, "cpu"), .arch = str_of(o, "arch"), .kernel = str_of(o, "kernel"),
-		.vmm = str_of(o, "vmm"), .workdir_memory = -1,
+		.round = pooled(pool, jpath_str(o, "round")), .started_at = str_of(o, "started_at"),
+		.suite = pooled(pool, jpath_str(o, "suite")), .suite_version = pooled(pool, jpath_str(o, "suite_version")),
+		.interrupted_by = pooled(pool, jpath_str(o, "interrupted_by")), .os = pooled(pool, jpath_str(o, "os")),
+		.cpu = pooled(pool, jpath_str(o, "cpu")), .arch = pooled(pool, jpath_str(o, "arch")),
+		.kernel = pooled(pool, jpath_str(o, "kernel")), .vmm = pooled(pool, jpath_str(o, "vmm")),
+		.workdir_memory = -1, .pool = pool,
 	};
 	jpath_bool(o, "quick", &d->quick);
 	jpath_bool(o, "imported", &d->imported);
@@ -272,21 +321,22 @@ int fleet_digest_parse(const char *text, struct fleet_digest *d)
 	for (size_t f = 0; f < fleet_nfacts; f++) {
 		json_object *value = NULL;
 		if (facts && json_object_object_get_ex(facts, fleet_facts[f].name, &value))
-			d->facts[f] = xstrdup_or_null(json_object_get_string(value));
+			d->facts[f] = pooled(pool, json_object_get_string(value));
 	}
 	json_object *runs = jpath(o, "runs");
 	d->runs = xcalloc(jarr_len(runs) + 1, sizeof(*d->runs));
 	for (size_t k = 0; k < jarr_len(runs); k++)
-		run_parse(json_object_array_get_idx(runs, k), &d->runs[d->nruns++]);
+		run_parse(json_object_array_get_idx(runs, k), &d->runs[d->nruns++], pool, passes);
 	return 0;
 }
 
 /* ---- in the store ---- */
 
-int fleet_digest_load(struct store *s, int64_t id, struct fleet_digest *d, char **error)
+int fleet_digest_load(struct store *s, int64_t id, struct fleet_digest *d, struct fleet_pool *pool, bool passes,
+		      char **error)
 {
 	_cleanup_free_ char *text = NULL;
-	if (store_get_digest(s, id, &text) == 0 && fleet_digest_parse(text, d) == 0)
+	if (store_get_digest(s, id, &text) == 0 && fleet_digest_parse(text, d, pool, passes) == 0)
 		return 0;
 	/* none yet (stored before digests were kept), or of an older kind:
 	 * made from the record, and kept for the next reader */
@@ -304,9 +354,10 @@ int fleet_digest_load(struct store *s, int64_t id, struct fleet_digest *d, char 
 	}
 	free(text);
 	text = fleet_digest_text(d);
+	fleet_digest_free(d);
 	/* a store that cannot be written is read all the same */
 	(void)store_set_digest(s, id, text);
-	return 0;
+	return fleet_digest_parse(text, d, pool, passes);
 }
 
 int fleet_store_add(struct store *s, json_object *rec, int64_t *id)

@@ -130,13 +130,22 @@ struct fleet_digest {
 	bool undervoltage;
 	struct fleet_run *runs;
 	size_t nruns;
+	struct fleet_pool *pool; /* keeps the strings that repeat from digest to digest; NULL: its own */
 };
+
+/* Strings that the digests of a fleet share (test names, units, facts):
+ * kept once for all of them, and freed with the pool, after them. */
+struct fleet_pool;
+struct fleet_pool *fleet_pool_new(void);
+void fleet_pool_free(struct fleet_pool *p);
 
 /* The digest of a result record; -EBADMSG (*error says why) when it does not decode. */
 int fleet_digest_make(json_object *rec, struct fleet_digest *d, char **error);
-/* As JSON text, and back: -ESTALE for a digest of another version, -EBADMSG for no digest. */
+/* As JSON text, and back: -ESTALE for a digest of another version, -EBADMSG
+ * for no digest. pool may be NULL; without passes, no test's kept[]
+ * (only --since needs them). */
 char *fleet_digest_text(const struct fleet_digest *d);
-int fleet_digest_parse(const char *text, struct fleet_digest *d);
+int fleet_digest_parse(const char *text, struct fleet_digest *d, struct fleet_pool *pool, bool passes);
 void fleet_digest_free(struct fleet_digest *d);
 /* The test of a run with this id; NULL when it has none. */
 const struct fleet_test *fleet_run_test(const struct fleet_run *run, const char *id);
@@ -144,7 +153,8 @@ const struct fleet_test *fleet_run_test(const struct fleet_run *run, const char 
 struct store;
 /* The digest of stored result id: the one kept, else made from the record
  * (and kept, when the store can be written). */
-int fleet_digest_load(struct store *s, int64_t id, struct fleet_digest *d, char **error);
+int fleet_digest_load(struct store *s, int64_t id, struct fleet_digest *d, struct fleet_pool *pool, bool passes,
+		      char **error);
 /* store_add() and the record's digest beside it. */
 int fleet_store_add(struct store *s, json_object *rec, int64_t *id);
 

@@ -137,11 +137,12 @@ static int write_openmetrics(struct store *s, const int64_t *ids, size_t n, stru
 {
 	struct fleet_digest *d = xcalloc(n + 1, sizeof(*d));
 	const struct fleet_digest **p = xcalloc(n + 1, sizeof(*p));
+	struct fleet_pool *pool = fleet_pool_new();
 	_cleanup_free_ char *error = NULL;
 	int code = EXIT_OK;
 	size_t loaded = 0;
 	for (; loaded < n && code == EXIT_OK; loaded++) {
-		if (fleet_digest_load(s, ids[loaded], &d[loaded], &error) < 0) {
+		if (fleet_digest_load(s, ids[loaded], &d[loaded], pool, false, &error) < 0) {
 			log_error("%s", error);
 			code = EXIT_FAIL;
 			break;
@@ -154,6 +155,7 @@ static int write_openmetrics(struct store *s, const int64_t *ids, size_t n, stru
 	}
 	for (size_t i = 0; i < loaded; i++)
 		fleet_digest_free(&d[i]);
+	fleet_pool_free(pool);
 	free(d);
 	free(p);
 	if (code == EXIT_OK)
@@ -176,7 +178,7 @@ static int write_samples(struct store *s, const int64_t *ids, size_t n, const ch
 	for (size_t i = 0; i < n; i++) {
 		struct fleet_digest d;
 		_cleanup_free_ char *error = NULL;
-		if (fleet_digest_load(s, ids[i], &d, &error) < 0)
+		if (fleet_digest_load(s, ids[i], &d, NULL, false, &error) < 0)
 			return log_error("%s", error), EXIT_FAIL;
 		export_samples(&d, &pkb, b);
 		fleet_digest_free(&d);

@@ -35,6 +35,7 @@ struct inputs {
 	struct fleet_choice choice;
 	struct loaded_list list; /* the records given on the command line */
 	struct store *store;     /* else: in the store */
+	struct fleet_pool *pool; /* the strings their digests share */
 };
 
 static void inputs_free(struct inputs *in)
@@ -44,6 +45,7 @@ static void inputs_free(struct inputs *in)
 		free((char *)in->v[i].source);
 	}
 	free(in->v);
+	fleet_pool_free(in->pool);
 	fleet_choice_free(&in->choice);
 	loaded_list_free(&in->list);
 	*in = (struct inputs){0};
@@ -65,8 +67,9 @@ static int list_each(int64_t id, json_object *summary, void *pick)
 }
 
 /* The digests of the results chosen from the store: a round's, or the
- * latest of each host. */
-static int load_stored(struct store *s, enum fleet_pick_mode mode, const char *round, struct inputs *in)
+ * latest of each host; the rates of their passes when they are compared
+ * with another round's. */
+static int load_stored(struct store *s, enum fleet_pick_mode mode, const char *round, bool passes, struct inputs *in)
 {
 	struct fleet_pick *pick = fleet_pick_new();
 	_cleanup_free_ char *error = NULL;
@@ -82,11 +85,12 @@ static int load_stored(struct store *s, enum fleet_pick_mode mode, const char *r
 		return EXIT_USAGE;
 	}
 	in->store = s;
+	in->pool = fleet_pool_new();
 	in->v = xcalloc(in->choice.n + 1, sizeof(*in->v));
 	for (; in->n < in->choice.n; in->n++) {
 		struct fleet_input *f = &in->v[in->n];
 		int64_t id = in->choice.ids[in->n];
-		if (fleet_digest_load(s, id, &f->d, &error) < 0) {
+		if (fleet_digest_load(s, id, &f->d, in->pool, passes, &error) < 0) {
 			log_error("%s", error);
 			return EXIT_FAIL;
 		}
@@ -192,7 +196,8 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		return command_usage_error(&cmd_fleet, "'%s' is not a round id", a->since);
 	struct inputs now = {0}, then = {0};
 	int code = ctx->nargs ? load_given(ctx->args, ctx->nargs, &now)
-			      : load_stored(ctx->store, a->round ? FLEET_PICK_ROUND : FLEET_PICK_LATEST, a->round, &now);
+			      : load_stored(ctx->store, a->round ? FLEET_PICK_ROUND : FLEET_PICK_LATEST, a->round, a->since,
+					    &now);
 	if (code == EXIT_OK && now.n == 0) {
 		log_error("no results: run `ubtune bench` on the hosts and `ubtune import` their result files");
 		code = EXIT_FAIL;
@@ -202,7 +207,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		code = EXIT_USAGE;
 	}
 	if (code == EXIT_OK && a->since)
-		code = load_stored(ctx->store, FLEET_PICK_ROUND, a->since, &then);
+		code = load_stored(ctx->store, FLEET_PICK_ROUND, a->since, true, &then);
 	if (code == EXIT_OK)
 		code = show(ctx, a, &now, &then);
 	inputs_free(&now);
