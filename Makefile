@@ -148,6 +148,9 @@ DEPS_TEST += ansible-core openssh-server openssh-client iproute2
 DEPS_DEB := dpkg-dev debhelper lintian
 # strace injects kills and I/O errors into apply, revert and the store
 DEPS_TEST += strace
+# headless Chromium lays out the HTML pages and charts (test-pages.sh,
+# tools/screenshot-pages), in the font the pages ask for first
+DEPS_TEST += chromium fonts-dejavu-core
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
@@ -347,6 +350,22 @@ fleet-binaries:
 	install -Dm755 $(ARM64_B)/ubtune $(FLEET_BIN)/ubtune-aarch64
 	@ls -l $(FLEET_BIN)
 
+# The reference data: the published runs diagnose compares with, the CPU
+# catalogue, the database of published runs and the expectation model fitted
+# from it (reference/README.md). `make reference` rebuilds the generated ones
+# from the corpus (tests/fixtures/unixbench-published) and the catalogue;
+# make check fails when they differ from what it builds.
+REFERENCE_FILES := reference/published-results.json reference/cpus.ini reference/runs.jsonl reference/expect.ini
+.PHONY: reference bench-expect
+reference: $(B)/ubtune
+	tools/build-reference --ubtune $(B)/ubtune
+
+# The model left one source out at a time: per test group the median error of
+# the expected index against the printed one and the share of healthy runs
+# inside their interval (docs/expect.md).
+bench-expect: $(B)/ubtune
+	@d=$$(mktemp -d) && tools/build-reference --ubtune $(B)/ubtune --validate --out $$d; r=$$?; rm -rf $$d; exit $$r
+
 # Rewrites tests/fixtures/expected/*.json from the current probe: review the diff.
 update-expected: $(B)/ubtune $(FIXTURE_STAMP)
 	tools/fixture-record update
@@ -357,7 +376,7 @@ install: all
 	install -Dm644 completion/ubtune.bash $(DESTDIR)$(COMPLETIONDIR)/ubtune
 	install -d $(DESTDIR)$(DATADIR)/profiles
 	$(if $(wildcard profiles/*.profile),install -m644 profiles/*.profile $(DESTDIR)$(DATADIR)/profiles/)
-	install -Dm644 reference/published-results.json $(DESTDIR)$(DATADIR)/reference/published-results.json
+	install -Dm644 -t $(DESTDIR)$(DATADIR)/reference $(REFERENCE_FILES)
 
 clean:
 	rm -rf $(B) $(MIN_B) $(B)-san $(B)-fuzz
@@ -433,7 +452,7 @@ endif
 # directory is on disk (lib/paths.h). EMBED_DATA=0 leaves them out.
 EMBED_DATA ?= $(STATIC)
 ifeq ($(EMBED_DATA),1)
-EMBED_DATA_FILES := $(sort $(wildcard profiles/*.profile)) reference/published-results.json
+EMBED_DATA_FILES := $(sort $(wildcard profiles/*.profile)) $(sort $(REFERENCE_FILES))
 EMBED_DATA_LIST := $(B)/builtin-data.list
 $(B)/lib/builtin-data.o: $(EMBED_DATA_LIST) $(EMBED_DATA_FILES)
 $(B)/lib/builtin-data.o: override CFLAGS += -DUBTUNE_EMBED_DATA=1 \
@@ -465,7 +484,7 @@ SAN_UNIT_BIN := $(UNIT_BIN:$(B)/%=$(SAN_B)/%)
 # (not the chroot tests: LeakSanitizer needs /proc; nor strace's, which
 # it cannot run under; the whole suite takes 3 times as long)
 SAN_E2E := $(addprefix tests/e2e/test-,$(addsuffix .sh,import diagnose store fixture-roots bench \
-	tune tune-services tune-tmpfs root-containment hostile))
+	tune tune-services tune-tmpfs root-containment hostile reference))
 SAN_REPORTS = $(CURDIR)/$(SAN_B)/reports
 SAN_ENV = ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=86:log_path=$(SAN_REPORTS)/asan \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_REPORTS)/ubsan

@@ -8,6 +8,7 @@
 #include "analysis/xml.h"
 #include "lib/result-record.h"
 #include "lib/util.h"
+#include "unixbench/catalogue.h"
 
 #define WIDTH 920
 #define FONT "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -62,12 +63,21 @@ static double nice_step(double max, int ticks)
 	return 10 * p;
 }
 
+/* A tick's value with the decimals its step needs ("-7.5", never "-8" for
+ * it), less the zeros at the end ("-5", "0"). */
 static void tick_label(double v, double step, char *b, size_t n)
 {
-	if (step >= 1)
-		snprintf(b, n, "%.0f", v);
-	else
-		snprintf(b, n, "%.1f", v);
+	int decimals = 0;
+	for (double f = step; decimals < 3 && fabs(f - round(f)) > 1e-6 * fabs(f); f *= 10)
+		decimals++;
+	snprintf(b, n, "%.*f", decimals, fabs(v) < step / 1000 ? 0.0 : v);
+	if (decimals) {
+		char *e = b + strlen(b);
+		while (e[-1] == '0')
+			*--e = '\0';
+		if (e[-1] == '.')
+			e[-1] = '\0';
+	}
 }
 
 /* ---- comparison bars ---- */
@@ -76,6 +86,7 @@ static void tick_label(double v, double step, char *b, size_t n)
 #define BAR_RIGHT 100
 #define GROUP_GAP 10
 #define LEGEND_LINE 18
+#define PANEL_HEAD 56 /* a panel's title, its axis title and tick labels */
 
 struct bars {
 	size_t n;         /* results */
@@ -266,7 +277,7 @@ static double panel_height(json_object *sec, const struct bars *b)
 	_cleanup_free_ char *name = NULL;
 	if (!rows)
 		return 0;
-	return 40 + (double)(rows + (summary_row(sec, b->n, &get, &name) != NULL)) * group_height(b) + 20;
+	return PANEL_HEAD + (double)(rows + (summary_row(sec, b->n, &get, &name) != NULL)) * group_height(b) + 20;
 }
 
 static double panel(FILE *out, json_object *cmp, json_object *sec, struct bars *b, double y)
@@ -286,7 +297,10 @@ static double panel(FILE *out, json_object *cmp, json_object *sec, struct bars *
 	_cleanup_free_ char *title = xasprintf("%s: %s%s", jpath_str(sec, "title") ?: "",
 					       b->relative ? "each test as a percentage of A" : "index per test", only);
 	svg_text(out, 10, y + 14, "start", "font-size=\"14\" font-weight=\"bold\"", title);
-	y += 40;
+	svg_text(out, BAR_LEFT + plot_width() / 2, y + 32, "middle", "class=\"axis-title\" font-size=\"11\" fill=\"#333333\"",
+		 b->relative ? "index as a percentage of A's (100 %: the same; longer is better)"
+			     : "index: 10 \xc3\x97 result / baseline (a SPARCstation 20-61); longer is better");
+	y += PANEL_HEAD;
 	double top = y - 6, bottom = y + (double)(rows + (summary != NULL)) * group_height(b);
 	axis(out, b, top, bottom);
 	for (size_t k = 0; k < jarr_len(tests); k++) {
@@ -313,7 +327,9 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 	struct bars b = { .n = jarr_len(results), .relative = relative };
 	b.bar_h = b.n <= 2 ? 14 : b.n <= 4 ? 10 : 7;
 	b.gap = 2;
-	double height = 30 + (double)b.n * LEGEND_LINE + 10, panels = 0;
+	/* the results, then what bold and "~" say when there is a change to mark */
+	size_t legend = b.n + (b.n > 1);
+	double height = 30 + (double)legend * LEGEND_LINE + 10, panels = 0;
 	for (size_t s = 0; s < jarr_len(sections); s++)
 		panels += panel_height(at(sections, s), &b);
 	height += panels > 0 ? panels : 40;
@@ -335,6 +351,12 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 		fprintf(out, "<rect x=\"10\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>\n", y, colour(i));
 		svg_text(out, 28, y + 10, "start", NULL, text);
 	}
+	if (b.n > 1) {
+		svg_text(out, 10, y + 10, "start", "class=\"legend\" font-size=\"11\" fill=\"#333333\"",
+			 "Values in bold: the biggest changes against A; \"~\": a change within the noise of the passes "
+			 "(not significant)");
+		y += LEGEND_LINE;
+	}
 	y += 10;
 	for (size_t s = 0; s < jarr_len(sections); s++)
 		if (panel_height(at(sections, s), &b) > 0)
@@ -347,11 +369,17 @@ void chart_compare(json_object *cmp, bool relative, enum chart_mode mode, FILE *
 
 /* ---- timeline ---- */
 
-#define TL_HEIGHT 300
+/* From the top: the legend and a note, the copy counts over their stretch,
+ * the bands' names (turned upright, above the plot), the plot, the time
+ * axis, the events' triangles and their numbers, the axis title. */
 #define TL_LEFT 64
 #define TL_RIGHT 64
-#define TL_TOP 44
-#define TL_BOTTOM 64
+#define TL_COPIES 58       /* baseline of the copy counts' names */
+#define TL_TOP 168         /* the plot */
+#define TL_PLOT_H 190
+#define TL_BOTTOM (TL_TOP + TL_PLOT_H)
+#define TL_HEIGHT (TL_BOTTOM + 76)
+#define TL_LABEL_GAP 11    /* between the upright names of neighbouring bands */
 
 struct timeline {
 	double t_max, mhz_max, temp_min, temp_max, pct_max;
@@ -443,35 +471,109 @@ static double tl_x(const struct timeline *tl, double t)
 
 static double tl_y(double v, double lo, double hi)
 {
-	double h = TL_HEIGHT - TL_TOP - TL_BOTTOM;
-	return TL_TOP + h - (v - lo) / (hi - lo) * h;
+	return TL_TOP + TL_PLOT_H - (v - lo) / (hi - lo) * TL_PLOT_H;
 }
 
-/* Shaded bands: one per stretch of readings under the same test and copy count. */
-static void timeline_bands(FILE *out, struct readings samples, const struct timeline *tl)
+/* Places labels meant for x positions c[0..n) (ascending) at p[], each at
+ * least gap from the next and no further right than hi, as near their
+ * place as that allows. */
+static void spread(double *p, const double *c, size_t n, double gap, double hi)
 {
-	size_t start = 0, band = 0;
+	for (size_t i = 0; i < n; i++)
+		p[i] = i && c[i] < p[i - 1] + gap ? p[i - 1] + gap : c[i];
+	for (size_t i = n; i-- > 0;) {
+		double max = i + 1 < n ? p[i + 1] - gap : hi;
+		p[i] = p[i] > max ? max : p[i];
+	}
+}
+
+/* A label moved off its place keeps a thin line to it. */
+static void leader(FILE *out, double x0, double y0, double x1, double y1)
+{
+	if (fabs(x0 - x1) > 0.5)
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#aaaaaa\" stroke-width=\"0.5\"/>\n",
+			x0, y0, x1, y1);
+}
+
+/* One stretch of readings under the same test and copy count. */
+struct band {
+	const char *test;
+	int64_t copies;
+	double t0, t1, x0, x1;
+};
+
+static size_t timeline_band_list(struct readings samples, const struct timeline *tl, struct band **out)
+{
+	struct band *v = xcalloc(samples.n ? samples.n : 1, sizeof(*v));
+	size_t n = 0, start = 0;
 	for (size_t i = 1; i <= samples.n; i++) {
-		const struct result_sample *a = start < samples.n ? &samples.v[start] : NULL;
-		const struct result_sample *b = i < samples.n ? &samples.v[i] : NULL;
-		const char *ta = a ? a->test : NULL, *tb = b ? b->test : NULL;
-		int64_t ca = a ? int_or(a->copies, 0) : 0, cb = b ? int_or(b->copies, 0) : 0;
-		if (b && streq_ptr(ta, tb) && ca == cb)
+		const struct result_sample *a = &samples.v[start], *b = i < samples.n ? &samples.v[i] : NULL;
+		int64_t ca = int_or(a->copies, 0);
+		if (b && streq_ptr(a->test, b->test) && ca == int_or(b->copies, 0))
 			continue;
-		double t0 = a ? num_or(a->t, 0) : 0, t1 = num_or(samples.v[i - 1].t, 0);
-		if (ta) {
-			double x0 = tl_x(tl, t0 - 0.5 < 0 ? 0 : t0 - 0.5), x1 = tl_x(tl, t1 + 0.5 > tl->t_max ? tl->t_max : t1 + 0.5);
-			char tip[160];
-			snprintf(tip, sizeof(tip), "%s, %lld cop%s, %.0f-%.0f s", ta, (long long)ca, ca == 1 ? "y" : "ies", t0, t1);
-			fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">", x0, TL_TOP,
-				x1 - x0, TL_HEIGHT - TL_TOP - TL_BOTTOM, band++ % 2 ? "#eef3f9" : "#f6f6f6");
-			xml_element(out, "title", NULL, tip);
-			fputs("</rect>\n", out);
-			if (x1 - x0 >= 42)
-				svg_text(out, (x0 + x1) / 2, TL_TOP + 12, "middle", "font-size=\"9\" fill=\"#555555\"", ta);
-		}
+		double t0 = num_or(a->t, 0), t1 = num_or(samples.v[i - 1].t, 0);
+		if (a->test)
+			v[n++] = (struct band){ a->test, ca, t0, t1, tl_x(tl, t0 - 0.5 < 0 ? 0 : t0 - 0.5),
+						tl_x(tl, t1 + 0.5 > tl->t_max ? tl->t_max : t1 + 0.5) };
 		start = i;
 	}
+	*out = v;
+	return n;
+}
+
+/* "Dhrystone 2" for an index test's id, else the id. */
+static const char *band_name(const char *id)
+{
+	const struct ub_test_info *t = ub_index_test(id);
+	return t && t->label ? t->label : id;
+}
+
+/* Shaded bands, a tone per copy count; each band's name upright above the
+ * plot (moved aside, with a line to it, where bands are narrow), the copy
+ * counts named over their stretch and a dashed line where they change. */
+static void timeline_bands(FILE *out, struct readings samples, const struct timeline *tl)
+{
+	static const char *const tones[2][2] = { { "#f4f4f4", "#e9eef5" }, { "#fbf1e4", "#f4e4cf" } };
+	struct band *b;
+	size_t n = timeline_band_list(samples, tl, &b);
+	double *c = xcalloc(n ? n : 1, sizeof(double)), *p = xcalloc(n ? n : 1, sizeof(double));
+	size_t stretch = 0, first = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool change = i && b[i].copies != b[i - 1].copies;
+		stretch += change;
+		char tip[200];
+		snprintf(tip, sizeof(tip), "%s (%s), %lld cop%s, %.0f-%.0f s", band_name(b[i].test), b[i].test,
+			 (long long)b[i].copies, b[i].copies == 1 ? "y" : "ies", b[i].t0, b[i].t1);
+		fprintf(out, "<rect class=\"band\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">", b[i].x0,
+			TL_TOP, b[i].x1 - b[i].x0, TL_PLOT_H, tones[stretch % 2][i % 2]);
+		xml_element(out, "title", NULL, tip);
+		fputs("</rect>\n", out);
+		c[i] = (b[i].x0 + b[i].x1) / 2;
+		if (i + 1 < n && b[i + 1].copies == b[i].copies)
+			continue;
+		/* the end of a stretch of one copy count */
+		double x0 = b[first].x0, x1 = b[i].x1;
+		_cleanup_free_ char *name = xasprintf("%lld cop%s", (long long)b[i].copies, b[i].copies == 1 ? "y" : "ies");
+		if (first)
+			fprintf(out, "<line class=\"copies-boundary\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				     "stroke=\"#333333\" stroke-dasharray=\"5 3\"/>\n",
+				x0, TL_COPIES - 12, x0, TL_BOTTOM);
+		svg_text(out, x1 - x0 > 60 ? (x0 + x1) / 2 : x0 + 4, TL_COPIES, x1 - x0 > 60 ? "middle" : "start",
+			 "class=\"copies\" font-size=\"11\" font-weight=\"bold\"", name);
+		first = i + 1;
+	}
+	spread(p, c, n, TL_LABEL_GAP, WIDTH - TL_RIGHT);
+	for (size_t i = 0; i < n; i++) {
+		char attrs[128];
+		double foot = TL_TOP - 8;
+		snprintf(attrs, sizeof(attrs), "class=\"band-label\" font-size=\"9\" fill=\"#333333\" transform=\"rotate(-90 %.1f %.1f)\"",
+			 p[i] + 3, foot);
+		svg_text(out, p[i] + 3, foot, "start", attrs, band_name(b[i].test));
+		leader(out, p[i], TL_TOP - 6, c[i], TL_TOP);
+	}
+	free(p);
+	free(c);
+	free(b);
 }
 
 /* The value of a line in a reading, on its axis. */
@@ -528,17 +630,16 @@ static void polyline(FILE *out, struct readings samples, const struct timeline *
 
 static void timeline_axes(FILE *out, const struct timeline *tl)
 {
-	double bottom = TL_HEIGHT - TL_BOTTOM;
-	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#333333\"/>\n", TL_LEFT, bottom,
-		WIDTH - TL_RIGHT, bottom);
+	fprintf(out, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\"/>\n", TL_LEFT,
+		TL_BOTTOM, WIDTH - TL_RIGHT, TL_BOTTOM);
 	double step = nice_step(tl->t_max, 8);
 	char label[32];
 	for (double t = 0; t <= tl->t_max + step / 1000; t += step) {
 		tick_label(t, step, label, sizeof(label));
-		svg_text(out, tl_x(tl, t), bottom + 14, "middle", "font-size=\"10\"", label);
+		svg_text(out, tl_x(tl, t), TL_BOTTOM + 14, "middle", "font-size=\"10\"", label);
 	}
-	svg_text(out, (TL_LEFT + WIDTH - TL_RIGHT) / 2.0, bottom + 52, "middle", "font-size=\"10\"",
-		 "seconds since the first reading (triangles: events)");
+	svg_text(out, (TL_LEFT + WIDTH - TL_RIGHT) / 2.0, TL_BOTTOM + 66, "middle", "font-size=\"10\"",
+		 "seconds since the first reading; triangles: the events, numbered as the report lists them");
 	if (tl->has_mhz) {
 		double s = nice_step(tl->mhz_max, 4);
 		for (double v = 0; v <= tl->mhz_max + s / 1000; v += s) {
@@ -564,30 +665,57 @@ static void timeline_axes(FILE *out, const struct timeline *tl)
 	}
 }
 
-/* Red ticks where an hwmon alarm was raised; triangles for the events. */
+/* Red ticks where an hwmon alarm was raised; a numbered triangle per event,
+ * its message as the tooltip. */
 static void timeline_marks(FILE *out, const struct result_record *r, const struct timeline *tl)
 {
-	double bottom = TL_HEIGHT - TL_BOTTOM;
 	for (size_t i = 0; i < r->samples.n; i++) {
 		const struct result_sample *s = &r->samples.v[i];
 		if (!s->alarms.n || !s->t.known)
 			continue;
 		char tip[160];
 		snprintf(tip, sizeof(tip), "alarm at %.0f s: %s", s->t.v, s->alarms.v[0] ?: "?");
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cc0000\" stroke-width=\"2\">",
-			tl_x(tl, s->t.v), TL_TOP, tl_x(tl, s->t.v), bottom);
+		fprintf(out, "<line class=\"alarm\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#cc0000\" "
+			     "stroke-width=\"2\">",
+			tl_x(tl, s->t.v), TL_TOP, tl_x(tl, s->t.v), TL_BOTTOM);
 		xml_element(out, "title", NULL, tip);
 		fputs("</line>\n", out);
 	}
+	size_t n = 0;
+	double *c = xcalloc(r->events.n ? r->events.n : 1, sizeof(double)), *p = xcalloc(r->events.n ? r->events.n : 1, sizeof(double));
+	size_t *which = xcalloc(r->events.n ? r->events.n : 1, sizeof(size_t));
 	for (size_t i = 0; i < r->events.n; i++) {
 		const struct result_event *e = &r->events.v[i];
 		if (!e->offset_s.known)
 			continue;
-		double t = e->offset_s.v, x = tl_x(tl, t > tl->t_max ? tl->t_max : t);
-		fprintf(out, "<path d=\"M %.1f %.1f l -5 9 l 10 0 z\" fill=\"#cc0000\">", x, bottom + 22);
-		xml_element(out, "title", NULL, e->message ?: e->kind ?: "event");
-		fputs("</path>\n", out);
+		double t = e->offset_s.v;
+		/* the events come in the order they began; the kernel's, after the sampler's */
+		size_t at = n++;
+		while (at && c[at - 1] > tl_x(tl, t > tl->t_max ? tl->t_max : t)) {
+			c[at] = c[at - 1];
+			which[at] = which[at - 1];
+			at--;
+		}
+		c[at] = tl_x(tl, t > tl->t_max ? tl->t_max : t);
+		which[at] = i;
 	}
+	spread(p, c, n, 14, WIDTH - TL_RIGHT);
+	for (size_t k = 0; k < n; k++) {
+		const struct result_event *e = &r->events.v[which[k]];
+		char num[24];
+		snprintf(num, sizeof(num), "%zu", which[k] + 1);
+		_cleanup_free_ char *tip = xasprintf("event %zu at %.0f s: %s", which[k] + 1, e->offset_s.v,
+						     e->message ?: e->kind ?: "?");
+		fprintf(out, "<g class=\"event\"><path d=\"M %.1f %d l -5 9 l 10 0 z\" fill=\"#cc0000\"/>", c[k],
+			TL_BOTTOM + 20);
+		svg_text(out, p[k], TL_BOTTOM + 42, "middle", "class=\"event-label\" font-size=\"9\" fill=\"#cc0000\"", num);
+		xml_element(out, "title", NULL, tip);
+		fputs("</g>\n", out);
+		leader(out, p[k], TL_BOTTOM + 33, c[k], TL_BOTTOM + 29);
+	}
+	free(which);
+	free(p);
+	free(c);
 }
 
 static void timeline_legend(FILE *out, const struct timeline *tl, bool alarms, bool events)
@@ -611,9 +739,12 @@ static void timeline_legend(FILE *out, const struct timeline *tl, bool alarms, b
 		if (!items[i].show)
 			continue;
 		fprintf(out, "<rect x=\"%.1f\" y=\"12\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", x, items[i].colour);
-		svg_text(out, x + 18, 18, "start", "font-size=\"10\"", items[i].text);
+		svg_text(out, x + 18, 18, "start", "class=\"legend\" font-size=\"10\"", items[i].text);
 		x += 28 + 6.0 * (double)strlen(items[i].text);
 	}
+	if (!tl->has_mhz && !tl->has_temp)
+		svg_text(out, TL_LEFT, 34, "start", "class=\"note\" font-size=\"10\" fill=\"#777777\"",
+			 "no clock or temperature readings on this machine (no cpufreq, no thermal zone): load shown instead");
 }
 
 bool chart_has_timeline(const struct result_record *r)
@@ -638,7 +769,7 @@ bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *o
 		alarms = alarms || samples.v[i].alarms.n;
 	bool events = r->events.n > 0;
 	_cleanup_free_ char *desc = xasprintf("%zu readings over %.0f s: CPU clock%s, temperature%s, alarms and events, "
-					      "on bands naming the test that ran.",
+					      "on bands naming the test that ran, a tone per copy count.",
 					      samples.n, tl.t_max, tl.has_mhz ? "" : " (not available)",
 					      tl.has_temp ? "" : " (not available)");
 	svg_open(out, mode, WIDTH, TL_HEIGHT, "Clock, temperature and alarms during the run", desc);
@@ -656,9 +787,6 @@ bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *o
 	timeline_marks(out, r, &tl);
 	timeline_axes(out, &tl);
 	timeline_legend(out, &tl, alarms, events);
-	if (!tl.has_mhz && !tl.has_temp)
-		svg_text(out, WIDTH / 2.0, TL_HEIGHT - TL_BOTTOM - 8, "middle", "font-size=\"10\" fill=\"#777777\"",
-			 "no clock or temperature readings on this machine (no cpufreq, no thermal zone): load shown instead");
 	fputs("</svg>\n", out);
 	return true;
 }
@@ -668,7 +796,10 @@ bool chart_timeline(const struct result_record *r, enum chart_mode mode, FILE *o
 #define STRIP_LEFT 190
 #define STRIP_RIGHT 40
 #define STRIP_ROW 34
-#define STRIP_TOP 46
+#define STRIP_TOP 92
+/* The axis reaches no further right than twice the median: a host
+ * beyond it is drawn at the edge with its value written. */
+#define STRIP_CAP_PCT 100.0
 
 struct strip {
 	double lo, hi; /* the axis, % off the fleet's median */
@@ -688,7 +819,16 @@ static bool pct_of(json_object *row, double v, double *pct)
 	return true;
 }
 
-/* The rows of a section (its tests and the score, when compared) and the axis they share. */
+static void strip_extend(struct strip *s, double pct)
+{
+	if (pct > STRIP_CAP_PCT)
+		return;
+	s->lo = pct < s->lo ? pct : s->lo;
+	s->hi = pct > s->hi ? pct : s->hi;
+}
+
+/* The rows of a section (its tests and the score, when compared) and the
+ * axis they share: every host and the normal ranges, up to the cap. */
 static size_t strip_rows(json_object *sec, json_object **rows, size_t max, struct strip *s)
 {
 	size_t n = fleet_section_rows(sec, rows, max);
@@ -697,14 +837,12 @@ static size_t strip_rows(json_object *sec, json_object **rows, size_t max, struc
 		json_object *values = jpath(rows[r], "values");
 		double pct, low, high;
 		for (size_t k = 0; k < jarr_len(values); k++)
-			if (at(values, k) && pct_of(rows[r], json_object_get_double(at(values, k)), &pct)) {
-				s->lo = pct < s->lo ? pct : s->lo;
-				s->hi = pct > s->hi ? pct : s->hi;
-			}
-		if (jpath_double(rows[r], "stats.low", &low) && pct_of(rows[r], low, &pct) && pct < s->lo)
-			s->lo = pct;
-		if (jpath_double(rows[r], "stats.high", &high) && pct_of(rows[r], high, &pct) && pct > s->hi)
-			s->hi = pct;
+			if (at(values, k) && pct_of(rows[r], json_object_get_double(at(values, k)), &pct))
+				strip_extend(s, pct);
+		if (jpath_double(rows[r], "stats.low", &low) && pct_of(rows[r], low, &pct))
+			strip_extend(s, pct);
+		if (jpath_double(rows[r], "stats.high", &high) && pct_of(rows[r], high, &pct))
+			strip_extend(s, pct);
 	}
 	double step = nice_step(s->hi - s->lo, 8);
 	s->lo = floor(s->lo / step) * step;
@@ -729,6 +867,18 @@ static bool strip_is_outlier(json_object *row, json_object *sec, size_t k)
 	return false;
 }
 
+/* An outlier's name beside its dot, on the side away from the others
+ * unless that leaves the plot; a host beyond the axis with its value. */
+static void strip_name(FILE *out, const struct strip *s, double x, double y, double pct, const char *host)
+{
+	bool clipped = pct > s->hi;
+	_cleanup_free_ char *text = clipped ? xasprintf("%s %+.0f %%", host, pct) : xstrdup(host);
+	double w = 7.0 * (double)strlen(text); /* bold 11 px: about 7 px a character */
+	bool left = clipped || (pct < 0 && x - 8 - w >= STRIP_LEFT) || (pct >= 0 && x + 8 + w > WIDTH - STRIP_RIGHT / 2.0);
+	svg_text(out, left ? x - 8 : x + 8, y - 7, left ? "end" : "start",
+		 "class=\"outlier\" font-size=\"11\" fill=\"#D55E00\" font-weight=\"bold\"", text);
+}
+
 static void strip_row(FILE *out, json_object *fleet, json_object *sec, json_object *row, const struct strip *s,
 		      double y)
 {
@@ -738,8 +888,8 @@ static void strip_row(FILE *out, json_object *fleet, json_object *sec, json_obje
 		 score ? "Index score" : jpath_str(row, "label") ?: "?");
 	if (jpath_double(row, "stats.low", &low) && jpath_double(row, "stats.high", &high) && pct_of(row, low, &lp) &&
 	    pct_of(row, high, &hp))
-		fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\" fill=\"#e8eef6\"/>\n",
-			strip_x(s, lp), y - 10, strip_x(s, hp) - strip_x(s, lp));
+		fprintf(out, "<rect class=\"normal-range\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"20\" fill=\"#e8eef6\"/>\n",
+			strip_x(s, lp), y - 10, strip_x(s, hp > s->hi ? s->hi : hp) - strip_x(s, lp));
 	json_object *values = jpath(row, "values");
 	for (size_t k = 0; k < jarr_len(values); k++) {
 		double v, pct;
@@ -747,15 +897,39 @@ static void strip_row(FILE *out, json_object *fleet, json_object *sec, json_obje
 			continue;
 		bool odd = strip_is_outlier(row, sec, k);
 		/* a steady jitter, so that equal values stay apart */
-		double x = strip_x(s, pct), yy = y + (double)((int)(k % 5) - 2) * 3;
+		double x = strip_x(s, pct > s->hi ? s->hi : pct), yy = y + (double)((int)(k % 5) - 2) * 3;
 		_cleanup_free_ char *tip = xasprintf("%s: %.1f (%+.1f %% of the median)", strip_host(fleet, sec, k), v, pct);
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" fill-opacity=\"%s\">", x, yy,
-			odd ? "5" : "3.5", odd ? palette[5] : palette[0], odd ? "1" : "0.55");
+		if (pct > s->hi)
+			fprintf(out, "<path class=\"clipped\" d=\"M %.1f %.1f l -9 -6 l 0 12 z\" fill=\"%s\">", x + 4, yy,
+				palette[5]);
+		else
+			fprintf(out, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" fill-opacity=\"%s\">",
+				odd ? "outlier-dot" : "host-dot", x, yy, odd ? "5" : "3.5", odd ? palette[5] : palette[0],
+				odd ? "1" : "0.55");
 		xml_element(out, "title", NULL, tip);
-		fputs("</circle>\n", out);
-		if (odd)
-			svg_text(out, x + (pct < 0 ? 8 : -8), yy - 7, pct < 0 ? "start" : "end",
-				 "font-size=\"11\" fill=\"#D55E00\" font-weight=\"bold\"", strip_host(fleet, sec, k));
+		fputs(pct > s->hi ? "</path>\n" : "</circle>\n", out);
+		if (odd || pct > s->hi)
+			strip_name(out, s, x, yy, pct, strip_host(fleet, sec, k));
+	}
+}
+
+/* What the band, the dots and the edge's marks mean. */
+static void strip_legend(FILE *out, bool clipped)
+{
+	double y = 40, x = 10;
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"18\" height=\"12\" fill=\"#e8eef6\"/>\n", x, y - 9);
+	svg_text(out, x + 24, y, "start", "class=\"legend\" font-size=\"11\"",
+		 "normal range: 3 robust standard deviations, at least 5 %, around the median (dashed)");
+	y += 18;
+	fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\" fill-opacity=\"0.55\"/>\n", x + 9, y - 4,
+		palette[0]);
+	svg_text(out, x + 24, y, "start", "class=\"legend\" font-size=\"11\"", "a host");
+	fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/>\n", x + 84, y - 4, palette[5]);
+	svg_text(out, x + 99, y, "start", "class=\"legend\" font-size=\"11\"", "an outlier, named");
+	if (clipped) {
+		fprintf(out, "<path d=\"M %.1f %.1f l -9 -6 l 0 12 z\" fill=\"%s\"/>\n", x + 234, y - 4, palette[5]);
+		svg_text(out, x + 244, y, "start", "class=\"legend\" font-size=\"11\"",
+			 "beyond the axis (more than twice the median): its value written");
 	}
 }
 
@@ -767,22 +941,31 @@ void chart_fleet(json_object *fleet, json_object *sec, enum chart_mode mode, FIL
 	int64_t copies = 0;
 	jpath_int(sec, "copies", &copies);
 	double height = STRIP_TOP + (double)n * STRIP_ROW + 30;
+	bool clipped = false;
+	for (size_t r = 0; r < n; r++)
+		for (size_t k = 0; k < jpath_len(rows[r], "values"); k++) {
+			double pct;
+			json_object *v = at(jpath(rows[r], "values"), k);
+			clipped |= v && pct_of(rows[r], json_object_get_double(v), &pct) && pct > s.hi;
+		}
 	_cleanup_free_ char *title = xasprintf("Each host's index per test, %lld cop%s, as %% off the fleet's median",
 					       (long long)copies, copies == 1 ? "y" : "ies");
 	svg_open(out, mode, WIDTH, (int)ceil(height), title,
 		 "One dot per host and test; the band is the normal range (3 robust standard deviations, at least "
-		 "5 % from the median); hosts outside it are drawn larger and named.");
+		 "5 % from the median); hosts outside it are drawn larger and named; a host more than twice the "
+		 "median is drawn at the right edge with its value.");
 	svg_text(out, 10, 18, "start", "font-size=\"14\" font-weight=\"bold\"", title);
+	strip_legend(out, clipped);
 	double top = STRIP_TOP - 12, bottom = STRIP_TOP + (double)n * STRIP_ROW - 12;
 	double step = nice_step(s.hi - s.lo, 8);
 	for (double v = s.lo; v <= s.hi + step / 1000; v += step) {
 		char label[32];
-		tick_label(v, step, label, sizeof(label));
+		bool zero = fabs(v) < step / 1000;
+		tick_label(zero ? 0 : v, step, label, sizeof(label));
 		strcat(label, " %");
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>\n", strip_x(&s, v),
-			top, strip_x(&s, v), bottom, fabs(v) < step / 1000 ? "#333333" : "#dddddd",
-			fabs(v) < step / 1000 ? " stroke-dasharray=\"4 3\"" : "");
-		svg_text(out, strip_x(&s, v), bottom + 14, "middle", "font-size=\"10\" fill=\"#555555\"", label);
+			top, strip_x(&s, v), bottom, zero ? "#333333" : "#dddddd", zero ? " stroke-dasharray=\"4 3\"" : "");
+		svg_text(out, strip_x(&s, v), bottom + 14, "middle", "class=\"tick\" font-size=\"10\" fill=\"#555555\"", label);
 	}
 	for (size_t r = 0; r < n; r++)
 		strip_row(out, fleet, sec, rows[r], &s, STRIP_TOP + (double)r * STRIP_ROW);

@@ -74,8 +74,10 @@ void diag_read_run(const struct result_run *o, struct diag_run *r)
 	diag_run_score(r);
 	/* a score the log printed is the score (the mean of rounded indexes
 	 * can differ in the last digit) */
-	if (r->ntests && streq_ptr(o->index.score_source, "report") && num_or(o->index.score, 0) > 0)
+	if (r->ntests && streq_ptr(o->index.score_source, "report") && num_or(o->index.score, 0) > 0) {
 		r->score = o->index.score.v;
+		r->score_printed = !is_true(o->index.partial);
+	}
 }
 
 /* ---- the machine ---- */

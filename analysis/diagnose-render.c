@@ -41,11 +41,28 @@ struct rep_reference {
 	ARRAY_OF(struct rep_ref_run) runs;
 	ARRAY_OF(struct rep_ref_test) tests;
 };
+struct rep_exp_test {
+	const char *test, *name;
+	struct opt_num index, expected_index, low, high, ratio;
+};
+struct rep_expected {
+	json_object *json; /* NULL: nothing expected */
+	struct opt_num score, low, high;
+	struct {
+		const char *text;
+	} basis;
+	ARRAY_OF(struct rep_exp_test) tests;
+};
 struct rep_run {
 	struct opt_int copies;
+	struct rep_expected expected;
+};
+struct rep_level {
+	const char *text, *basis;
 };
 typedef ARRAY_OF(struct rep_note) rep_notes;
 struct report {
+	ARRAY_OF(struct rep_level) level;
 	const char *summary;
 	struct {
 		ARRAY_OF(struct rep_run) runs;
@@ -81,14 +98,28 @@ static const struct schema ref_test_schema = SCHEMA(T, S(test), S(name), N(index
 static const struct schema reference_schema = SCHEMA(T, S(basis), N(copies), L(runs, ref_run_schema),
 						     L(tests, ref_test_schema));
 #undef T
+#define T struct rep_exp_test
+static const struct schema exp_test_schema = SCHEMA(T, S(test), S(name), N(index), N(expected_index), N(low), N(high),
+						    N(ratio));
+#undef T
+#define T typeof(((struct rep_expected *)0)->basis)
+static const struct schema exp_basis_schema = SCHEMA(T, S(text));
+#undef T
+#define T struct rep_expected
+static const struct schema expected_schema = SCHEMA(T, FIELD_SELF(T, json), N(score), N(low), N(high), O(basis, exp_basis_schema),
+						    L(tests, exp_test_schema));
+#undef T
 #define T struct rep_run
-static const struct schema run_schema = SCHEMA(T, I(copies));
+static const struct schema run_schema = SCHEMA(T, I(copies), O(expected, expected_schema));
+#undef T
+#define T struct rep_level
+static const struct schema level_schema = SCHEMA(T, S(text), S(basis));
 #undef T
 #define T typeof(((struct report *)0)->result)
 static const struct schema result_schema = SCHEMA(T, L(runs, run_schema));
 #undef T
 #define T struct report
-static const struct schema report_schema = SCHEMA(T, S(summary), O(result, result_schema), L(causes, cause_schema),
+static const struct schema report_schema = SCHEMA(T, L(level, level_schema), S(summary), O(result, result_schema), L(causes, cause_schema),
 						  L(normal, note_schema), L(not_checked, note_schema),
 						  L(references, reference_schema),
 						  FIELD_STR_ARRAY(T, experiments, OPTIONAL));
@@ -231,12 +262,57 @@ static void references(FILE *out, const struct report *rep)
 	}
 }
 
+/* The level each run reached against its expectation: the report's first lines. */
+static void level(FILE *out, const struct report *rep)
+{
+	for (size_t i = 0; i < rep->level.n; i++) {
+		const struct rep_level *l = &rep->level.v[i];
+		term_print_wrapped(out, l->text ?: "", 0, term_width(out));
+		if (l->basis) {
+			_cleanup_free_ char *b = xasprintf("%s(%s)%s", term_esc(out, ANSI_DIM), l->basis,
+							   term_esc(out, ANSI_RESET));
+			fputs("  ", out);
+			term_print_wrapped(out, b, 2, term_width(out));
+		}
+	}
+	if (rep->level.n)
+		fputc('\n', out);
+}
+
+/* Every test of a run against its expected index. */
+static void expected_tables(FILE *out, const struct report *rep)
+{
+	bool wide = term_width(out) >= REF_TABLE_WIDE;
+	int name_w = wide ? 40 : 18;
+	for (size_t i = 0; i < rep->result.runs.n; i++) {
+		const struct rep_run *r = &rep->result.runs.v[i];
+		const struct rep_expected *e = &r->expected;
+		if (!e->json || !e->tests.n)
+			continue;
+		double copies = (double)int_or(r->copies, 0);
+		fprintf(out, "\n%sAgainst the expectation, %.0f %s%s\n", term_esc(out, ANSI_BOLD), copies,
+			copies_word(copies), term_esc(out, ANSI_RESET));
+		fprintf(out, "  %-*s %10s %21s\n", name_w, "test", "this run", "expected");
+		for (size_t k = 0; k < e->tests.n; k++) {
+			const struct rep_exp_test *x = &e->tests.v[k];
+			const struct ub_test_info *t = wide || !x->name ? NULL : ub_test_by_name(x->name);
+			char range[64];
+			snprintf(range, sizeof(range), "%.0f (%.0f-%.0f)", num_or(x->expected_index, NAN),
+				 num_or(x->low, NAN), num_or(x->high, NAN));
+			double index = num_or(x->index, NAN), lo = num_or(x->low, NAN), hi = num_or(x->high, NAN);
+			fprintf(out, "  %-*s %10.1f %21s %6.0f %%%s\n", name_w, t && t->label ? t->label : x->name, index,
+				range, num_or(x->ratio, NAN) * 100, index < lo ? "  low" : index > hi ? "  high" : "");
+		}
+	}
+}
+
 void diagnose_render(json_object *report, FILE *out)
 {
 	struct report rep;
 	_cleanup_free_ char *error = NULL;
 	/* diagnose() wrote it: a report that does not fit is a bug, drawn as empty */
 	(void)schema_decode(&report_schema, report, "", &rep, &error);
+	level(out, &rep);
 	term_print_wrapped(out, rep.summary ?: "", 0, term_width(out));
 	size_t n = rep.causes.n;
 	bool unknown = false;
@@ -251,6 +327,7 @@ void diagnose_render(json_object *report, FILE *out)
 		cause(out, &rep.causes.v[i], &rep);
 	notes(out, &rep.normal, "Looks normal");
 	notes(out, &rep.not_checked, "Not checked");
+	expected_tables(out, &rep);
 	references(out, &rep);
 	size_t ne = rep.experiments.n;
 	if (ne) {

@@ -484,7 +484,58 @@ static void check_failed_test(const struct diag_case *c, struct diagnosis *d)
 				      diag_gm(&last, DT_ALL & ~failed));
 }
 
+/* ---- the container's CPU quota ---- */
+
+static void check_cpu_quota(const struct diag_case *c, struct diagnosis *d)
+{
+	const struct env_cgroup *cg = &diag_env(c)->cgroup;
+	const struct env_finding *quota = diag_finding(c, "cgroup.cpu-quota");
+	size_t events = diag_events(c, "cpu-quota", NULL);
+	double throttled = num_or(c->r.sampler.throttled_s, 0);
+	if (!events && !quota) {
+		/* records made before ubtune read cgroups say nothing either way */
+		if (cg->cpu_quota_cpus.known)
+			diag_set_normal(d, "CPU quota of the cgroup %g CPUs, not below the %u online",
+					cg->cpu_quota_cpus.v, c->cpus);
+		else if (cg->version.known || c->r.sampler.sources.cgroup)
+			diag_set_normal(d, "no CPU quota on ubtune's cgroup%s",
+					c->r.sampler.sources.cgroup ? ", and no throttling during the run" : "");
+		return;
+	}
+	diag_fire(d, events ? DC_HIGH : DC_MEDIUM, DT_ALL, "%s",
+		  events ? "the CPU quota of ubtune's cgroup (a container, a service's CPUQuota=, a pod's CPU limit) "
+			   "stopped the tests each time they had used it up, so they ran a share of the time"
+			 : "the CPU quota of ubtune's cgroup is below the CPUs online: the copies share what it allows");
+	diag_evidence_events(d, c, "cpu-quota", 4);
+	if (throttled > 0)
+		diag_evidence(d, "held back %.1f s in all while the tests ran (sampler, %s/cpu.stat)", throttled,
+			      c->r.sampler.sources.cgroup);
+	if (quota)
+		diag_evidence_finding(d, quota);
+	else if (cg->cpu_quota_cpus.known)
+		diag_evidence(d, "%s: %g CPUs", cg->cpu_quota_source ?: "cpu.max", cg->cpu_quota_cpus.v);
+	/* below one CPU even one copy runs that share of the time */
+	const struct diag_run *one = diag_single(c);
+	double q = num_or(cg->cpu_quota_cpus, 0);
+	for (int t = 0; one && q > 0 && q < 1 && t < DIAG_NTESTS; t++)
+		if (!isnan(one->index[t]))
+			diag_gain(d, one, (enum diag_test)t, one->index[t] / q);
+	d->expect = xstrdup("without the quota every test runs at the machine's speed: the 1-copy run too when the "
+			    "quota is below one CPU, the multi-copy run up to a copy per CPU");
+	diag_gain_scaling(d, c, DT_CPU | DT_KERNEL);
+}
+
 const struct diag_rule diag_rules_system[] = {
+	{
+		.id = "diag.cpu-quota",
+		.title = "CPU quota of the container",
+		.fix = "benchmark where no CPU quota applies: `docker run` without --cpus / --cpu-quota, a service "
+		       "without CPUQuota=, a pod without a CPU limit (`cat /sys/fs/cgroup/cpu.max` says max); or "
+		       "report the score as that of the quota, not of the machine",
+		.experiment = "run once without the quota (or with it raised to the CPU count), then `ubtune compare "
+			      "last~1 last`: every test should gain, the multi-copy run most",
+		.check = check_cpu_quota,
+	},
 	{
 		.id = "diag.storage-bound-workdir",
 		.title = "Benchmark directory on a disk or card instead of tmpfs",

@@ -5,7 +5,7 @@
 #define DIAGNOSIS_SCHEMA "ubtune.diagnosis/1"
 
 static const struct diag_rule *const rule_tables[] = { diag_rules_machine, diag_rules_system, diag_rules_clock,
-							 diag_rules_header, diag_rules_knobs };
+							 diag_rules_header, diag_rules_knobs, diag_rules_level };
 
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data)
 {
@@ -181,12 +181,21 @@ static double score_after(const struct diagnosis *d, const struct diag_run *r)
 	return after.score;
 }
 
+/* A printed score of every test, of which only some were read, cannot be recomputed. */
+static bool score_of_unread(const struct diag_run *r)
+{
+	return r->score_printed && r->ntests < DIAG_NTESTS;
+}
+
 static double impact(const struct diagnosis *d, const struct diag_case *c)
 {
 	double best = 0;
-	for (size_t i = 0; i < c->nruns; i++)
-		if (c->runs[i].score > 0)
-			best = fmax(best, score_after(d, &c->runs[i]) / c->runs[i].score - 1);
+	for (size_t i = 0; i < c->nruns; i++) {
+		const struct diag_run *r = &c->runs[i];
+		double now = score_of_unread(r) ? diag_gm(r, DT_ALL) : r->score;
+		if (now > 0)
+			best = fmax(best, score_after(d, r) / now - 1);
+	}
 	return best;
 }
 
@@ -260,7 +269,7 @@ static json_object *score_gains_json(const struct diagnosis *d, const struct dia
 	for (size_t i = 0; i < c->nruns && d->ngains; i++) {
 		const struct diag_run *r = &c->runs[i];
 		double after = score_after(d, r);
-		if (!(r->score > 0) || !(after > r->score * 1.005))
+		if (!(r->score > 0) || !(after > r->score * 1.005) || score_of_unread(r))
 			continue;
 		json_object *o = json_object_new_object();
 		jset_int(o, "copies", r->copies);
@@ -465,9 +474,11 @@ json_object *diagnose(const struct diag_case *c)
 		jset(o, "copies", c->runs[i].copies ? json_object_new_int((int)c->runs[i].copies) : NULL);
 		jset(o, "score", diag_jround(c->runs[i].score, 0.1));
 		jset_int(o, "tests", c->runs[i].ntests);
+		jset(o, "expected", diag_expected_json(c, i));
 		json_object_array_add(runs, o);
 	}
 	jset(res, "runs", runs);
+	jset(report, "level", diag_level_json(c));
 	_cleanup_free_ char *sum = summary(c);
 	jset_str(report, "summary", sum);
 

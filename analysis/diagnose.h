@@ -10,6 +10,7 @@
 #include "lib/result-record.h"
 #include "lib/util.h"
 #include "unixbench/catalogue.h"
+#include "unixbench/expect.h"
 
 /*
  * `ubtune diagnose`: why is a UnixBench score lower than expected?
@@ -50,6 +51,7 @@ struct diag_run {
 	double index[DIAG_NTESTS]; /* NAN: no result */
 	double score;              /* geometric mean of the indexes; NAN without any */
 	unsigned ntests;           /* tests with an index */
+	bool score_printed;        /* score is the log's own (of every test, however many were read) */
 };
 /* Geometric mean of the indexes of the tests in mask that have one; NAN when none. */
 double diag_gm(const struct diag_run *r, unsigned mask);
@@ -190,6 +192,9 @@ struct diag_case {
 	const char *exclude_group; /* reference runs of this group are not compared with */
 	struct diag_header hdr;
 	struct diag_topology topo;
+	/* what the published runs say each run should score (diag_case_expect()) */
+	const struct expect_ref *expect_ref;
+	struct expectation expect[DIAG_MAX_RUNS];
 };
 
 /* The environment before the run, else after (an all-unknown record when neither). */
@@ -235,6 +240,24 @@ double diag_vs_ref(const struct diag_case *c, const struct diag_run *r, unsigned
 bool diag_comparable(const struct diag_case *c, const struct diag_run *r);
 /* Fewer than that: an ARM board of a few cores (where supply and heat cap clocks). */
 bool diag_small_board(const struct diag_case *c);
+
+/* ---- the expectation (analysis/diagnose-expect.c) ---- */
+
+/* Fills c->expect[] for every run from the model (ref NULL or not loaded:
+ * nothing is expected). */
+void diag_case_expect(struct diag_case *c, const struct expect_ref *ref);
+/* The expectation of run r; NULL when its CPU is not placed. */
+const struct expectation *diag_expect_of(const struct diag_case *c, const struct diag_run *r);
+/* r's indexes over the expected ones, geometric mean over the tests of
+ * mask both have; NAN without an expectation. */
+double diag_vs_expect(const struct diag_case *c, const struct diag_run *r, unsigned mask);
+/* The expected score of r over the tests r has (a partial run), and its interval. */
+double diag_expected_score(const struct diag_case *c, const struct diag_run *r, double *low, double *high);
+/* result.runs[i].expected of the report (docs/diagnose-json.md); NULL: not placed. */
+json_object *diag_expected_json(const struct diag_case *c, size_t i);
+/* The report's first lines: "Score 270.4 is 31 % of the 870 (650-1,090)
+ * expected of 1 copy on 1 vCPU of ..." per run; why nothing is expected. */
+json_object *diag_level_json(const struct diag_case *c);
 
 /* "kvm", "qemu", or "a hypervisor not identified". */
 const char *diag_hypervisor_name(const struct diag_case *c);
@@ -296,7 +319,7 @@ struct diag_rule {
 
 /* Rule tables, each ended by an entry with id == NULL. */
 extern const struct diag_rule diag_rules_machine[], diag_rules_system[], diag_rules_clock[], diag_rules_header[],
-	diag_rules_knobs[];
+	diag_rules_knobs[], diag_rules_level[];
 void diag_rules_foreach(void (*fn)(const struct diag_rule *r, void *data), void *data);
 const struct diag_rule *diag_rule_lookup(const char *id);
 /* Runs one rule on a case; the caller clears d. */

@@ -44,7 +44,7 @@ static void table(FILE *out, json_object *fleet, json_object *sec)
 {
 	json_object *rows[64], *hosts = jpath(sec, "hosts");
 	size_t n = fleet_section_rows(sec, rows, ARRAY_SIZE(rows));
-	fputs("<div class=\"wide\"><table>\n<tr><th>host</th>", out);
+	fputs("<div class=\"wide\"><table class=\"fleet\">\n<tr><th>host</th>", out);
 	for (size_t r = 0; r < n; r++)
 		cell(out, "th", "num", rows[r] == jpath(sec, "score") ? "Index score" : jpath_str(rows[r], "label") ?: "?");
 	fputs("</tr>\n", out);

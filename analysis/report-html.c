@@ -7,6 +7,7 @@
 #include "analysis/chart.h"
 #include "analysis/xml.h"
 #include "lib/result-record.h"
+#include "lib/result-stability.h"
 #include "lib/util.h"
 
 static const char style[] =
@@ -17,10 +18,15 @@ static const char style[] =
 	"table{border-collapse:collapse;margin:.4em 0 1em;font-size:.88em}\n"
 	"th,td{border:1px solid #ccc;padding:.2em .5em;vertical-align:top}th{background:#f2f2f2;text-align:left}\n"
 	"td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-	"tr>td:first-child{white-space:nowrap}\n"
+	"tr>td:first-child{white-space:nowrap}table.tests td:first-child{white-space:normal;min-width:10em}"
+	"table.tests th{white-space:normal}td.range{white-space:normal;min-width:6em}\n"
+	"table.fleet{font-size:.8em}table.fleet th{white-space:normal;vertical-align:bottom}"
+	"table.fleet td,table.fleet th{padding:.2em .3em}\n"
 	"tr.diff td{background:#fff4cc}tr.score td{font-weight:bold;border-top:2px solid #999}\n"
 	".up{color:#0a7a2f}.down{color:#b00020}.big{font-weight:bold}.muted{color:#777}\n"
 	".crit{color:#b00020;font-weight:bold}.warn{color:#9a6400;font-weight:bold}.info{color:#555}\n"
+	".verdict-untrusted{color:#b00020;font-weight:bold}.verdict-not-judged{color:#9a6400;font-weight:bold}"
+	".verdict-stable{color:#0a7a2f;font-weight:bold}\n"
 	".wide{overflow-x:auto}\n"
 	".cards{display:flex;flex-wrap:wrap;gap:.6em}.card{border:1px solid #ccc;border-radius:4px;padding:.5em .9em}\n"
 	".card .score{font-size:1.7em;font-weight:bold}.label{display:inline-block;min-width:1.4em;font-weight:bold}\n"
@@ -110,6 +116,34 @@ static void head(FILE *out, json_object *cmp, size_t n)
 	report_html_open(out, title);
 }
 
+/* "verdict-untrusted": the class of a verdict's words. */
+static const char *verdict_class(enum verdict_state s)
+{
+	return s == VERDICT_UNTRUSTED ? "verdict-untrusted" : s == VERDICT_NOT_JUDGED ? "verdict-not-judged" : "verdict-stable";
+}
+
+static const char *verdict_words(enum verdict_state s)
+{
+	return s == VERDICT_UNTRUSTED ? "not to be trusted" : s == VERDICT_NOT_JUDGED ? "not judged" : "to be trusted";
+}
+
+/* The verdict in a card: its words and how many reasons the findings list. */
+static void verdict_line(FILE *out, const struct result_record *r)
+{
+	struct result_verdict v;
+	result_verdict(r, &v);
+	fputs("<div>Stability: ", out);
+	text(out, "span", verdict_class(v.state), verdict_words(v.state));
+	_cleanup_free_ char *more = v.state == VERDICT_UNTRUSTED
+					    ? xasprintf(" (%zu reason%s under Findings)", v.reasons.n, v.reasons.n == 1 ? "" : "s")
+				    : v.state == VERDICT_NOT_JUDGED ? xasprintf(": %s", v.reasons.v[0])
+								    : NULL;
+	if (more)
+		xml_escape(out, more);
+	fputs("</div>\n", out);
+	result_verdict_free(&v);
+}
+
 static void summary(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
 {
 	fputs("<h2 id=\"summary\">Scores</h2>\n<div class=\"cards\">\n", out);
@@ -143,6 +177,7 @@ static void summary(FILE *out, json_object *cmp, const struct result_env *in, si
 			}
 			fputs("</div>\n", out);
 		}
+		verdict_line(out, &in[i].r);
 		fputs("<div class=\"muted\">", out);
 		xml_escape(out, jpath_str(r, "source") ?: "");
 		fputs("</div>\n</div>\n", out);
@@ -178,10 +213,14 @@ static void environment(FILE *out, json_object *cmp, size_t n)
 			snprintf(b, sizeof(b), "No recorded fact differs.");
 		text(out, "p", NULL, b);
 	}
-	fputs("<table>\n<tr><th>fact</th>", out);
-	for (size_t i = 0; i < n; i++)
-		text(out, "th", NULL, label(cmp, i));
-	fputs("</tr>\n", out);
+	fputs("<table>\n", out);
+	/* one result's facts need no heading: a row names its fact */
+	if (n > 1) {
+		fputs("<tr><th>fact</th>", out);
+		for (size_t i = 0; i < n; i++)
+			text(out, "th", NULL, label(cmp, i));
+		fputs("</tr>\n", out);
+	}
 	env_rows(out, jpath(cmp, "environment.differs"), n, "diff");
 	env_rows(out, jpath(cmp, "environment.same"), n, NULL);
 	env_rows(out, jpath(cmp, "environment.unknown"), n, NULL);
@@ -252,11 +291,87 @@ static void import_note(FILE *out, const struct result_record *r)
 	buf_free(&b);
 }
 
+/* The verdict with all its reasons, at the head of a result's findings. */
+static void verdict_block(FILE *out, const struct result_record *r)
+{
+	struct result_verdict v;
+	result_verdict(r, &v);
+	fputs("<p>Stability: ", out);
+	text(out, "span", verdict_class(v.state), verdict_words(v.state));
+	if (v.state == VERDICT_STABLE)
+		xml_escape(out, ": no test's passes vary by more than 5 % or fall into two groups, no test shared the "
+				"machine past a threshold, no event during the run, no critical finding.");
+	fputs("</p>\n", out);
+	/* the tests' reasons folded when there are more than a few: their rows say them too */
+	size_t tests = v.state == VERDICT_UNTRUSTED ? v.reasons.n - v.run_reasons : 0;
+	size_t shown = tests > 3 ? v.run_reasons : v.reasons.n;
+	if (v.reasons.n) {
+		fputs("<ul class=\"reasons\">\n", out);
+		for (size_t i = 0; i < shown; i++)
+			text(out, "li", NULL, v.reasons.v[i]);
+		if (shown < v.reasons.n) {
+			_cleanup_free_ char *head = xasprintf("%zu tests not to be trusted (their rows under Tests say why): ",
+							      v.reasons.n - shown);
+			fputs("<li>", out);
+			xml_escape(out, head);
+			fputs("<details><summary>all of them</summary><ul>\n", out);
+			for (size_t i = shown; i < v.reasons.n; i++)
+				text(out, "li", NULL, v.reasons.v[i]);
+			fputs("</ul></details></li>\n", out);
+		}
+		fputs("</ul>\n", out);
+	}
+	result_verdict_free(&v);
+}
+
+/* The sampler's and the kernel's events, one line per kind with its count
+ * and first message; every message in a fold below it, numbered as the
+ * timeline numbers its triangles. */
+static void event_items(FILE *out, const struct result_record *r)
+{
+	struct strv kinds = {0};
+	for (size_t i = 0; i < r->events.n; i++)
+		if (!strv_contains(&kinds, r->events.v[i].kind ?: "other"))
+			strv_push(&kinds, r->events.v[i].kind ?: "other");
+	for (size_t k = 0; k < kinds.n; k++) {
+		size_t n = 0;
+		size_t first = 0;
+		for (size_t i = 0; i < r->events.n; i++)
+			if (streq(r->events.v[i].kind ?: "other", kinds.v[k]) && !n++)
+				first = i;
+		_cleanup_free_ char *head = xasprintf("%zu event%s (%s)", n, n == 1 ? "" : "s", kinds.v[k]);
+		_cleanup_free_ char *lead = xasprintf("%s %zu: ", n == 1 ? ", event" : ", the first, event", first + 1);
+		fputs("<li class=\"events\">", out);
+		text(out, "span", "warn", "during the run");
+		fputc(' ', out);
+		text(out, "strong", NULL, head);
+		xml_escape(out, lead);
+		xml_escape(out, r->events.v[first].message ?: r->events.v[first].kind ?: "?");
+		if (n > 1) {
+			_cleanup_free_ char *fold = xasprintf("all %zu", n);
+			fputs("<details><summary>", out);
+			xml_escape(out, fold);
+			fputs("</summary><ol>\n", out);
+			for (size_t i = 0; i < r->events.n; i++) {
+				if (!streq(r->events.v[i].kind ?: "other", kinds.v[k]))
+					continue;
+				fprintf(out, "<li value=\"%zu\">", i + 1);
+				xml_escape(out, r->events.v[i].message ?: "?");
+				fputs("</li>", out);
+			}
+			fputs("</ol></details>", out);
+		}
+		fputs("</li>\n", out);
+	}
+	strv_free(&kinds);
+}
+
 static void findings_of(FILE *out, const struct result_env *s)
 {
 	const struct result_record *r = &s->r;
 	size_t nf = s->env.findings.n;
 	import_note(out, r);
+	verdict_block(out, r);
 	if (!nf && !r->events.n && !r->import.problems.n) {
 		text(out, "p", "muted",
 		     is_true(r->imported) ? "Imported from UnixBench output: it has no probe findings or sampler events."
@@ -268,13 +383,7 @@ static void findings_of(FILE *out, const struct result_env *s)
 		for (size_t i = 0; i < nf; i++)
 			if (severity_rank(s->env.findings.v[i].severity) == rank)
 				finding_item(out, &s->env.findings.v[i], rank);
-	for (size_t i = 0; i < r->events.n; i++) {
-		fputs("<li>", out);
-		text(out, "span", "warn", "during the run");
-		fputc(' ', out);
-		xml_escape(out, r->events.v[i].message ?: r->events.v[i].kind ?: "?");
-		fputs("</li>\n", out);
-	}
+	event_items(out, r);
 	for (size_t i = 0; i < r->import.problems.n; i++)
 		problem_item(out, &r->import.problems.v[i]);
 	fputs("</ul>\n", out);
@@ -354,43 +463,91 @@ static void comparison_table(FILE *out, json_object *cmp, json_object *sec, size
 	fputs("</tr>\n</table></div>\n", out);
 }
 
-/* Every test of one run with its dispersion, as UnixBench does not show it. */
-static void run_table(FILE *out, const struct result_run *run)
+/* Whether a test of the run kept its passes (an imported report has none). */
+static bool run_has_passes(const struct result_run *run)
 {
-	static const char *const heads[] = { "Test", "result", "unit", "time (s)", "samples", "passes", "index",
-					     "CV %", "min", "max", "95 % interval" };
-	fputs("<div class=\"wide\"><table>\n<tr>", out);
+	for (size_t k = 0; k < run->tests.n; k++)
+		if (run->tests.v[k].passes.n)
+			return true;
+	return false;
+}
+
+/* "a to b", or "-"; the cell may wrap at its spaces. */
+static void range_cell(FILE *out, bool known, double lo, double hi)
+{
+	char b[96];
+	if (known)
+		snprintf(b, sizeof(b), "%.1f to %.1f", lo, hi);
+	else
+		snprintf(b, sizeof(b), "-");
+	text(out, "td", "num range", b);
+}
+
+/* A test's verdict, its reasons as the cell's tooltip. */
+static void verdict_cell(FILE *out, const struct result_record *r, const struct result_run *run,
+			 const struct result_test *t)
+{
+	struct strv why = {0};
+	enum verdict_state s = result_test_verdict(r, run, t, &why);
+	_cleanup_free_ char *tip = strv_join(&why, "; ");
+	fprintf(out, "<td class=\"%s\" title=\"", verdict_class(s));
+	xml_escape(out, tip ?: "");
+	fputs("\">", out);
+	xml_escape(out, s == VERDICT_UNTRUSTED ? "untrusted" : s == VERDICT_NOT_JUDGED ? "not judged" : "stable");
+	fputs("</td>", out);
+	strv_free(&why);
+}
+
+/* Every test of one run with its dispersion and verdict, as UnixBench does
+ * not show them; a run without passes (an imported report) has UnixBench's
+ * columns only. Cells wrap where they can so that the table fits the page. */
+static void run_table(FILE *out, const struct result_record *r, const struct result_run *run)
+{
+	static const char *const heads[] = { "Test", "result", "unit", "index", "time (s)", "samples" };
+	static const char *const pass_heads[] = { "passes", "CV %", "min to max", "95 % interval", "verdict" };
+	bool passes = run_has_passes(run);
+	fputs("<div class=\"wide\"><table class=\"tests\">\n<tr>", out);
 	for (size_t i = 0; i < ARRAY_SIZE(heads); i++)
-		text(out, "th", i == 0 || i == 2 || i == 10 ? NULL : "num", heads[i]);
+		text(out, "th", i == 0 || i == 2 ? NULL : "num", heads[i]);
+	for (size_t i = 0; passes && i < ARRAY_SIZE(pass_heads); i++)
+		text(out, "th", i == 4 ? NULL : "num", pass_heads[i]);
 	fputs("</tr>\n", out);
 	for (size_t k = 0; k < run->tests.n; k++) {
 		const struct result_test *t = &run->tests.v[k];
-		char b[96];
 		fputs("<tr>", out);
 		text(out, "td", NULL, t->name ?: t->id ?: "?");
 		num_cell(out, t->result, "%.1f");
 		text(out, "td", NULL, t->unit ?: "");
+		num_cell(out, t->index, "%.1f");
 		num_cell(out, t->time_s, "%.1f");
 		opt_cell(out, t->samples.known, (double)t->samples.v, "%.0f");
-		snprintf(b, sizeof(b), "%zu", t->passes.n);
-		text(out, "td", "num", b);
-		num_cell(out, t->index, "%.1f");
-		num_cell(out, t->dispersion.cv_pct, "%.1f");
-		num_cell(out, t->dispersion.min, "%.1f");
-		num_cell(out, t->dispersion.max, "%.1f");
-		if (t->ci95.n == 2)
-			snprintf(b, sizeof(b), "%.1f to %.1f", t->ci95.v[0].v, t->ci95.v[1].v);
-		else
-			snprintf(b, sizeof(b), "-");
-		text(out, "td", "num", b);
+		if (passes) {
+			/* one pass has no spread: its min, max and interval are the result */
+			bool spread = t->passes.n > 1;
+			opt_cell(out, true, (double)t->passes.n, "%.0f");
+			num_cell(out, t->dispersion.cv_pct, "%.1f");
+			range_cell(out, spread && t->dispersion.min.known && t->dispersion.max.known, t->dispersion.min.v,
+				   t->dispersion.max.v);
+			range_cell(out, spread && t->ci95.n == 2, t->ci95.n == 2 ? t->ci95.v[0].v : 0,
+				   t->ci95.n == 2 ? t->ci95.v[1].v : 0);
+			verdict_cell(out, r, run, t);
+		}
 		if (t->error) {
-			fputs("</tr>\n<tr><td></td><td colspan=\"10\" class=\"warn\">", out);
+			fprintf(out, "</tr>\n<tr><td></td><td colspan=\"%zu\" class=\"warn\">",
+				ARRAY_SIZE(heads) - 1 + (passes ? ARRAY_SIZE(pass_heads) : 0));
 			xml_escape(out, t->error);
 			fputs("</td>", out);
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</table></div>\n", out);
+	text(out, "p", "muted",
+	     passes ? "samples: the passes UnixBench kept (it drops the lowest third) of the passes that ran; "
+		      "CV, min and max are over the rates of all passes, the 95 % interval is a bootstrap over the "
+		      "passes of this run only (a single pass has neither); the verdict's reasons are the cell's "
+		      "tooltip."
+		    : "samples: the passes UnixBench kept and averaged; the output holds no per-pass values, so "
+		      "their spread and an interval are not known.");
 }
 
 static void tests(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
@@ -420,13 +577,24 @@ static void tests(FILE *out, json_object *cmp, const struct result_env *in, size
 							: xasprintf("%s%scopies not said: every test", n > 1 ? label(cmp, i) : "",
 								    n > 1 ? ", " : "");
 			text(out, "h3", NULL, h);
-			run_table(out, &in[i].r.runs.v[k]);
+			run_table(out, &in[i].r, &in[i].r.runs.v[k]);
 		}
 	}
-	text(out, "p", "muted",
-	     "CV, min and max are over the rates of all passes (the ones UnixBench dropped too); the 95 % interval "
-	     "is a bootstrap over the passes of this run only.");
 	fputc('\n', out);
+}
+
+/* what published runs of the CPU reach: nothing said when the shipped model is missing */
+static void expected(FILE *out, json_object *cmp, const struct result_env *in, size_t n)
+{
+	struct expect_ref ref;
+	_cleanup_free_ char *why = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &why) < 0)
+		return;
+	_cleanup_free_ const char **labels = xcalloc(n ? n : 1, sizeof(*labels));
+	for (size_t i = 0; i < n; i++)
+		labels[i] = label(cmp, i);
+	report_html_expected(out, in, n, labels, &ref);
+	expect_ref_free(&ref);
 }
 
 /* ---- charts ---- */
@@ -476,6 +644,7 @@ int report_html(const struct compare_input *in, size_t n, FILE *out, char **erro
 		environment(out, cmp, n);
 		findings(out, cmp, s, n);
 		tests(out, cmp, s, n);
+		expected(out, cmp, s, n);
 		charts(out, cmp, s, n);
 		report_html_close(out);
 	}

@@ -4,6 +4,8 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
+#include "lib/result-record.h"
+#include "unixbench/expect.h"
 
 /*
  * One self-contained HTML page for a result or a comparison of several:
@@ -20,3 +22,7 @@ int report_html(const struct compare_input *in, size_t n, FILE *out, char **erro
  * their body between them. */
 void report_html_open(FILE *out, const char *title);
 void report_html_close(FILE *out);
+/* The section of every run against what published runs of its CPU reach
+ * (analysis/report-html-expect.c); labels name the results when n > 1. */
+void report_html_expected(FILE *out, const struct result_env *in, size_t n, const char *const *labels,
+			  const struct expect_ref *ref);

@@ -237,6 +237,7 @@ static json_object *options_json(const struct bench_opts *o, const struct workdi
 		json_object_array_add(copies, json_object_new_int((int)o->copies[i]));
 	jset(opt, "tests", tests);
 	jset(opt, "copies", copies);
+	jset_str(opt, "copies_note", o->copies_note);
 	jset(opt, "iterations", o->iterations ? json_object_new_int((int)o->iterations) : NULL);
 	jset_bool(opt, "quick", o->quick);
 	jset_str(opt, "workdir", wd->base);

@@ -7,8 +7,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/runner.h"
 #include "lib/spawn.h"
 #include "lib/util.h"
+
+int build_run_make(const char *const argv[], char **out)
+{
+	runner_catch_signals();
+	return spawn_capture_stoppable(argv, out, runner_stop_signal);
+}
+
+char *build_stopped(const char *what, const char *dir)
+{
+	return xasprintf("stopped by %s while %s; the half-built %s is removed, nothing is cached",
+			 runner_signal_name(runner_stop_signal()), what, dir);
+}
 
 bool is_executable(const char *path)
 {

@@ -15,6 +15,12 @@
 
 /* A regular file we may execute. */
 bool is_executable(const char *path);
+/* Runs make (argv, its output captured) for a build into the cache:
+ * SIGINT, SIGTERM or SIGHUP stops it with all it started (-EINTR, the
+ * signal kept for runner_stop_signal()); the caller removes what it made. */
+int build_run_make(const char *const argv[], char **out);
+/* The message of a build stopped that way (caller frees). */
+char *build_stopped(const char *what, const char *dir);
 /* A program name searched in PATH (or a path), as exec would find it. */
 char *find_program(const char *name);
 

@@ -373,8 +373,13 @@ static int build_into(const char *srcdir, const char *dir, const char *cc, const
 	_cleanup_free_ char *fl = cflags ? xasprintf("WORKLOAD_CFLAGS=%s", cflags) : NULL;
 	const char *argv[] = { "make", "--no-print-directory", "-C", srcdir, o, ccv, fl, NULL };
 	_cleanup_free_ char *out = NULL;
-	int r = spawn_capture_all(argv, &out);
+	int r = build_run_make(argv, &out);
 	_cleanup_free_ char *bin = xasprintf("%s/%s", dir, WORKLOADS_BINARY);
+	if (r == -EINTR) {
+		remove_tree(dir);
+		*error = build_stopped("compiling the workloads", dir);
+		return r;
+	}
 	if (r != 0 || !is_executable(bin)) {
 		_cleanup_free_ char *tail = build_output_tail(out);
 		*error = xasprintf("compiling the workloads with %s %s failed: %s", cc, cflags ? cflags : "(default flags)",

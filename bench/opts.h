@@ -36,6 +36,8 @@ struct bench_opts {
 	unsigned ntests;
 	unsigned copies[UB_RUNS_MAX];
 	unsigned ncopies;
+	/* why "all" copies are fewer than the online CPUs (the cgroup), or NULL */
+	char *copies_note;
 	unsigned iterations; /* 0: UnixBench's 10 and 3 (quick: 3 and 1) */
 	bool quick;
 	const char *workdir; /* NULL: the current directory */

@@ -8,9 +8,11 @@
 
 #include "bench/background.h"
 #include "bench/result.h"
+#include "bench/stability.h"
 #include "lib/result-record.h"
 #include "lib/table.h"
 #include "lib/term.h"
+#include "report-expect.h"
 #include "lib/util.h"
 #include "probe/findings.h"
 
@@ -250,16 +252,33 @@ static void render_index(const struct result_run *run, const struct result_test 
 	fputc('\n', out);
 }
 
-/* Per test, when the record has the passes (an imported log has none). */
-static void render_dispersion(const struct result_run *run, const struct result_test **t, size_t n, FILE *out)
+/* A test's verdict (lib/result-stability.h) as its rows show it. */
+static const char *verdict_cell(const struct result_record *r, const struct result_run *run, const struct result_test *t)
+{
+	switch (result_test_verdict(r, run, t, NULL)) {
+	case VERDICT_UNTRUSTED:
+		return "UNTRUSTWORTHY";
+	case VERDICT_NOT_JUDGED:
+		return "not judged";
+	default:
+		return "";
+	}
+}
+
+/* Per test, when the record has the passes (an imported log has none),
+ * with its verdict. */
+static void render_dispersion(const struct result_record *r, const struct result_run *run,
+			      const struct result_test **t, size_t n, FILE *out)
 {
 	static const struct table_column cols[] = {
-		{ .head = "Dispersion of the pass rates (all passes)", .flags = TABLE_WRAP },
-		{ .head = "MEAN", .flags = TABLE_RIGHT },
+		{ .head = "Pass rates (all passes)", .flags = TABLE_WRAP },
+		/* CV says the spread relative to the mean; the median is the middle */
+		{ .head = "MEAN", .flags = TABLE_RIGHT, .drop = 1 },
 		{ .head = "MEDIAN", .flags = TABLE_RIGHT },
-		{ .head = "STDDEV", .flags = TABLE_RIGHT },
+		{ .head = "STDDEV", .flags = TABLE_RIGHT, .drop = 2 },
 		{ .head = "CV", .flags = TABLE_RIGHT },
 		{ .head = "PASSES", .flags = TABLE_RIGHT },
+		{ 0 },
 	};
 	struct table *tab = table_new(cols, ARRAY_SIZE(cols), 0, 2);
 	bool header = false;
@@ -274,7 +293,7 @@ static void render_dispersion(const struct result_run *run, const struct result_
 		_cleanup_free_ char *sd = spread ? xasprintf("%.1f", d->stddev.v) : xstrdup("-");
 		_cleanup_free_ char *cv = spread ? xasprintf("%.1f %%", d->cv_pct.v) : xstrdup("-");
 		_cleanup_free_ char *np = xasprintf("%" PRId64, int_or(d->n, 0));
-		table_addv(tab, t[i]->name, mean, median, sd, cv, np);
+		table_addv(tab, t[i]->name, mean, median, sd, cv, np, verdict_cell(r, run, t[i]));
 	}
 	if (header) {
 		print_table(tab, out);
@@ -415,7 +434,7 @@ static void render_run(const struct result_env *rp, const struct result_run *run
 	print_fixed_or_table(&fixed, tab, out);
 	fputc('\n', out);
 	render_index(run, t, n, out);
-	render_dispersion(run, t, n, out);
+	render_dispersion(r, run, t, n, out);
 	render_during(rp, t, n, out);
 	render_unfinished(run, out);
 }
@@ -434,7 +453,7 @@ static void render_events(const struct result_record *r, FILE *out)
 		term_print_wrapped(out, r->events.v[i].message ?: "?", 12, term_width(out));
 	}
 	if (r->events.n == 0)
-		fprintf(out, "  none\n");
+		term_printf_wrapped(out, 2, "none; what else each test shared the machine with is in the table above");
 	term_printf_wrapped(out, 2,
 		      "sampled %" PRId64 " times: clocks of %" PRId64 "/%" PRId64 " CPUs, %" PRId64
 		      " thermal zones, %" PRId64 " hwmon alarms, steal, iowait, swap, other processes",
@@ -463,6 +482,13 @@ int result_render(json_object *rec, FILE *out, char **error)
 	render_header(&rp, out);
 	for (size_t i = 0; i < rp.r.runs.n; i++)
 		render_run(&rp, &rp.r.runs.v[i], out);
+	/* what published runs of this CPU reach: nothing said when the shipped model is missing */
+	struct expect_ref ref;
+	_cleanup_free_ char *why = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &why) == 0) {
+		report_expect_render(&ref, &rp, out);
+		expect_ref_free(&ref);
+	}
 	render_events(&rp.r, out);
 	if (rp.r.environment.before && is_true(rp.r.imported) && !rp.env.findings.n) {
 		/* the log's header is no probe: no finding means nothing was checked */
@@ -476,5 +502,6 @@ int result_render(json_object *rec, FILE *out, char **error)
 		findings_render(&rp.env, out);
 	}
 	result_env_free(&rp);
+	stability_render(rec, "", out);
 	return 0;
 }

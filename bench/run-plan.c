@@ -155,6 +155,7 @@ json_object *run_plan_json(const struct bench_opts *o)
 	for (unsigned i = 0; i < o->ncopies; i++)
 		json_object_array_add(copies, json_object_new_int((int)o->copies[i]));
 	jset(j, "copies", copies);
+	jset_str(j, "copies_note", o->copies_note);
 	jset_str(j, "pin_single", o->pin_single);
 	jset(j, "dma_latency_us", o->dma_latency ? json_object_new_int((int)o->dma_latency_us) : NULL);
 	jset(j, "tests", tests_json(o));

@@ -25,6 +25,17 @@ static void on_stop(int sig)
 		stop_signal = sig;
 }
 
+void runner_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_sa;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (sigaction(stop_signals[i], NULL, &old_sa) == 0 && old_sa.sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+	/* what a stopped build leaves comes to us, to be reaped before we go */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
 void runner_setup(void)
 {
 	sigset_t block, old;

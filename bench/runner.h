@@ -59,6 +59,11 @@ void pass_outcome_free(struct pass_outcome *o);
  * so nothing a copy leaves behind escapes it.
  */
 void runner_setup(void);
+/* Before the run: SIGINT, SIGTERM and SIGHUP (unless ignored) only note
+ * themselves for runner_stop_signal(), so that work before the tests (a
+ * build) can stop cleanly, and what it leaves behind comes to this
+ * process to be reaped (a child subreaper); runner_setup() follows. */
+void runner_catch_signals(void);
 /* The signal that asked to stop, or 0. */
 int runner_stop_signal(void);
 /* "SIGINT", "SIGTERM", "SIGHUP" ("a signal" for others). */

@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "bench/procstat.h"
+#include "lib/cgroup.h"
 #include "lib/hw.h"
 #include "probe/services.h"
 #include "unixbench/catalogue.h"
@@ -73,6 +74,11 @@ struct sampler {
 	size_t nalarms;
 	struct hw_throttle throttle;
 	struct throttle_src *thr;
+	/* the cpu.stat of ubtune's cgroup whose CPU quota binds (else its own) */
+	char *cgroup_dir;
+	struct cgroup_cpu_stat cgroup_prev;
+	bool cgroup_has_prev;
+	double throttled_s;
 
 	pthread_mutex_t lock;
 	int test;
@@ -150,6 +156,25 @@ static void discover_alarms(struct sampler *s)
 	}
 }
 
+static void discover_cgroup(struct sampler *s)
+{
+	struct cgroup cg;
+	struct cgroup_quota q;
+	struct cgroup_cpu_stat st;
+	if (cgroup_open(s->rf, &cg) < 0)
+		return;
+	if (cgroup_cpu_quota(s->rf, &cg, &q) > 0)
+		s->cgroup_dir = xstrdup(q.dir);
+	else if (cg.ctrl[CGROUP_CPU].dir)
+		s->cgroup_dir = xstrdup(cg.ctrl[CGROUP_CPU].dir);
+	cgroup_quota_free(&q);
+	cgroup_free(&cg);
+	if (s->cgroup_dir && cgroup_cpu_stat(s->rf, s->cgroup_dir, &st) < 0) {
+		free(s->cgroup_dir);
+		s->cgroup_dir = NULL;
+	}
+}
+
 int sampler_new(struct rootfs *rf, pid_t self, struct sampler **out)
 {
 	struct stat_snapshot st;
@@ -172,6 +197,7 @@ int sampler_new(struct rootfs *rf, pid_t self, struct sampler **out)
 	discover_cpus(s);
 	hw_thermal_zones(s->rf, &s->zones);
 	discover_alarms(s);
+	discover_cgroup(s);
 	*out = s;
 	return 0;
 }
@@ -190,6 +216,7 @@ void sampler_free(struct sampler *s)
 	hw_hwmons_free(&s->hwmon);
 	hw_throttle_free(&s->throttle);
 	free(s->thr);
+	free(s->cgroup_dir);
 	stat_snapshot_free(&s->prev_stat);
 	proc_table_free(&s->prev_procs);
 	free(s->eps);
@@ -240,6 +267,12 @@ static void describe_throttle(const struct episode *e, const char *during, struc
 	buf_printf(b, "thermal throttle counters rose by %.0f (CPU %s) %s", e->sum, e->detail, during);
 }
 
+static void describe_quota(const struct episode *e, const char *during, struct buf *b)
+{
+	buf_printf(b, "the cgroup's CPU quota held ubtune's processes back for %.1f s in %.0f periods %s", e->sum / 1e6,
+		   e->sum2, during);
+}
+
 static void describe_steal(const struct episode *e, const char *during, struct buf *b)
 {
 	buf_printf(b, "steal time %.0f %% for %.0f s %s: the hypervisor gave these CPUs to other work",
@@ -285,6 +318,7 @@ static const struct condition cond_low_clock = { "low-clock", 2, 3, false, descr
 static const struct condition cond_thermal = { "thermal", 0, 3, false, describe_thermal };
 static const struct condition cond_throttle = { "throttle", 0, 3, false, describe_throttle };
 static const struct condition cond_steal = { "steal", 2, 3, false, describe_steal };
+static const struct condition cond_quota = { "cpu-quota", 0, 3, false, describe_quota };
 static const struct condition cond_iowait = { "iowait", 2, 3, false, describe_iowait };
 static const struct condition cond_swap = { "swap", 0, 3, false, describe_swap };
 static const struct condition cond_others = { "others", 2, 3, false, describe_others };
@@ -437,6 +471,26 @@ static void read_throttle(struct sampler *s, struct reading *r)
 	}
 }
 
+/* The cgroup's throttling counters: time its CPU quota held the processes back. */
+static void read_cgroup(struct sampler *s, struct reading *r)
+{
+	struct cgroup_cpu_stat now;
+	if (!s->cgroup_dir || cgroup_cpu_stat(s->rf, s->cgroup_dir, &now) < 0)
+		return;
+	struct cgroup_cpu_stat *prev = &s->cgroup_prev;
+	if (s->cgroup_has_prev && now.throttled_usec >= prev->throttled_usec && now.nr_throttled >= prev->nr_throttled) {
+		uint64_t us = now.throttled_usec - prev->throttled_usec, periods = now.nr_throttled - prev->nr_throttled;
+		jset_int(r->sample, "throttled_ms", (int64_t)(us / 1000));
+		if (r->test >= 0)
+			s->throttled_s += (double)us / 1e6;
+		if (us > 0)
+			episode_touch(s, &cond_quota, "cpu-quota", r->t, r->wall, r->test, r->copies, (double)us,
+				      (double)periods, 0, NULL);
+	}
+	*prev = now;
+	s->cgroup_has_prev = true;
+}
+
 static void read_thermal(struct sampler *s, struct reading *r)
 {
 	double hottest = NAN;
@@ -562,6 +616,7 @@ static void first_reading(struct sampler *s, double t, time_t wall)
 	scan_others(s, t);
 	read_alarms(s, &r);
 	read_throttle(s, &r);
+	read_cgroup(s, &r);
 	episodes_settle(s, t, wall, false);
 	s->in_reference = false;
 	json_object_put(r.sample);
@@ -583,6 +638,7 @@ static void next_reading(struct sampler *s, const struct stat_snapshot *st, doub
 	read_thermal(s, &r);
 	read_alarms(s, &r);
 	read_throttle(s, &r);
+	read_cgroup(s, &r);
 	read_system(s, st, &r);
 	read_others(s, &r);
 	episodes_settle(s, t, wall, false);
@@ -708,9 +764,12 @@ json_object *sampler_summary(struct sampler *s)
 	jset_int(src, "cpufreq", (int64_t)nfreq);
 	jset_int(src, "thermal_zones", (int64_t)s->zones.n);
 	jset_int(src, "hwmon_alarms", (int64_t)s->nalarms);
+	jset_str(src, "cgroup", s->cgroup_dir);
 	jset(o, "max_temp_mc", isnan(s->max_temp_mc) ? NULL : json_object_new_int64((int64_t)s->max_temp_mc));
 	jset(o, "min_mhz", isnan(s->min_mhz) ? NULL : json_object_new_int((int)lround(s->min_mhz)));
 	jset(o, "max_mhz", isnan(s->max_mhz) ? NULL : json_object_new_int((int)lround(s->max_mhz)));
 	jset_double(o, "max_others_pct", round1(s->max_others));
+	/* the time the cgroup's CPU quota held the tests back */
+	jset(o, "throttled_s", s->cgroup_dir ? json_object_new_double(round1(s->throttled_s)) : NULL);
 	return o;
 }

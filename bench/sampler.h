@@ -13,8 +13,9 @@
  * The sampler reads, about once a second while the suite runs: each CPU's
  * clock (scaling_cur_freq) and load, the hottest thermal zone, hwmon alarms
  * (undervoltage: in*_lcrit_alarm), x86 thermal throttle counters, steal and
- * iowait (/proc/stat), swapping (/proc/vmstat) and the CPU use of processes
- * that are not ubtune's. Conditions that matter become events, each tied
+ * iowait (/proc/stat), swapping (/proc/vmstat), the CPU use of processes
+ * that are not ubtune's, and the time the CPU quota of ubtune's cgroup
+ * held it back (cpu.stat, lib/cgroup.h). Conditions that matter become events, each tied
  * to the test and copy count running at the time.
  */
 struct sampler;
@@ -55,5 +56,5 @@ void sampler_stop(struct sampler *s);
 json_object *sampler_samples(struct sampler *s);
 json_object *sampler_events(struct sampler *s);
 /* {"interval_s", "count", "cpu_s", "wall_s", "cost_pct", "sources": {...},
- * "max_temp_mc", "min_mhz", "max_mhz", "max_others_pct"} */
+ * "max_temp_mc", "min_mhz", "max_mhz", "max_others_pct", "throttled_s"} */
 json_object *sampler_summary(struct sampler *s);

@@ -313,7 +313,11 @@ static int make_in(const struct ub_tree *t, const char *dir, const char *cc, con
 		jarr_add_str(make, argv[i]);
 	jset(build, "make", make);
 	_cleanup_free_ char *out = NULL;
-	int r = spawn_capture_all(argv, &out);
+	int r = build_run_make(argv, &out);
+	if (r == -EINTR) {
+		*error = build_stopped("building UnixBench", dir);
+		return r;
+	}
 	/* the programs of the index tests: a build without them failed */
 	for (size_t i = 0; r == 0 && i < UB_NINDEX; i++) {
 		_cleanup_free_ char *p = xasprintf("%s/pgms/%s", dir, ub_tests[i].program);

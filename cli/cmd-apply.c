@@ -11,11 +11,13 @@
 #include "result-args.h"
 
 struct args {
-	bool dry_run, check, persistent, list;
+	bool dry_run, check, persistent, list, json;
 	const char *root, *workdir, *record;
 };
 
 static const struct cmd_option options[] = {
+	OPT_JSON("print the plan and what was done (schema ubtune.apply/1), the profiles (--list) or the "
+		 "profile's chain (--check) as JSON"),
 	{ .name = "dry-run", .type = OPT_FLAG, OPT_AT(dry_run),
 	  .help = "print the plan (what, from, to, why) and change nothing" },
 	{ .name = "check", .type = OPT_FLAG, OPT_AT(check), .help = "only validate the profile and its includes" },
@@ -49,12 +51,33 @@ static void list_shipped(const char *name)
 	strv_free(&names);
 }
 
+/* --list --json: [{"name", "description", "path"}] */
+static void list_json(const char *dir, const struct strv *names, const struct strv *descriptions)
+{
+	_cleanup_json_ json_object *list = json_object_new_array();
+	for (size_t i = 0; i < names->n; i++) {
+		json_object *o = json_object_new_object();
+		_cleanup_free_ char *path = xasprintf("%s/%s.profile", dir, names->v[i]);
+		jset_str(o, "name", names->v[i]);
+		jset_str(o, "description", *descriptions->v[i] ? descriptions->v[i] : NULL);
+		jset_str(o, "path", path);
+		json_object_array_add(list, o);
+	}
+	printf("%s\n", jdump(list, true));
+}
+
 /* --list: the shipped profiles, as `tuned-adm list` shows its own. */
-static int list_profiles(void)
+static int list_profiles(bool json)
 {
 	_cleanup_free_ char *dir = data_path("profiles");
 	struct strv names = {0}, descriptions = {0};
 	profiles_list(&names, &descriptions);
+	if (json) {
+		list_json(dir, &names, &descriptions);
+		strv_free(&names);
+		strv_free(&descriptions);
+		return command_flush("the profiles") < 0 ? EXIT_FAIL : EXIT_OK;
+	}
 	size_t w = 0, width = term_width(stdout);
 	for (size_t i = 0; i < names.n; i++)
 		if (strlen(names.v[i]) > w)
@@ -83,11 +106,21 @@ static int load(const char *name, const char *path, json_object *rec, struct pro
 	return r;
 }
 
-static int check(const char *name, const char *path)
+static int check(const char *name, const char *path, bool json)
 {
 	_cleanup_profile_ struct profile *p = NULL;
 	if (load(name, path, NULL, &p) < 0)
 		return EXIT_USAGE;
+	if (json) {
+		_cleanup_json_ json_object *o = json_object_new_object(), *chain = json_object_new_array();
+		for (size_t i = 0; i < p->chain.n; i++)
+			jarr_add_str(chain, p->chain.v[i]);
+		jset_str(o, "path", path);
+		jset_bool(o, "valid", true);
+		jset(o, "chain", json_object_get(chain));
+		printf("%s\n", jdump(o, true));
+		return EXIT_OK;
+	}
 	_cleanup_free_ char *chain = strv_join(&p->chain, " -> ");
 	printf("%s: valid (%s)\n", path, chain);
 	for (size_t i = 0; i < p->notes.n; i++)
@@ -137,11 +170,28 @@ static int needs_root(const struct plan *plan)
 	return EXIT_FAIL;
 }
 
-static int carry_out(struct tune_env *env, const struct profile *p, const struct plan *plan, const char *root)
+/* What apply did, for --json: {"applied", "journal", "refused", "not_done", "failure", "rolled_back"}. */
+static json_object *result_json(const struct tune_env *env, const struct apply_result *res, int r)
+{
+	json_object *o = json_object_new_object();
+	_cleanup_free_ char *journal = xasprintf("%s/" JOURNAL_FILE, env->state_dir);
+	jset_int(o, "applied", (int64_t)res->applied);
+	jset_str(o, "journal", res->applied || res->journal_kept ? journal : NULL);
+	jset(o, "refused", jarr_from_strv(&res->refused));
+	jset(o, "not_done", jarr_from_strv(&res->not_done));
+	jset_str(o, "failure", r < 0 || res->failure ? res->failure ?: strerror(-r) : NULL);
+	jset_int(o, "rolled_back", (int64_t)res->rolled_back);
+	return o;
+}
+
+static int carry_out(struct tune_env *env, const struct profile *p, const struct plan *plan, const char *root,
+		     json_object *doc)
 {
 	struct apply_result res;
 	int r = tune_apply(env, p, plan, &res);
 	_cleanup_free_ char *revert = cli_tune_hint("revert", root);
+	if (doc)
+		jset(doc, "result", result_json(env, &res, r));
 	if (r < 0 || res.failure) {
 		log_error("%s", res.failure);
 		if (res.rolled_back || res.problems.n)
@@ -157,7 +207,9 @@ static int carry_out(struct tune_env *env, const struct profile *p, const struct
 		log_warning("%s", res.refused.v[i]);
 	for (size_t i = 0; i < res.not_done.n; i++)
 		log_info("%s", res.not_done.v[i]);
-	if (res.applied)
+	if (doc)
+		; /* said in the document */
+	else if (res.applied)
 		printf("Applied %zu change%s; the journal is %s/" JOURNAL_FILE ". `%s` undoes %s.\n",
 		       res.applied, res.applied == 1 ? "" : "s", env->state_dir, revert, res.applied == 1 ? "it" : "them");
 	else
@@ -172,7 +224,7 @@ static int apply(const char *name, const char *path, const struct args *o)
 	if (cli_tune_env(o->root, &env) < 0)
 		return EXIT_FAIL;
 	int code = EXIT_FAIL;
-	_cleanup_json_ json_object *rec = NULL;
+	_cleanup_json_ json_object *rec = NULL, *doc = NULL;
 	_cleanup_profile_ struct profile *p = NULL;
 	int r = probe(o, o->workdir, &rec);
 	if (r < 0) {
@@ -195,16 +247,23 @@ static int apply(const char *name, const char *path, const struct args *o)
 	struct plan plan;
 	struct plan_opts po = { .persistent = o->persistent, .svc = env.svc, .svc_why = env.svc_why };
 	plan_build(p, rec, env.rf, &po, &plan);
-	plan_print(p, &plan, stdout);
+	doc = o->json ? plan_to_json(p, &plan) : NULL;
+	if (doc)
+		jset_bool(doc, "dry_run", o->dry_run);
+	else
+		plan_print(p, &plan, stdout);
 	fflush(stdout);
 	if (plan.errors.n)
-		log_error("%s cannot be applied on this machine: see 'Cannot apply' above; nothing was changed", p->name);
+		log_error("%s cannot be applied on this machine: see %s; nothing was changed", p->name,
+			  doc ? "\"errors\"" : "'Cannot apply' above");
 	else if (o->dry_run)
 		code = EXIT_OK;
 	else if (rootfs_is_live(env.rf) && geteuid() != 0 && plan.n_actions)
 		code = needs_root(&plan);
 	else
-		code = carry_out(&env, p, &plan, o->root);
+		code = carry_out(&env, p, &plan, o->root, doc);
+	if (doc)
+		printf("%s\n", jdump(doc, true));
 	plan_free(&plan);
 out:
 	tune_env_close(&env);
@@ -217,12 +276,13 @@ static int run(struct cmd_ctx *ctx, void *opts)
 {
 	struct args *o = opts;
 	o->root = ctx->root;
+	o->json = ctx->json;
 	if (o->list)
-		return list_profiles();
+		return list_profiles(o->json);
 	const char *name = ctx->args[0];
 	_cleanup_free_ char *path = profile_find(name);
 	if (o->check)
-		return check(name, path);
+		return check(name, path, o->json);
 	return apply(name, path, o);
 }
 

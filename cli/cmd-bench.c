@@ -14,6 +14,7 @@
 #include "bench/ubrun.h"
 #include "analysis/fleet.h"
 #include "command.h"
+#include "lib/cgroup.h"
 #include "lib/paths.h"
 #include "cli/store-setup.h"
 #include "lib/store.h"
@@ -60,7 +61,8 @@ static const struct cmd_option options[] = {
 	  .help = "UnixBench test ids, comma-separated (default: all 12, 'index'): dhry2reg, whetstone-double, "
 		  "execl, fstime, fsbuffer, fsdisk, pipe, context1, spawn, syscall, shell1, shell8" },
 	{ .name = "copies", .type = OPT_STRING, .arg = "LIST", OPT_AT(copies),
-	  .help = "copy counts, one pass over the tests each: numbers or 'all' (online CPUs, never capped); "
+	  .help = "copy counts, one pass over the tests each: numbers or 'all' (the online CPUs this process may "
+		  "keep busy: its cgroup's cpuset and CPU quota and its affinity count; never capped at 16); "
 		  "default 1,all" },
 	{ .name = "iterations", .type = OPT_UINT, .arg = "N", OPT_AT(iterations), .min = 1, .max = MAX_ITERATIONS,
 	  .help = "long tests run N passes, short ones int((N+1)/3), at least 1 (UnixBench's -i; default 10 "
@@ -82,7 +84,7 @@ static const struct cmd_option options[] = {
 	  .help = "print the plan (tests, copy counts, passes, the duration of each pass, engine, workdir, build "
 		  "flags, the applied profile) and the expected time; run, build and write nothing" },
 	{ .name = "strict", .type = OPT_FLAG, OPT_AT(strict),
-	  .help = "exit with status 3 when the result is not to be trusted (the stability verdict)" },
+	  .help = "exit with status 3 unless the result is judged stable (the stability verdict)" },
 	OPT_NO_STORE("do not add the result to the results store"),
 	{ .name = "pin-single", .type = OPT_CHOICE, .choices = pin_words, OPT_AT(pin_single),
 	  .help = "on machines with several kinds of core (big.LITTLE, P/E cores), run the 1-copy pass on the "
@@ -191,6 +193,30 @@ static int check_run_cap(const struct bench_engine *e, const struct bench_opts *
 	return EXIT_OK;
 }
 
+/*
+ * "all" copies: as many as this process can keep busy, which its cgroup (a
+ * container's CPU quota or cpuset) and its CPU affinity may make fewer
+ * than the online CPUs in *all. Lowers *all and says why, else NULL.
+ */
+static char *copies_note(unsigned *all)
+{
+	_cleanup_(rootfs_freep) struct rootfs *rf = NULL;
+	_cleanup_free_ char *source = NULL;
+	unsigned allowed;
+	double quota;
+	unsigned usable = rootfs_new("/", &rf) == 0 ? cgroup_process_cpus(rf, &allowed, &quota, &source) : 0;
+	if (!usable || usable >= *all)
+		return NULL;
+	unsigned online = *all;
+	*all = usable;
+	if (source && quota < allowed)
+		return xasprintf("'all' copies: %u, not %u: the CPU quota of this process's cgroup is %g CPUs (%s)",
+				 usable, online, quota, source);
+	return xasprintf("'all' copies: %u, not %u: this process may run on %u of the %u online CPUs (its cgroup's "
+			 "cpuset or its CPU affinity)",
+			 usable, online, allowed, online);
+}
+
 /* Tests and copies from the command line, else the profile, else UnixBench's defaults. */
 static int resolve_lists(const struct args *a, const struct applied_profile *p, struct bench_opts *o)
 {
@@ -209,8 +235,16 @@ static int resolve_lists(const struct args *a, const struct applied_profile *p, 
 			o->tests[o->ntests++] = i;
 	}
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	const char *copies = a->copies ? a->copies : p->copies ? p->copies : online > 1 ? "1,all" : "1";
-	if (ub_parse_copies(copies, ",", online > 0 ? (unsigned)online : 1, o->copies, &o->ncopies, NULL) < 0) {
+	unsigned all = online > 0 ? (unsigned)online : 1;
+	_cleanup_free_ char *note = copies_note(&all);
+	const char *given = a->copies ? a->copies : p->copies;
+	const char *copies = given ? given : all > 1 ? "1,all" : "1";
+	/* UnixBench's default, 1 and all, where all is what the cgroup allows */
+	if (note && (!given || strstr(given, "all"))) {
+		log_info("%s", note);
+		o->copies_note = TAKE_PTR(note);
+	}
+	if (ub_parse_copies(copies, ",", all, o->copies, &o->ncopies, NULL) < 0) {
 		if (a->copies)
 			return command_usage_error(&cmd_bench, "--copies takes up to %d numbers from 1 to %d or 'all', "
 							       "separated by commas, not '%s'",
@@ -273,15 +307,19 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 	}
 	if (r < 0)
 		log_error("%s%s", error, r == -EINTR ? "; the tests that finished are kept, marked incomplete" : "");
+	/* the one verdict, kept in the record as every report shows it */
+	(void)result_verdict_set(rec);
 	if (!a->no_store && store_result(rec) < 0 && r == 0)
 		r = -EIO;
 	if (print_result(rec, a->json) < 0 && r == 0)
 		r = -EIO;
-	/* the verdict: on stdout after the report, on stderr after JSON */
-	size_t unstable = stability_render(rec, "", a->json ? stderr : stdout);
+	/* the report ends with the verdict; after JSON it goes to stderr */
+	if (a->json)
+		stability_render(rec, "", stderr);
 	if (command_flush("the verdict") < 0 && r == 0)
 		r = -EIO;
-	if (r == 0 && unstable && a->strict)
+	/* --strict: only a result judged stable passes */
+	if (r == 0 && a->strict && !streq_ptr(jpath_str(rec, "verdict.state"), "stable"))
 		return EXIT_FINDINGS;
 	return exit_code(r);
 }
@@ -294,7 +332,7 @@ static int find_engine(const struct args *a, const struct applied_profile *p, bo
 			     : engine_workloads(p, plan, e, &error);
 	if (r < 0) {
 		log_error("%s", error);
-		return EXIT_FAIL;
+		return r == -EINTR ? exit_code(r) : EXIT_FAIL;
 	}
 	return EXIT_OK;
 }
@@ -409,6 +447,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	engine_free(&planned);
 	engine_free(&engine);
 	applied_profile_free(&profile);
+	free(o.copies_note);
 	return code;
 }
 
@@ -431,8 +470,12 @@ const struct command cmd_bench = {
 		"workdir) and compiler flags for the workloads; the command line wins.\n"
 		"Ctrl-C stops the run: the tests that finished are stored, marked incomplete.\n"
 		"A test that fails, or a machine too busy to measure, is a failure (status 1).\n\n"
-		"The last line is the stability verdict: the result is not to be trusted when a test's\n"
-		"passes vary by more than 5 % (CV), fall into two groups 15 % apart (bimodal), or when\n"
-		"the sampler saw events during the run. The exit status stays 0 unless --strict.",
-	.exits = "3 the result is not to be trusted (--strict), 128+N stopped by signal N",
+		"The last line is the stability verdict, the one that show, history, report and the\n"
+		"record's \"verdict\" give: not to be trusted when a test's passes vary by more than\n"
+		"5 % (CV) or fall into two groups 15 % apart (bimodal), when a test shared the machine\n"
+		"past a threshold (other processes, I/O wait, steal, kernel time), when the sampler saw\n"
+		"events, when the machine was busy as the run started, or when the probe before or\n"
+		"after it has a critical finding; not judged when a test ran one pass. The exit status\n"
+		"stays 0 unless --strict, which asks for a result judged stable.",
+	.exits = "3 the result is not judged stable (--strict), 128+N stopped by signal N",
 };

@@ -3,6 +3,7 @@
 
 #include "analysis/chart.h"
 #include "analysis/compare.h"
+#include "bench/report-expect.h"
 #include "bench/stability.h"
 #include "unixbench/catalogue.h"
 #include "command.h"
@@ -14,6 +15,7 @@ struct args {
 	const char *chart;
 	bool relative;
 	unsigned copies;
+	bool expected;
 };
 
 static const struct cmd_option options[] = {
@@ -28,6 +30,9 @@ static const struct cmd_option options[] = {
 	  .help = "chart each test as a percentage of the first result" },
 	{ .name = "copies", .type = OPT_UINT, .arg = "N", OPT_AT(copies), .min = 1, .max = UB_COPIES_MAX,
 	  .help = "compare only the runs with N copies" },
+	{ .name = "expected", .type = OPT_FLAG, OPT_AT(expected),
+	  .help = "also each run's score against what published runs of its CPU reach (\"of expected\"; "
+		  "\"expected\" in the JSON; docs/expect.md)" },
 	OPT_END,
 };
 
@@ -60,13 +65,39 @@ static void print_verdicts(const struct loaded_inputs *li)
 	}
 }
 
+/* Each run's score against its expectation, the results labelled as the table labels them. */
+static json_object *of_expected(const struct loaded_inputs *li, json_object *cmp)
+{
+	struct expect_ref ref;
+	_cleanup_free_ char *error = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &error) < 0)
+		log_warning("%s; nothing is expected", error);
+	_cleanup_free_ json_object **recs = xcalloc(li->n, sizeof(*recs));
+	_cleanup_free_ const char **labels = xcalloc(li->n, sizeof(*labels));
+	for (size_t i = 0; i < li->n; i++) {
+		recs[i] = li->in[i].rec;
+		labels[i] = jpath_str(json_object_array_get_idx(jpath(cmp, "results"), i), "label") ?: "?";
+	}
+	json_object *rows = report_expect_rows_json(&ref, recs, labels, li->n);
+	expect_ref_free(&ref);
+	return rows;
+}
+
 static int compare_and_print(const struct loaded_inputs *li, const struct args *a, bool json)
 {
 	int format = json ? COMPARE_JSON : a->format;
 	struct compare_opts o = { .copies = a->copies };
+	/* text, Markdown and CSV show a record's strings as they are: what a terminal acts on, visible */
+	for (size_t i = 0; format != COMPARE_JSON && i < li->n; i++)
+		json_escape_controls(li->in[i].rec);
 	_cleanup_json_ json_object *cmp = compare_build(li->in, li->n, &o);
 	int code = a->chart ? write_chart(cmp, a) : EXIT_OK;
+	_cleanup_json_ json_object *expected = a->expected ? of_expected(li, cmp) : NULL;
+	if (expected && format == COMPARE_JSON)
+		jset(cmp, "expected", json_object_get(expected));
 	compare_render(cmp, format, stdout);
+	if (expected && format == COMPARE_TEXT)
+		report_expect_rows_render(expected, stdout);
 	if (format == COMPARE_TEXT)
 		print_verdicts(li);
 	if (command_flush("the comparison") < 0)

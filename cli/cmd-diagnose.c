@@ -16,6 +16,8 @@
 
 struct args {
 	const char *reference;
+	const char *cpu;
+	const char *model, *catalogue;
 };
 
 static const struct cmd_option options[] = {
@@ -23,8 +25,29 @@ static const struct cmd_option options[] = {
 	{ .name = "reference", .type = OPT_STRING, .arg = "FILE", OPT_AT(reference), .complete = COMPLETE_FILE,
 	  .help = "published runs to compare with (schema ubtune.reference/1; default: the "
 		  "reference/published-results.json installed with ubtune)" },
+	{ .name = "model", .type = OPT_STRING, .arg = "FILE", OPT_AT(model), .complete = COMPLETE_FILE,
+	  .help = "the expectation model to judge the level against (default: the reference/expect.ini installed "
+		  "with ubtune, fitted from the published runs)" },
+	{ .name = "catalogue", .type = OPT_STRING, .arg = "FILE", OPT_AT(catalogue), .complete = COMPLETE_FILE,
+	  .help = "the CPU catalogue that places the CPU (default: the reference/cpus.ini installed with ubtune)" },
+	{ .name = "cpu", .type = OPT_STRING, .arg = "MODEL", OPT_AT(cpu),
+	  .help = "the CPU model of a log whose header names none (a pasted index table): \"Phytium "
+		  "FT-2000+/64\", \"Xeon E5645\"; it places the CPU for the expected scores and the published "
+		  "runs" },
 	OPT_END,
 };
+
+/* A result whose environment names no CPU model gets the one given. */
+static void set_cpu(const struct loaded_list *list, const char *model)
+{
+	for (size_t i = 0; model && i < list->n; i++) {
+		json_object *env = jpath(list->v[i].rec, "environment.before");
+		if (!json_object_is_type(env, json_type_object))
+			env = jchild(jchild(list->v[i].rec, "environment"), "before");
+		if (!jpath_str(env, "cpu.model"))
+			jset_str(jchild(env, "cpu"), "model", model);
+	}
+}
 
 /* The results arg names (a stored id, a result file, UnixBench output with one or several runs of Run). */
 static int load_all(const char *arg, struct loaded_list *list)
@@ -83,6 +106,22 @@ static int load_references(const char *given, struct diag_refs *refs)
 	return EXIT_OK;
 }
 
+/* The CPU catalogue and the expectation model: without the shipped ones
+ * every run is judged without a level, which is said; files the person
+ * names must be read. */
+static int load_expectation(const struct args *a, struct expect_ref *ref)
+{
+	_cleanup_free_ char *error = NULL;
+	int r = expect_ref_load(ref, a->catalogue, a->model, &error);
+	if (r < 0 && (a->model || a->catalogue)) {
+		log_error("%s", error);
+		return result_load_exit(r);
+	}
+	if (r < 0)
+		log_warning("%s; no run is judged against what its CPU should score", error);
+	return EXIT_OK;
+}
+
 /* What to call a result of several: its runs' label, else where it came from. */
 static char *label_of(const struct diag_case *c, const struct loaded *l)
 {
@@ -90,17 +129,20 @@ static char *label_of(const struct diag_case *c, const struct loaded *l)
 	return xstrdup(label ?: l->source);
 }
 
-static int report(const struct loaded_list *list, struct diag_refs *refs, bool json)
+static int report(const struct loaded_list *list, struct diag_refs *refs, const struct expect_ref *expect, bool json)
 {
 	_cleanup_free_ struct diag_case *cases = xcalloc(list->n, sizeof(*cases));
 	_cleanup_free_ char **labels = xcalloc(list->n, sizeof(*labels));
 	int code = EXIT_OK;
 	for (size_t i = 0; i < list->n && code == EXIT_OK; i++) {
 		_cleanup_free_ char *error = NULL;
+		if (!json)
+			json_escape_controls(list->v[i].rec);
 		if (diag_case_init(&cases[i], list->v[i].rec, refs, NULL, &error) < 0) {
 			log_error("%s: %s", list->v[i].source, error);
 			code = EXIT_USAGE;
-		}
+		} else
+			diag_case_expect(&cases[i], expect);
 		labels[i] = label_of(&cases[i], &list->v[i]);
 	}
 	if (code == EXIT_OK) {
@@ -128,13 +170,21 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	struct loaded_list list = {0};
 	int code = stdin_input(arg, &arg) < 0 ? EXIT_FAIL : load_all(arg, &list);
 	struct diag_refs refs = {0};
+	struct expect_ref expect = {0};
 	if (code == EXIT_OK)
 		code = load_references(a->reference, &refs);
+	if (code == EXIT_OK)
+		code = load_expectation(a, &expect);
+	if (code == EXIT_OK && a->cpu && !*a->cpu)
+		code = command_usage_error(ctx->cmd, "--cpu: an empty model");
+	if (code == EXIT_OK)
+		set_cpu(&list, a->cpu);
 	if (code == EXIT_OK) {
 		_cleanup_store_ struct store *s = cli_store_if_any();
 		add_history(s, list.v[0].rec, &refs);
-		code = report(&list, &refs, ctx->json);
+		code = report(&list, &refs, &expect, ctx->json);
 	}
+	expect_ref_free(&expect);
 	diag_refs_free(&refs);
 	loaded_list_free(&list);
 	return code;

@@ -8,6 +8,7 @@
 #include "analysis/fleet.h"
 #include "command.h"
 #include "lib/output-file.h"
+#include "lib/result-stability.h"
 #include "lib/store.h"
 #include "result-args.h"
 
@@ -240,6 +241,7 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	int code = command_result_arg(ctx, &rec);
 	if (code != EXIT_OK)
 		return code;
+	(void)result_verdict_set(rec);
 	_cleanup_free_ char *text = xasprintf("%s\n", jdump(rec, true));
 	return write_out(output, text, strlen(text), "the result");
 }

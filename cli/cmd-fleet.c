@@ -4,6 +4,8 @@
 
 #include "analysis/fleet.h"
 #include "analysis/load.h"
+#include "bench/report-expect.h"
+#include "bench/report-expect.h"
 #include "command.h"
 #include "lib/output-file.h"
 #include "lib/paths.h"
@@ -14,6 +16,7 @@
 
 struct args {
 	const char *html, *round, *since;
+	bool expected;
 };
 
 static const struct cmd_option options[] = {
@@ -25,6 +28,9 @@ static const struct cmd_option options[] = {
 	{ .name = "since", .type = OPT_STRING, .arg = "ROUND", OPT_AT(since), .complete = COMPLETE_ROUND,
 	  .help = "also show, per host, what moved since that earlier round: each test's and the score's "
 		  "change and whether it stands out of the runs' own spread" },
+	{ .name = "expected", .type = OPT_FLAG, OPT_AT(expected),
+	  .help = "also each host's score against what published runs of its CPU reach (\"of expected\"; "
+		  "\"expected\" in the JSON; docs/expect.md)" },
 	OPT_END,
 };
 
@@ -149,6 +155,28 @@ static void load_references(struct diag_refs *refs)
 	}
 }
 
+/* Each host's score against its expectation, labelled as the fleet labels the host;
+ * the records read one at a time. */
+static json_object *of_expected(struct inputs *in)
+{
+	struct expect_ref ref;
+	_cleanup_free_ char *error = NULL;
+	if (expect_ref_load(&ref, NULL, NULL, &error) < 0)
+		log_warning("%s; nothing is expected", error);
+	json_object *rows = json_object_new_array();
+	for (size_t i = 0; i < in->n; i++) {
+		_cleanup_json_ json_object *rec = record_of(in, i);
+		if (!rec)
+			continue;
+		const char *label = in->v[i].label ?: in->v[i].source;
+		_cleanup_json_ json_object *some = report_expect_rows_json(&ref, &rec, &label, 1);
+		for (size_t k = 0; k < json_object_array_length(some); k++)
+			json_object_array_add(rows, json_object_get(json_object_array_get_idx(some, k)));
+	}
+	expect_ref_free(&ref);
+	return rows;
+}
+
 static void render_html(FILE *out, const void *fleet)
 {
 	fleet_html((json_object *)fleet, out);
@@ -171,13 +199,23 @@ static int show(struct cmd_ctx *ctx, const struct args *a, struct inputs *now, s
 	struct fleet_opts o = { .refs = &refs, .record = record_of, .ctx = now, .selection = now->choice.selection,
 				.round = now->choice.round, .then = then->v, .nthen = then->n, .since = a->since };
 	_cleanup_json_ json_object *fleet = fleet_build(now->v, now->n, &o);
+	_cleanup_json_ json_object *expected = a->expected ? of_expected(now) : NULL;
+	if (expected && ctx->json)
+		jset(fleet, "expected", json_object_get(expected));
 	int code = EXIT_OK;
 	if (a->html)
 		code = write_html(a->html, fleet);
 	if (ctx->json)
 		printf("%s\n", jdump(fleet, true));
-	else if (!a->html)
+	else if (!a->html) {
+		/* the text shows the records' strings: what a terminal acts on, visible */
+		json_escape_controls(fleet);
 		fleet_render(fleet, stdout);
+		if (expected) {
+			json_escape_controls(expected);
+			report_expect_rows_render(expected, stdout);
+		}
+	}
 	diag_refs_free(&refs);
 	if (command_flush("the fleet") < 0)
 		code = EXIT_FAIL;

@@ -19,8 +19,8 @@ static const struct cmd_option options[] = {
 	  .help = "write the archive to FILE (\"-\": standard output); default "
 		  "ubtune-gather-HOST-YYYYmmdd-HHMMSS.tar.gz in the current directory" },
 	OPT_WORKDIR(workdir, "the benchmark directory whose storage is examined"),
-	OPT_ROOT("DIR|FILE.tar.gz", "gather from a dump of another machine (a directory or an archive) instead of "
-				    "this one"),
+	OPT_ROOT("DIR|FILE.tar.gz|-", "gather from a dump of another machine (a directory, an archive, or - for an "
+				      "archive on standard input) instead of this one"),
 	OPT_END,
 };
 
@@ -118,6 +118,7 @@ static int run(struct cmd_ctx *ctx, void *args)
 		r = gather_build(rec, rf, now, &g, &error);
 	}
 	if (r < 0) {
+		error = unpacked_root_message(&unpacked, error);
 		log_error("%s", error);
 		unpacked_root_close(&unpacked);
 		return EXIT_FAIL;

@@ -132,6 +132,13 @@ static void print_candidates(enum opt_complete what, const char *const *choices)
 static int complete_run(struct cmd_ctx *ctx, void *opts)
 {
 	const struct complete_args *a = opts;
+	if (!ctx->nargs && a->value) {
+		/* a global option before the command: --color WHEN */
+		const struct cmd_option *o = options_find(NULL, a->value + strspn(a->value, "-"));
+		if (o && option_has_value(o))
+			print_candidates(o->complete, o->choices);
+		return EXIT_OK;
+	}
 	if (!ctx->nargs) {
 		print_candidates(COMPLETE_COMMAND, NULL);
 		return EXIT_OK;
@@ -140,7 +147,7 @@ static int complete_run(struct cmd_ctx *ctx, void *opts)
 	if (!c || !command_listed(c))
 		return EXIT_USAGE;
 	if (a->operands) {
-		print_candidates(c->operands.complete, NULL);
+		print_candidates(c->operands.complete, c->operands.words);
 	} else if (a->value) {
 		const char *name = a->value + strspn(a->value, "-");
 		const struct cmd_option *o = options_find(c, name);

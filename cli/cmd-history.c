@@ -84,6 +84,9 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	int r = store_list(ctx->store, &list);
 	if (r < 0)
 		return log_error_errno(r, "Failed to list the results: %m"), EXIT_FAIL;
+	/* the text shows what a terminal would act on in a record's strings, visible */
+	if (!ctx->json)
+		json_escape_controls(list);
 	if (ctx->json)
 		printf("%s\n", jdump(list, true));
 	else if (jarr_len(list) == 0)
@@ -101,6 +104,7 @@ const struct command cmd_history = {
 	.summary = "List the stored results",
 	.notes = "Columns: id (for show, export, compare; 'last' and 'last~N' work too), start time,\n"
 		"host, suite, copy counts, the index score of each, and flags (quick, incomplete,\n"
-		"imported, partial, the profile applied, unstable: the result is not to be trusted, see\n"
-		"the stability verdict of `ubtune bench --help`).\n",
+		"imported, partial, the profile applied; unstable: the result is not to be trusted,\n"
+		"unjudged: its stability could not be judged, see the stability verdict of\n"
+		"`ubtune bench --help`).\n",
 };

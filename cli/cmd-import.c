@@ -10,6 +10,7 @@
 #include "result-args.h"
 #include "stdin-input.h"
 #include "cli/store-setup.h"
+#include "lib/result-stability.h"
 #include "lib/store.h"
 
 #define PROBLEMS_SHOWN 10
@@ -144,6 +145,7 @@ static int store_record(struct sink *k, const char *name, json_object *rec, bool
 	}
 	what = describe_it ? describe(&r) : NULL;
 	result_record_free(&r);
+	(void)result_verdict_set(rec);
 	if (k->a->json)
 		json_object_array_add(k->out, json_object_get(rec));
 	if (k->a->no_store) {

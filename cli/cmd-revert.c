@@ -5,6 +5,7 @@
 #include "cli/tune-env.h"
 
 static const struct cmd_option options[] = {
+	OPT_JSON("print what was put back (schema ubtune.revert/1) as JSON"),
 	OPT_ROOT("DIR", "revert in a machine dump in DIR (the journal DIR/var/lib/ubtune/journal)"),
 	OPT_END,
 };
@@ -33,6 +34,36 @@ static void print_item(const struct revert_item *it)
 	}
 }
 
+static const char *const outcome_names[] = {
+	[REVERT_RESTORED] = "restored", [REVERT_ALREADY] = "already", [REVERT_LOST] = "reset",
+	[REVERT_KEPT] = "kept",		[REVERT_FAILED] = "failed",
+};
+
+/* --json: {"schema", "state_dir", "journal", "profiles", "items": [...], "failed", "cleared"} */
+static void print_json(const struct tune_env *env, const struct revert_result *res, int r)
+{
+	_cleanup_json_ json_object *o = json_object_new_object();
+	json_object *items = json_object_new_array();
+	_cleanup_free_ char *journal = xasprintf("%s/" JOURNAL_FILE, env->state_dir);
+	jset_str(o, "schema", "ubtune.revert/1");
+	jset_str(o, "state_dir", env->state_dir);
+	jset_str(o, "journal", res->had_journal ? journal : NULL);
+	jset_bool(o, "settings_removed", res->had_applied && r >= 0 && !res->failed);
+	jset(o, "profiles", jarr_from_strv(&res->profiles));
+	for (size_t i = 0; i < res->n; i++) {
+		const struct revert_item *it = &res->items[i];
+		json_object *e = action_to_json(&it->a);
+		jset_str(e, "now", it->now);
+		jset_str(e, "outcome", outcome_names[it->outcome]);
+		jset_str(e, "detail", it->detail);
+		json_object_array_add(items, e);
+	}
+	jset(o, "items", items);
+	jset_int(o, "failed", (int64_t)res->failed);
+	jset_bool(o, "cleared", res->had_journal && r >= 0 && !res->failed);
+	printf("%s\n", jdump(o, true));
+}
+
 static int run(struct cmd_ctx *ctx, void *opts)
 {
 	(void)opts;
@@ -44,9 +75,15 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	struct revert_result res;
 	int r = tune_revert(&env, &res, &error);
 	code = EXIT_OK;
+	if (ctx->json && (r >= 0 || res.n))
+		print_json(&env, &res, r);
 	if (r < 0 && !res.n) {
 		log_error("%s", error);
 		code = EXIT_FAIL;
+	} else if (ctx->json) {
+		if (res.failed || r < 0)
+			log_error("%s", res.failed ? "values could not be put back; the journal is kept" : error);
+		code = res.failed || r < 0 ? EXIT_FAIL : EXIT_OK;
 	} else if (!res.had_journal && res.had_applied) {
 		printf("No changes to revert; the recorded settings (%s/" APPLIED_FILE ") are removed.\n", env.state_dir);
 	} else if (!res.had_journal) {

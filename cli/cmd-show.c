@@ -2,6 +2,7 @@
 #include <errno.h>
 
 #include "bench/result.h"
+#include "lib/result-stability.h"
 #include "command.h"
 #include "result-args.h"
 
@@ -19,10 +20,16 @@ static int run(struct cmd_ctx *ctx, void *opts)
 		return code;
 	_cleanup_free_ char *error = NULL;
 	if (ctx->json) {
+		/* the verdict as it is judged now, also for a record stored before */
+		(void)result_verdict_set(rec);
 		printf("%s\n", jdump(rec, true));
-	} else if (result_render(rec, stdout, &error) < 0) {
-		log_error("%s", error);
-		return EXIT_FAIL;
+	} else {
+		/* the report shows what a terminal would act on in the record's strings, visible */
+		json_escape_controls(rec);
+		if (result_render(rec, stdout, &error) < 0) {
+			log_error("%s", error);
+			return EXIT_FAIL;
+		}
 	}
 	return command_flush("the result") < 0 ? EXIT_FAIL : EXIT_OK;
 }

@@ -84,5 +84,5 @@ extern const struct command cmd_probe, cmd_gather;
 extern const struct command cmd_apply, cmd_revert, cmd_status;
 extern const struct command cmd_bench, cmd_history, cmd_show, cmd_export;
 extern const struct command cmd_import, cmd_compare, cmd_report;
-extern const struct command cmd_diagnose, cmd_fleet;
-extern const struct command cmd_help, cmd_complete, cmd_man;
+extern const struct command cmd_diagnose, cmd_fleet, cmd_reference;
+extern const struct command cmd_help, cmd_complete, cmd_man, cmd_expect_runs;

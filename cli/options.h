@@ -72,6 +72,7 @@ struct cmd_operands {
 	unsigned min, max;    /* max 0: any number */
 	const char *missing;  /* the usage error when fewer than min are given */
 	enum opt_complete complete;
+	const char *const *words; /* also offered (a command's verbs); NULL-terminated */
 };
 
 /* `.offset` of an option of the command's `struct args`. */

@@ -27,9 +27,11 @@ const struct command *const commands[] = {
 	&cmd_report,
 	&cmd_diagnose,
 	&cmd_fleet,
+	&cmd_reference,
 	&cmd_help,
 	&cmd_complete,
 	&cmd_man,
+	&cmd_expect_runs,
 	NULL,
 };
 

@@ -2,6 +2,9 @@
 # __complete), which makes them from each command's option table: the
 # options, the values an option takes (profiles, test ids, result ids,
 # choices) and the operands. "@file" and "@dir" ask for file names here.
+# The binary asked is the one typed (build/ubtune, ~/src/ubtune/build/ubtune),
+# so that a build that is not installed completes too: `source
+# completion/ubtune.bash` in a shell, then `build/ubtune <TAB>`.
 _ubtune_offer() {
 	local cur=$1 prefix="" line
 	local -a words=()
@@ -29,6 +32,9 @@ _ubtune_offer() {
 
 _ubtune() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd="" i values
+	local self=${COMP_WORDS[0]}
+	# the command as typed; a leading ~ is the shell's to expand
+	[[ $self == "~/"* ]] && self=$HOME/${self#"~/"}
 	COMPREPLY=()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
@@ -38,16 +44,18 @@ _ubtune() {
 		esac
 	done
 	if [[ -z $cmd ]]; then
-		if [[ $cur == -* ]]; then
+		if [[ $prev == --color || $prev == --width ]]; then
+			_ubtune_offer "$cur" < <("$self" __complete --value "$prev" 2>/dev/null)
+		elif [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--help --version --color --width" -- "$cur"))
 		else
-			_ubtune_offer "$cur" < <(ubtune __complete 2>/dev/null)
+			_ubtune_offer "$cur" < <("$self" __complete 2>/dev/null)
 		fi
 		return
 	fi
 	# the value of the option before the cursor
 	if [[ $prev == -* && $cur != -* ]]; then
-		values=$(ubtune __complete --value "$prev" "$cmd" 2>/dev/null)
+		values=$("$self" __complete --value "$prev" "$cmd" 2>/dev/null)
 		if [[ -n $values ]]; then
 			local kind=word
 			[[ $prev == --tests ]] && kind=list
@@ -56,9 +64,10 @@ _ubtune() {
 		fi
 	fi
 	if [[ $cur == -* ]]; then
-		_ubtune_offer "$cur" < <(ubtune __complete "$cmd" 2>/dev/null)
+		_ubtune_offer "$cur" < <("$self" __complete "$cmd" 2>/dev/null)
 	else
-		_ubtune_offer "$cur" < <(ubtune __complete --operands "$cmd" 2>/dev/null)
+		_ubtune_offer "$cur" < <("$self" __complete --operands "$cmd" 2>/dev/null)
 	fi
 }
+# bash finds this for "ubtune" and for any path ending in /ubtune
 complete -F _ubtune ubtune

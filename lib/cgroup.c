@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 
 #include "cpuset.h"
 #include "mounts.h"
@@ -290,16 +291,20 @@ int cgroup_lowest(struct rootfs *rf, const struct cgroup *cg, enum cgroup_contro
 	return found;
 }
 
-int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, char **list, char **source)
+int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, bool mems, char **list, char **source)
 {
-	static const char *const prefixed[] = { "cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus" };
-	static const char *const noprefix[] = { "effective_cpus", "cpus", "cpus" };
-	const char *const *files = cg->ctrl[CGROUP_CPUSET].noprefix ? noprefix : prefixed;
+	static const char *const names[2][2][3] = {
+		{ { "cpuset.cpus.effective", "cpuset.effective_cpus", "cpuset.cpus" },
+		  { "effective_cpus", "cpus", "cpus" } },
+		{ { "cpuset.mems.effective", "cpuset.effective_mems", "cpuset.mems" },
+		  { "effective_mems", "mems", "mems" } },
+	};
+	const char *const *files = names[mems][cg->ctrl[CGROUP_CPUSET].noprefix];
 	struct strv dirs;
 	int r = -ENOENT;
 	cgroup_walk(cg, CGROUP_CPUSET, &dirs);
 	for (size_t i = 0; i < dirs.n && r < 0; i++)
-		for (size_t f = 0; f < ARRAY_SIZE(prefixed) && r < 0; f++) {
+		for (size_t f = 0; f < ARRAY_SIZE(names[0][0]) && r < 0; f++) {
 			_cleanup_free_ char *path = xasprintf("%s/%s", dirs.v[i], files[f]), *line = NULL;
 			struct cpuset set = {0};
 			/* v1 leaves cpuset.cpus empty until it is set: look further up */
@@ -320,4 +325,29 @@ unsigned cgroup_usable_cpus(unsigned allowed, double quota_cpus)
 		return allowed;
 	double whole = floor(quota_cpus);
 	return whole < 1 ? 1 : (unsigned)whole;
+}
+
+unsigned cgroup_process_cpus(struct rootfs *rf, unsigned *allowed, double *quota_cpus, char **quota_source)
+{
+	cpu_set_t *set = CPU_ALLOC(CPUSET_MAX);
+	size_t size = CPU_ALLOC_SIZE(CPUSET_MAX);
+	struct cgroup cg;
+	struct cgroup_quota q;
+	*allowed = 0;
+	*quota_cpus = 0;
+	*quota_source = NULL;
+	if (set && sched_getaffinity(0, size, set) == 0)
+		*allowed = (unsigned)CPU_COUNT_S(size, set);
+	CPU_FREE(set);
+	if (!*allowed)
+		return 0;
+	if (cgroup_open(rf, &cg) == 0) {
+		if (cgroup_cpu_quota(rf, &cg, &q) > 0) {
+			*quota_cpus = (double)q.quota_us / (double)q.period_us;
+			*quota_source = TAKE_PTR(q.source);
+		}
+		cgroup_quota_free(&q);
+		cgroup_free(&cg);
+	}
+	return cgroup_usable_cpus(*allowed, *quota_cpus);
 }

@@ -78,9 +78,10 @@ int cgroup_lowest(struct rootfs *rf, const struct cgroup *cg, enum cgroup_contro
 /*
  * The CPUs the cgroup lets the process run on (v2 cpuset.cpus.effective,
  * v1 cpuset.effective_cpus or cpuset.cpus, the nearest that has one) as a
- * list string, with its file in *source. -ENOENT when none is there.
+ * list string, with its file in *source; with mems, the NUMA nodes it may
+ * take memory from (cpuset.mems.effective, ...). -ENOENT when none is there.
  */
-int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, char **list, char **source);
+int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, bool mems, char **list, char **source);
 
 /*
  * How many copies a run can keep busy: the CPUs of the list allowed (the
@@ -88,3 +89,13 @@ int cgroup_cpuset(struct rootfs *rf, const struct cgroup *cg, char **list, char 
  * quota (whole CPUs, at least one; quota_cpus <= 0: none).
  */
 unsigned cgroup_usable_cpus(unsigned allowed, double quota_cpus);
+
+/*
+ * How many copies a run of this process can keep busy, live: the online
+ * CPUs it may run on (sched_getaffinity, which taskset and the cgroup's
+ * cpuset narrow) capped by its cgroup's CPU quota (cgroup_usable_cpus());
+ * *allowed gets the CPUs before the quota, *quota_cpus the quota (0: none),
+ * *quota_source its file (NULL: none; caller frees). 0 when the affinity
+ * cannot be read.
+ */
+unsigned cgroup_process_cpus(struct rootfs *rf, unsigned *allowed, double *quota_cpus, char **quota_source);

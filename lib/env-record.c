@@ -54,10 +54,15 @@ static const struct schema idle_schema = SCHEMA(T, S(driver), S(governor), I(cpu
 						L(states, idle_state_schema));
 #undef T
 
+#define T struct env_x86
+static const struct schema x86_schema = SCHEMA(T, FIELD_SELF(T, json), I(family), I(model));
+#undef T
+
 #define T struct env_cpu
 static const struct schema cpu_schema = SCHEMA(T, S(arch), S(vendor), S(model), S(online), S(possible),
 					       S(topology_source), S(isolated), S(nohz_full), S(isolation_source),
-					       O(midr, midr_schema), I(sockets), I(cores), I(threads), N(bogomips),
+					       O(midr, midr_schema), O(x86, x86_schema), I(sockets), I(cores), I(threads),
+					       N(bogomips),
 					       FIELD_NUM_ARRAY(T, bogomips_per_cpu, OPTIONAL), O(freq, freq_schema),
 					       J(vulnerabilities), L(kinds, cpu_kind_schema), O(idle, idle_schema));
 #undef T
@@ -77,11 +82,12 @@ static const struct schema cpuid_schema = SCHEMA(T, FIELD_SELF(T, json), B(hyper
 
 #define T typeof(((struct env_virt *)0)->dmi)
 static const struct schema dmi_schema = SCHEMA(T, FIELD_SELF(T, json), S(sys_vendor), S(product_name),
-					       S(product_version), S(board_vendor), S(bios_vendor));
+					       S(product_version), S(board_vendor), S(bios_vendor),
+					       S(chassis_asset_tag));
 #undef T
 
 #define T struct env_virt
-static const struct schema virt_schema = SCHEMA(T, S(role), S(hypervisor), S(container), S(boot_el),
+static const struct schema virt_schema = SCHEMA(T, S(role), S(hypervisor), S(container), S(cloud), S(boot_el),
 						S(config_virtualization), S(config_kvm), S(hw_virtualization),
 						B(kvm_dev), B(kvm_initialized), N(steal_pct), O(cpuid, cpuid_schema),
 						O(dmi, dmi_schema), L(evidence, evidence_schema));
@@ -179,11 +185,12 @@ static const struct schema cgroup_throttling_schema = SCHEMA(T, I(nr_periods), I
 #undef T
 
 #define T struct env_cgroup
-static const struct schema cgroup_schema = SCHEMA(T, I(version), S(path), S(cpuset), S(cpuset_source), S(affinity),
+static const struct schema cgroup_schema = SCHEMA(T, I(version), S(path), S(cpuset), S(cpuset_source), S(mems),
+						  S(mems_source), S(affinity),
 						  I(cpu_quota_us), I(cpu_period_us), N(cpu_quota_cpus),
 						  S(cpu_quota_source), I(cpu_weight), I(cpu_shares),
 						  O(throttling, cgroup_throttling_schema), J(memory_max),
-						  S(memory_max_source), I(cpus));
+						  S(memory_max_source), S(allowed), I(sockets), I(cores), I(cpus));
 #undef T
 
 #define T struct env_noisy

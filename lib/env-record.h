@@ -15,6 +15,11 @@ struct env_midr {
 	struct opt_int revision;
 };
 
+struct env_x86 {
+	json_object *json; /* NULL: not x86, or cpuinfo gives no numbers */
+	struct opt_int family, model;
+};
+
 struct env_limits {
 	json_object *nproc_soft, *nproc_hard, *pids_max; /* a number, "unlimited"/"max", or NULL */
 	const char *pids_max_source;
@@ -72,6 +77,7 @@ struct env_cpu {
 	const char *arch, *vendor, *model, *online, *possible, *topology_source;
 	const char *isolated, *nohz_full, *isolation_source;
 	struct env_midr midr;
+	struct env_x86 x86;
 	struct opt_int sockets, cores, threads;
 	struct opt_num bogomips;
 	ARRAY_OF(struct opt_num) bogomips_per_cpu;
@@ -91,7 +97,7 @@ struct env_evidence {
 };
 
 struct env_virt {
-	const char *role, *hypervisor, *container, *boot_el, *config_virtualization, *config_kvm;
+	const char *role, *hypervisor, *container, *cloud, *boot_el, *config_virtualization, *config_kvm;
 	const char *hw_virtualization;
 	struct opt_bool kvm_dev, kvm_initialized;
 	struct opt_num steal_pct;
@@ -103,6 +109,7 @@ struct env_virt {
 	struct {
 		json_object *json;
 		const char *sys_vendor, *product_name, *product_version, *board_vendor, *bios_vendor;
+		const char *chassis_asset_tag;
 	} dmi;
 	ARRAY_OF(struct env_evidence) evidence;
 };
@@ -216,9 +223,10 @@ struct env_cgroup_throttling {
 };
 
 struct env_cgroup {
-	struct opt_int version, cpu_quota_us, cpu_period_us, cpu_weight, cpu_shares, cpus;
+	struct opt_int version, cpu_quota_us, cpu_period_us, cpu_weight, cpu_shares, cpus, sockets, cores;
 	struct opt_num cpu_quota_cpus;
-	const char *path, *cpuset, *cpuset_source, *cpu_quota_source, *memory_max_source, *affinity;
+	const char *path, *cpuset, *cpuset_source, *mems, *mems_source, *cpu_quota_source, *memory_max_source;
+	const char *affinity, *allowed;
 	json_object *memory_max; /* bytes, "max", or NULL */
 	struct env_cgroup_throttling throttling;
 };

@@ -160,31 +160,97 @@ int read_file(const char *path, size_t max, char **out, size_t *len)
 	return read_regular(path, max, out, len, NULL);
 }
 
-static int remove_at(int dfd, const char *name, int depth)
+/* A directory being emptied: its entries, the next to remove, and who it
+ * is (to recognise it again on the way back up). */
+struct rm_level {
+	struct strv names;
+	size_t next;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* The entries of the directory fd (which stays open). */
+static int list_fd(int fd, struct strv *names)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (dup_fd < 0)
+		return -errno;
+	DIR *d = fdopendir(dup_fd);
+	if (!d) {
+		int r = -errno;
+		close(dup_fd);
+		return r;
+	}
+	int r = dir_list_sorted(d, names);
+	closedir(d);
+	return r;
+}
+
+/* Empties and removes the tree at name in dfd, at any depth: one directory
+ * is open at a time (the way back up is its "..", checked to be the
+ * directory that was left), and the levels are a list on the heap, so
+ * neither the open files nor the stack limit how deep a tree may be. */
+static int remove_at(int dfd, const char *name)
 {
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode))
 		return unlinkat(dfd, name, 0) < 0 ? -errno : 0;
-	if (depth > 256)
-		return -ELOOP;
-
 	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int r = -errno;
+	struct rm_level *v = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+	for (bool enter = true; r == 0;) {
+		if (enter) {
+			if (n == cap)
+				v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
+			v[n] = (struct rm_level){ .dev = st.st_dev, .ino = st.st_ino };
+			r = list_fd(fd, &v[n++].names);
+			enter = false;
+			continue;
+		}
+		struct rm_level *top = &v[n - 1];
+		if (top->next < top->names.n) {
+			const char *child = top->names.v[top->next++];
+			if (fstatat(fd, child, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				r = errno == ENOENT ? 0 : -errno;
+			} else if (!S_ISDIR(st.st_mode)) {
+				r = unlinkat(fd, child, 0) < 0 && errno != ENOENT ? -errno : 0;
+			} else {
+				int cfd = openat(fd, child, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (cfd < 0) {
+					r = -errno;
+				} else {
+					close(fd);
+					fd = cfd;
+					enter = true;
+				}
+			}
+			continue;
+		}
+		/* this directory is empty: up to its parent, then remove it there */
+		strv_free(&top->names);
+		if (--n == 0)
+			break;
+		int pfd = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0 || fstat(pfd, &st) < 0) {
+			r = -errno;
+		} else if (st.st_dev != v[n - 1].dev || st.st_ino != v[n - 1].ino) {
+			r = -ESTALE; /* moved meanwhile: stop rather than remove elsewhere */
+		} else if (unlinkat(pfd, v[n - 1].names.v[v[n - 1].next - 1], AT_REMOVEDIR) < 0) {
+			r = -errno;
+		}
 		close(fd);
-		return r;
+		fd = pfd;
 	}
-	struct strv names = {0};
-	int r = dir_list_sorted(d, &names);
-	for (size_t i = 0; r >= 0 && i < names.n; i++)
-		r = remove_at(dirfd(d), names.v[i], depth + 1);
-	strv_free(&names);
-	closedir(d);
+	for (size_t i = 0; i < n; i++)
+		strv_free(&v[i].names);
+	free(v);
+	if (fd >= 0)
+		close(fd);
 	if (r < 0)
 		return r;
 	return unlinkat(dfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
@@ -192,10 +258,10 @@ static int remove_at(int dfd, const char *name, int depth)
 
 int remove_tree(const char *dir)
 {
-	return remove_at(AT_FDCWD, dir, 0);
+	return remove_at(AT_FDCWD, dir);
 }
 
 int remove_tree_at(int dfd, const char *name)
 {
-	return remove_at(dfd, name, 0);
+	return remove_at(dfd, name);
 }

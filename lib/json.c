@@ -185,3 +185,36 @@ int jload_file(const char *path, size_t max, json_object **out)
 	int r = read_file(path, max, &text, &len);
 	return r < 0 ? r : jload_text(text, len, out);
 }
+
+json_object *jarr_from_strv(const struct strv *v)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < v->n; i++)
+		jarr_add_str(a, v->v[i]);
+	return a;
+}
+
+void json_escape_controls(json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_string: {
+		_cleanup_free_ char *e = str_escape_controls(json_object_get_string(o));
+		if (e)
+			json_object_set_string(o, e);
+		break;
+	}
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			json_escape_controls(json_object_array_get_idx(o, i));
+		break;
+	case json_type_object: {
+		json_object_object_foreach(o, key, v) {
+			(void)key;
+			json_escape_controls(v);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}

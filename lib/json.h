@@ -20,6 +20,9 @@ json_object *jround(double v, int decimals);
 /* The object under key, created when missing. */
 json_object *jchild(json_object *o, const char *key);
 void jarr_add_str(json_object *a, const char *v);
+struct strv;
+/* A new array of the strings of v. */
+json_object *jarr_from_strv(const struct strv *v);
 
 /*
  * Lookups by dotted path ("cpu.freq.governor", "power.hwmon.0.name").
@@ -43,6 +46,11 @@ int jload_string(const char *s, json_object **out);
 /* The same for len bytes read from a file, a NUL after them as read_file()
  * leaves it (-EBADMSG when a NUL is among them). */
 int jload_text(const char *text, size_t len, json_object **out);
+
+/* Every string of o, in place, with the control characters a terminal
+ * would act on made visible (str_escape_controls()): for a record from
+ * outside printed as text. JSON output escapes them itself. */
+void json_escape_controls(json_object *o);
 /* The bound for JSON files ubtune writes itself (records, build records). */
 #define JSON_FILE_MAX (64u << 20)
 

@@ -5,15 +5,22 @@
 
 #include "term.h"
 
+#define PREFIX "ubtune: "
+
+/* A message a line; on a terminal wrapped at its width, its continuation
+ * lines under its start (in a log or a pipe it stays one line: grep finds it). */
 static void vlog(const char *level, const char *color, const char *fmt, va_list ap)
 {
 	int saved = errno;
-	fprintf(stderr, "ubtune: %s", term_esc(stderr, color));
-	if (level)
-		fputs(level, stderr);
+	_cleanup_free_ char *msg = xvasprintf(fmt, ap); /* %m: errno as it came */
+	_cleanup_free_ char *text = xasprintf("%s%s%s%s", term_esc(stderr, color), level ?: "", msg,
+					      term_esc(stderr, *color ? ANSI_RESET : ""));
+	fputs(PREFIX, stderr);
+	if (term_is_tty(stderr))
+		term_print_wrapped(stderr, text, strlen(PREFIX), term_width(stderr));
+	else
+		fprintf(stderr, "%s\n", text);
 	errno = saved;
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "%s\n", term_esc(stderr, *color ? ANSI_RESET : ""));
 }
 
 void log_error(const char *fmt, ...)

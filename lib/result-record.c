@@ -75,12 +75,13 @@ static const struct schema preflight_schema = SCHEMA(T, FIELD_SELF(T, json), N(s
 #undef T
 
 #define T typeof(((struct result_record *)0)->sampler.sources)
-static const struct schema sources_schema = SCHEMA(T, I(cpus), I(cpufreq), I(thermal_zones), I(hwmon_alarms));
+static const struct schema sources_schema = SCHEMA(T, I(cpus), I(cpufreq), I(thermal_zones), I(hwmon_alarms),
+						   S(cgroup));
 #undef T
 
 #define T typeof(((struct result_record *)0)->sampler)
 static const struct schema sampler_schema = SCHEMA(T, FIELD_SELF(T, json), N(interval_s), N(cpu_s), N(wall_s),
-						   N(cost_pct), N(max_others_pct), I(count), I(max_temp_mc),
+						   N(cost_pct), N(max_others_pct), N(throttled_s), I(count), I(max_temp_mc),
 						   I(min_mhz), I(max_mhz), O(sources, sources_schema));
 #undef T
 

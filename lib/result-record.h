@@ -163,10 +163,11 @@ struct result_record {
 	ARRAY_OF(struct result_event) events;
 	struct {
 		json_object *json; /* NULL: the run was not sampled */
-		struct opt_num interval_s, cpu_s, wall_s, cost_pct, max_others_pct;
+		struct opt_num interval_s, cpu_s, wall_s, cost_pct, max_others_pct, throttled_s;
 		struct opt_int count, max_temp_mc, min_mhz, max_mhz;
 		struct {
 			struct opt_int cpus, cpufreq, thermal_zones, hwmon_alarms;
+			const char *cgroup;
 		} sources;
 	} sampler;
 	ARRAY_OF(struct result_sample) samples;

@@ -46,13 +46,28 @@ json_object *result_summary(json_object *rec)
 		_cleanup_free_ char *f = xasprintf("profile:%s", p ? p : "?");
 		jarr_add_str(flags, f);
 	}
-	struct strv reasons = {0};
-	if (result_stability(rr, &reasons))
-		jarr_add_str(flags, "unstable");
-	strv_free(&reasons);
+	struct result_verdict v;
+	result_verdict(rr, &v);
+	if (v.state != VERDICT_STABLE)
+		jarr_add_str(flags, v.state == VERDICT_UNTRUSTED ? "unstable" : "unjudged");
+	result_verdict_free(&v);
 	jset(s, "copies", copies);
 	jset(s, "scores", scores);
 	jset(s, "flags", flags);
+	jset_int(s, "summary_version", RESULT_SUMMARY_VERSION);
 	result_env_free(&re);
 	return s;
+}
+
+bool result_summary_current(json_object *summary)
+{
+	int64_t v;
+	return jpath_int(summary, "summary_version", &v) && v == RESULT_SUMMARY_VERSION;
+}
+
+void result_summary_copy(json_object *row, json_object *summary)
+{
+	json_object_object_foreach(summary, k, v)
+		if (!streq(k, "summary_version"))
+			jset(row, k, json_object_get(v));
 }

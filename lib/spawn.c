@@ -14,7 +14,7 @@ extern char **environ;
 
 #define CAPTURE_MAX (1u << 20)
 
-int spawn_begin(const char *const argv[], bool with_stderr, struct spawn_job *job)
+static int begin(const char *const argv[], bool with_stderr, bool own_group, struct spawn_job *job)
 {
 	int pipefd[2];
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
@@ -29,8 +29,16 @@ int spawn_begin(const char *const argv[], bool with_stderr, struct spawn_job *jo
 	else
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 
+	posix_spawnattr_t at;
+	posix_spawnattr_init(&at);
+	if (own_group) {
+		/* a group of its own, so that all it started can be stopped together */
+		posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+		posix_spawnattr_setpgroup(&at, 0);
+	}
 	pid_t pid;
-	int r = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	int r = posix_spawnp(&pid, argv[0], &fa, &at, (char *const *)argv, environ);
+	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pipefd[1]);
 	if (r != 0) {
@@ -42,12 +50,28 @@ int spawn_begin(const char *const argv[], bool with_stderr, struct spawn_job *jo
 	return 0;
 }
 
-int spawn_finish(struct spawn_job *job, char **out)
+int spawn_begin(const char *const argv[], bool with_stderr, struct spawn_job *job)
+{
+	return begin(argv, with_stderr, false, job);
+}
+
+#define STOP_POLL_MS 100
+
+/* Reads until EOF; with stop, asks it between reads and, once it says so,
+ * ends the job's group: -EINTR. */
+static int finish(struct spawn_job *job, char **out, int (*stop)(void))
 {
 	struct buf b = {0};
 	char chunk[4096];
-	ssize_t n;
-	while ((n = read(job->fd, chunk, sizeof(chunk))) != 0) {
+	ssize_t n = 1;
+	bool stopped = false;
+	while (n != 0) {
+		if (stop && (stopped = stop() != 0))
+			break;
+		struct pollfd p = { .fd = job->fd, .events = POLLIN };
+		if (stop && poll(&p, 1, STOP_POLL_MS) <= 0)
+			continue;
+		n = read(job->fd, chunk, sizeof(chunk));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -58,8 +82,16 @@ int spawn_finish(struct spawn_job *job, char **out)
 	}
 	close(job->fd);
 	job->fd = -1;
-
 	int status;
+	if (stopped) {
+		/* the whole group; what its members leave behind comes to a
+		 * subreaper (the caller, if it is one) and is reaped here too */
+		kill(-job->pid, SIGKILL);
+		while (waitpid(-job->pid, &status, 0) > 0 || errno == EINTR)
+			kill(-job->pid, SIGKILL);
+		buf_free(&b);
+		return -EINTR;
+	}
 	while (waitpid(job->pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			buf_free(&b);
@@ -69,6 +101,18 @@ int spawn_finish(struct spawn_job *job, char **out)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);
+}
+
+int spawn_finish(struct spawn_job *job, char **out)
+{
+	return finish(job, out, NULL);
+}
+
+int spawn_capture_stoppable(const char *const argv[], char **out, int (*stop)(void))
+{
+	struct spawn_job job;
+	int r = begin(argv, true, true, &job);
+	return r < 0 ? r : finish(&job, out, stop);
 }
 
 static int spawn_impl(const char *const argv[], char **out, bool with_stderr)

@@ -10,6 +10,12 @@ int spawn_capture(const char *const argv[], char **out);
 /* The same with stderr captured too, interleaved with stdout (compiler
  * output). */
 int spawn_capture_all(const char *const argv[], char **out);
+/* spawn_capture_all() in a process group of its own, asking stop() about
+ * ten times a second: once it returns non-zero (a signal came), the group
+ * is killed and -EINTR returned, nothing captured; a caller that is a
+ * child subreaper gets every process of the group reaped before. For
+ * builds that a person may stop. */
+int spawn_capture_stoppable(const char *const argv[], char **out, int (*stop)(void));
 
 /* spawn_capture() in two halves, so that the program runs while the caller
  * does other work: spawn_begin() starts it, spawn_finish() collects its

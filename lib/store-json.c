@@ -266,7 +266,7 @@ static void index_take(struct store *s, struct entry *v, size_t n, const char *l
 	json_object *summary = jpath(o, "summary");
 	int64_t size, mtime;
 	struct stat st;
-	if (!same || !json_object_is_type(summary, json_type_object) || !jpath_int(o, "size", &size) ||
+	if (!same || !result_summary_current(summary) || !jpath_int(o, "size", &size) ||
 	    !jpath_int(o, "mtime_ns", &mtime) || fstatat(s->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    st.st_size != size || (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec != mtime)
 		return;

@@ -202,6 +202,9 @@ int store_add_with_digest(struct store *s, json_object *result, const char *dige
 		int rc = sqlite3_step(st);
 		sqlite3_finalize(st);
 		r = rc == SQLITE_DONE ? 0 : sql_errno(rc);
+		/* another import of the run went in since the look-up above: its id */
+		if (rc == SQLITE_CONSTRAINT && lookup_run(s, run_id, id) == 0)
+			return alone ? (sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL), -EEXIST) : -EEXIST;
 	}
 	if (r == 0) {
 		*id = sqlite3_last_insert_rowid(s->db);
@@ -231,13 +234,66 @@ int store_get(struct store *s, int64_t id, json_object **out)
 	return r;
 }
 
-int store_each(struct store *s, store_each_fn fn, void *arg)
+/* A summary of another version, made afresh from its record and stored;
+ * returned when it could not be stored (a store that cannot be written is
+ * listed all the same), else NULL (also when the record cannot be read). */
+static json_object *summary_again(struct store *s, int64_t id)
+{
+	_cleanup_json_ json_object *rec = NULL;
+	if (store_get(s, id, &rec) < 0)
+		return NULL;
+	json_object *summary = result_summary(rec);
+	sqlite3_stmt *st;
+	int rc = SQLITE_ERROR;
+	if (prepare(s, "UPDATE results SET summary = ? WHERE id = ?", &st) == 0) {
+		sqlite3_bind_text(st, 1, jdump(summary, false), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, id);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (rc == SQLITE_DONE) {
+		json_object_put(summary);
+		return NULL;
+	}
+	return summary;
+}
+
+/* The ids whose summary is of another version (or not one), oldest first. */
+static int stale_summaries(struct store *s, int64_t **ids, size_t *n)
 {
 	sqlite3_stmt *st;
-	int r = prepare(s, "SELECT id, summary FROM results ORDER BY id", &st);
+	int r = prepare(s, "SELECT id FROM results WHERE CASE WHEN json_valid(summary) "
+			   "THEN json_extract(summary, '$.summary_version') END IS NOT ? ORDER BY id", &st);
 	if (r < 0)
 		return r;
+	sqlite3_bind_int(st, 1, RESULT_SUMMARY_VERSION);
 	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : sql_errno(rc);
+}
+
+int store_each(struct store *s, store_each_fn fn, void *arg)
+{
+	/* summaries of an older version: made afresh and stored before the
+	 * walk, in one transaction (kept in memory for the walk when the store
+	 * cannot be written) */
+	_cleanup_free_ int64_t *stale = NULL;
+	size_t nstale = 0, k = 0;
+	int r = stale_summaries(s, &stale, &nstale);
+	_cleanup_free_ json_object **fresh = xcalloc(nstale + 1, sizeof(*fresh));
+	bool alone = nstale && sqlite3_get_autocommit(s->db) && store_begin(s) == 0;
+	for (size_t i = 0; r >= 0 && i < nstale; i++)
+		fresh[i] = summary_again(s, stale[i]);
+	if (alone && store_commit(s) < 0)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_stmt *st = NULL;
+	if (r >= 0)
+		r = prepare(s, "SELECT id, summary FROM results ORDER BY id", &st);
+	int rc = SQLITE_DONE;
 	while (r >= 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *text = (const char *)sqlite3_column_text(st, 1);
 		json_object *summary = NULL;
@@ -245,10 +301,19 @@ int store_each(struct store *s, store_each_fn fn, void *arg)
 			json_object_put(summary);
 			summary = json_object_new_object();
 		}
-		r = fn(sqlite3_column_int64(st, 0), summary, arg);
+		int64_t id = sqlite3_column_int64(st, 0);
+		for (; k < nstale && stale[k] < id; k++)
+			;
+		if (k < nstale && stale[k] == id && fresh[k]) {
+			json_object_put(summary);
+			summary = json_object_get(fresh[k]);
+		}
+		r = fn(id, summary, arg);
 		json_object_put(summary);
 	}
 	sqlite3_finalize(st);
+	for (size_t i = 0; i < nstale; i++)
+		json_object_put(fresh[i]);
 	if (r < 0)
 		return r;
 	return rc == SQLITE_DONE ? 0 : sql_errno(rc);

@@ -18,7 +18,7 @@ static int list_row(int64_t id, json_object *summary, void *list)
 {
 	json_object *row = json_object_new_object();
 	jset_int(row, "id", id);
-	json_object_object_foreach(summary, k, v) jset(row, k, json_object_get(v));
+	result_summary_copy(row, summary);
 	json_object_array_add(list, row);
 	return 0;
 }
@@ -39,9 +39,10 @@ int store_resolve(struct store *s, const char *ref, int64_t *id)
 {
 	uint64_t back = 0;
 	const char *rest = startswith(ref, "last");
+	/* digits only, as diagnose and compare take an id: " 1" and "+1" are not one */
 	if (!rest) {
 		int64_t v;
-		if (parse_s64(ref, &v) < 0 || v <= 0)
+		if (!str_numbered(ref, "") || parse_s64(ref, &v) < 0 || v <= 0)
 			return -EINVAL;
 		_cleanup_json_ json_object *rec = NULL;
 		int r = store_get(s, v, &rec);
@@ -50,7 +51,7 @@ int store_resolve(struct store *s, const char *ref, int64_t *id)
 		*id = v;
 		return 0;
 	}
-	if (*rest && (rest[0] != '~' || parse_u64(rest + 1, &back) < 0))
+	if (*rest && (!str_numbered(rest, "~") || parse_u64(rest + 1, &back) < 0))
 		return -EINVAL;
 	_cleanup_json_ json_object *list = NULL;
 	int r = store_list(s, &list);

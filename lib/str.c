@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "alloc.h"
+#include "buf.h"
 
 bool endswith(const char *s, const char *suffix)
 {
@@ -152,6 +153,17 @@ const char *str_closest(const char *word, const char *const *choices)
 	return best_d <= limit ? best : NULL;
 }
 
+/* The length of the UTF-8 sequence at p (no overlong 0xc0/0xc1, nothing
+ * past U+10FFFF); 0 when it is none. */
+static size_t utf8_length(const unsigned char *p)
+{
+	size_t n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? (*p <= 0xef ? 3 : 0) : *p >= 0xc2 ? 2 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 bool text_printable(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -162,14 +174,42 @@ bool text_printable(const char *s)
 			p++;
 			continue;
 		}
-		/* lead byte: 2, 3 or 4 byte sequence (no overlong 0xc0/0xc1, nothing past U+10FFFF) */
-		size_t n = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? (*p <= 0xef ? 3 : 0) : *p >= 0xc2 ? 2 : 0;
+		size_t n = utf8_length(p);
 		if (n == 0)
 			return false;
-		for (size_t i = 1; i < n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				return false;
 		p += n;
 	}
 	return true;
+}
+
+char *str_escape_controls(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct buf b = {0};
+	bool changed = false;
+	while (*p) {
+		size_t n = *p < 0x80 ? 1 : utf8_length(p);
+		/* C0 controls and DEL; C1 controls (U+0080-U+009F, 0xc2 0x80-0x9f) */
+		bool c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+		/* a line break and a tab are layout (a finding's lines), not commands */
+		if (n == 1 && ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)) {
+			buf_printf(&b, "\\x%02x", *p);
+		} else if (n == 0) {
+			buf_printf(&b, "\\x%02x", *p); /* a byte that is not text */
+			n = 1;
+		} else if (c1) {
+			buf_printf(&b, "\\u%04x", p[1]);
+		} else {
+			buf_add(&b, (const char *)p, n);
+			p += n;
+			continue;
+		}
+		changed = true;
+		p += n;
+	}
+	if (!changed) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.s;
 }

@@ -46,3 +46,8 @@ const char *str_closest(const char *word, const char *const *choices);
 /* True when s is valid UTF-8 without control characters: text a firmware
  * or driver meant to be read, not binary data. */
 bool text_printable(const char *s);
+/* s with what a terminal would act on made visible: C0 controls but the
+ * line break and the tab, and DEL as "\x1b", C1 controls as "\u009b", a
+ * byte that is no UTF-8 as "\xff"; NULL when s has none (else the caller
+ * frees). */
+char *str_escape_controls(const char *s);

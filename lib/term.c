@@ -154,13 +154,43 @@ void term_print_items(FILE *out, const char *text, const char *sep, size_t inden
 	fputc('\n', out);
 }
 
+/* A word longer than a whole line (a path) in pieces that fit, each but
+ * the last ended after a '/' where one is in its second half; returns the
+ * bytes of the last piece, left to the caller. */
+static size_t print_long_word(FILE *out, const char *p, size_t n, size_t indent, size_t width)
+{
+	size_t avail = width > indent + 10 ? width - indent : 10;
+	while (term_columns_n(p, n) > avail) {
+		size_t cut = term_fit(p, avail);
+		for (size_t i = cut; i > cut / 2; i--)
+			if (p[i - 1] == '/') {
+				cut = i;
+				break;
+			}
+		fwrite(p, 1, cut, out);
+		fprintf(out, "\n%*s", (int)indent, "");
+		p += cut;
+		n -= cut;
+	}
+	return n;
+}
+
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
 {
 	size_t col = indent;
 	const char *p = text;
 	while (*p) {
 		size_t n = strcspn(p, " \n"), w = term_columns_n(p, n);
-		if (col > indent && col + 1 + w > width) {
+		if (indent + w > width) {
+			/* no line holds it: it starts a line, cut into pieces that fit */
+			if (col > indent)
+				fprintf(out, "\n%*s", (int)indent, "");
+			size_t last = print_long_word(out, p, n, indent, width);
+			p += n - last;
+			n = last;
+			w = term_columns_n(p, n);
+			col = indent;
+		} else if (col > indent && col + 1 + w > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
 		} else if (col > indent) {

@@ -32,25 +32,24 @@ static char *affinity(struct probe_ctx *ctx)
 	return s;
 }
 
-/* CPUs in every one of the lists that are known. */
-static size_t allowed_count(const char *const *lists, size_t n)
+/* The CPUs in every one of the lists that are known; false when none is. */
+static bool allowed_cpus(const char *const *lists, size_t n, struct cpuset *out)
 {
-	struct cpuset sets[4] = { { 0 } };
-	size_t count = 0, known = 0;
-	for (size_t i = 0; i < n; i++)
-		if (lists[i] && cpu_list_parse(lists[i], &sets[known]) == 0)
-			known++;
-	if (!known)
-		return 0;
-	for (size_t cpu = 0; cpu < cpuset_size(&sets[0]); cpu++) {
-		bool in = true;
-		for (size_t k = 0; k < known && in; k++)
-			in = cpuset_isset(&sets[k], cpu);
-		count += in;
+	bool any = false;
+	*out = (struct cpuset){0};
+	for (size_t i = 0; i < n; i++) {
+		struct cpuset set = {0}, both = {0};
+		if (!lists[i] || cpu_list_parse(lists[i], &set) < 0)
+			continue;
+		for (size_t cpu = 0; cpu < cpuset_size(&set); cpu++)
+			if (cpuset_isset(&set, cpu) && (!any || cpuset_isset(out, cpu)))
+				cpuset_set(&both, cpu);
+		cpuset_free(&set);
+		cpuset_free(out);
+		*out = both;
+		any = true;
 	}
-	for (size_t k = 0; k < known; k++)
-		cpuset_free(&sets[k]);
-	return count;
+	return any;
 }
 
 static void collect_quota(struct probe_ctx *ctx, const struct cgroup *cg, json_object *o, double *cpus)
@@ -121,12 +120,14 @@ static void set_null(json_object *o, const char *const *keys, size_t n)
 
 int cgroup_collect(struct probe_ctx *ctx)
 {
-	static const char *const keys[] = { "version", "path", "cpuset", "cpuset_source", "cpu_quota_us",
+	static const char *const keys[] = { "version", "path", "cpuset", "cpuset_source", "mems", "mems_source",
+					    "cpu_quota_us",
 					    "cpu_period_us", "cpu_quota_cpus", "cpu_quota_source", "cpu_weight",
 					    "cpu_shares", "throttling", "memory_max", "memory_max_source" };
 	json_object *o = jchild(ctx->rec, "cgroup");
 	struct cgroup cg;
-	_cleanup_free_ char *aff = affinity(ctx), *cpuset = NULL, *cpuset_source = NULL;
+	_cleanup_free_ char *aff = affinity(ctx), *cpuset = NULL, *cpuset_source = NULL, *mems = NULL,
+			    *mems_source = NULL;
 	double quota = 0;
 
 	int r = cgroup_open(ctx->rf, &cg);
@@ -137,11 +138,14 @@ int cgroup_collect(struct probe_ctx *ctx)
 	} else {
 		jset(o, "version", cg.version ? json_object_new_int(cg.version) : NULL);
 		jset_str(o, "path", cg.path);
-		if (cgroup_cpuset(ctx->rf, &cg, &cpuset, &cpuset_source) < 0 && cg.ctrl[CGROUP_CPUSET].version)
+		if (cgroup_cpuset(ctx->rf, &cg, false, &cpuset, &cpuset_source) < 0 && cg.ctrl[CGROUP_CPUSET].version)
 			probe_unavailable(ctx, "cgroup", "cpuset: no cpuset.cpus.effective from %s up",
 					  cg.ctrl[CGROUP_CPUSET].dir);
+		cgroup_cpuset(ctx->rf, &cg, true, &mems, &mems_source);
 		jset_str(o, "cpuset", cpuset);
 		jset_str(o, "cpuset_source", cpuset_source);
+		jset_str(o, "mems", mems);
+		jset_str(o, "mems_source", mems_source);
 		collect_quota(ctx, &cg, o, &quota);
 		collect_weight(ctx, &cg, o);
 		cgroup_limit_collect(ctx, &cg, CGROUP_MEMORY,
@@ -156,11 +160,17 @@ int cgroup_collect(struct probe_ctx *ctx)
 	/* what a run can keep busy: the online CPUs the cpuset and the
 	 * affinity leave, in whole CPUs of the quota */
 	const char *lists[] = { jpath_str(ctx->rec, "cpu.online"), cpuset, aff };
-	size_t allowed = allowed_count(lists, ARRAY_SIZE(lists));
-	if (allowed)
-		jset_int(o, "cpus", cgroup_usable_cpus((unsigned)allowed, quota));
-	else
-		jset_null(o, "cpus");
+	struct cpuset allowed;
+	int64_t sockets = -1, cores = -1;
+	size_t n = allowed_cpus(lists, ARRAY_SIZE(lists), &allowed) ? cpuset_count(&allowed) : 0;
+	_cleanup_free_ char *list = n ? cpuset_format(&allowed) : NULL;
+	if (n)
+		cpu_topology_of(ctx, &allowed, &sockets, &cores);
+	cpuset_free(&allowed);
+	jset_str(o, "allowed", list);
+	jset(o, "sockets", sockets >= 0 ? json_object_new_int64(sockets) : NULL);
+	jset(o, "cores", cores >= 0 ? json_object_new_int64(cores) : NULL);
+	jset(o, "cpus", n ? json_object_new_int64(cgroup_usable_cpus((unsigned)n, quota)) : NULL);
 	return 0;
 }
 
@@ -181,6 +191,8 @@ void cgroup_render(const struct env_record *env, FILE *out)
 		buf_printf(&b, "v%" PRId64 " %s", c->version.v, c->path ?: "");
 	if (c->cpuset)
 		buf_printf(&b, " · cpuset %s", c->cpuset);
+	if (c->mems && env->numa.nodes.n > 1)
+		buf_printf(&b, " · memory of nodes %s", c->mems);
 	if (c->affinity && (!c->cpuset || !streq(c->affinity, c->cpuset)))
 		buf_printf(&b, " · affinity %s", c->affinity);
 	if (c->cpu_quota_cpus.known)

@@ -210,21 +210,61 @@ static int64_t dt_sockets(struct probe_ctx *ctx)
 typedef bool topology_reader(struct probe_ctx *ctx, const struct cpuinfo *ci, size_t n, int64_t *pkg,
 			     int64_t *core);
 
-/* cpuN/topology: a core is named by the first of its hardware threads. */
+/* The first CPU of a sibling set of CPU n: the first of its files that
+ * reads (lists, or the masks of kernels that have no lists). -1 when none. */
+static int64_t first_sibling(struct probe_ctx *ctx, size_t n, const char *const *files, size_t nfiles)
+{
+	for (size_t i = 0; i < nfiles; i++) {
+		_cleanup_free_ char *path = xasprintf(CPU_SYS "/cpu%zu/topology/%s", n, files[i]), *s = NULL;
+		struct cpuset set = {0};
+		bool mask = !endswith(files[i], "_list");
+		int64_t first = -1;
+		if (rootfs_read_line(ctx->rf, path, &s) == 0 &&
+		    (mask ? cpuset_parse_mask(s, &set) : cpu_list_parse(s, &set)) == 0)
+			for (size_t c = 0; c < cpuset_size(&set) && first < 0; c++)
+				if (cpuset_isset(&set, c))
+					first = (int64_t)c;
+		cpuset_free(&set);
+		if (first >= 0)
+			return first;
+	}
+	return -1;
+}
+
+/*
+ * cpuN/topology: CPUs are grouped as lscpu and hwloc group them, by the
+ * sets of siblings each names by its first CPU: a core by its hardware
+ * threads, a package by its package's CPUs (core_siblings before 5.x).
+ * physical_package_id is the fallback: it is -1 on POWER, s390 and SPARC
+ * and repeats across the nodes of some ia64 machines.
+ */
 static bool topology_from_sysfs(struct probe_ctx *ctx, const struct cpuinfo *ci, size_t n, int64_t *pkg,
 				int64_t *core)
 {
-	_cleanup_free_ char *p = xasprintf(CPU_SYS "/cpu%zu/topology/physical_package_id", n);
-	_cleanup_free_ char *s = xasprintf(CPU_SYS "/cpu%zu/topology/thread_siblings_list", n);
-	_cleanup_free_ char *siblings = NULL;
-	struct cpuset sib = {0};
-	bool ok = rootfs_read_s64(ctx->rf, p, pkg) == 0 && rootfs_read_line(ctx->rf, s, &siblings) == 0 &&
-		  cpu_list_parse(siblings, &sib) == 0 && cpuset_count(&sib) > 0;
-	if (ok)
-		for (*core = 0; !cpuset_isset(&sib, (size_t)*core); (*core)++)
-			;
-	cpuset_free(&sib);
-	return ok;
+	static const char *const threads[] = { "thread_siblings_list", "core_cpus_list", "thread_siblings",
+					       "core_cpus" };
+	static const char *const package[] = { "package_cpus_list", "core_siblings_list", "package_cpus",
+					       "core_siblings" };
+	*core = first_sibling(ctx, n, threads, ARRAY_SIZE(threads));
+	*pkg = first_sibling(ctx, n, package, ARRAY_SIZE(package));
+	bool sysfs = *core >= 0 || *pkg >= 0;
+	if (*pkg < 0) {
+		_cleanup_free_ char *p = xasprintf(CPU_SYS "/cpu%zu/topology/physical_package_id", n);
+		const struct cpuinfo_cpu *c = cpuinfo_find(ci, (long)n);
+		if (rootfs_read_s64(ctx->rf, p, pkg) == 0 && *pkg >= 0)
+			sysfs = true;
+		else
+			*pkg = c ? c->physical_id : -1;
+		/* keys apart from the CPU numbers that name sibling sets */
+		if (*pkg >= 0)
+			*pkg += CPU_NUMBER_MAX;
+	}
+	/* no thread siblings: core_id, which repeats across packages */
+	_cleanup_free_ char *core_id = xasprintf(CPU_SYS "/cpu%zu/topology/core_id", n);
+	int64_t id;
+	if (*core < 0 && *pkg >= 0 && rootfs_read_s64(ctx->rf, core_id, &id) == 0 && id >= 0 && id < INT32_MAX)
+		*core = CPU_NUMBER_MAX + (*pkg << 32 | id);
+	return sysfs;
 }
 
 /* Fallback for kernels without sysfs topology: physical id / core id of /proc/cpuinfo. */
@@ -240,11 +280,13 @@ static bool topology_from_cpuinfo(struct probe_ctx *ctx, const struct cpuinfo *c
 	return true;
 }
 
-/* Sockets and cores of the CPUs; false when a CPU's topology is unknown. */
+/* Sockets and cores of the CPUs, each -1 when a CPU's is unknown; false
+ * when the source tells neither for a CPU. */
 static bool count_topology(struct probe_ctx *ctx, const struct cpuinfo *ci, const struct cpuset *cpus,
 			   topology_reader *read, int64_t *sockets, int64_t *cores)
 {
 	size_t total = cpuset_count(cpus), i = 0;
+	bool no_pkg = false, no_core = false;
 	_cleanup_free_ int64_t *pkg = xcalloc(total ? total : 1, sizeof(int64_t));
 	_cleanup_free_ int64_t *core = xcalloc(total ? total : 1, sizeof(int64_t));
 
@@ -253,40 +295,70 @@ static bool count_topology(struct probe_ctx *ctx, const struct cpuinfo *ci, cons
 			continue;
 		if (!read(ctx, ci, n, &pkg[i], &core[i]))
 			return false;
+		no_pkg |= pkg[i] < 0;
+		no_core |= core[i] < 0;
 		i++;
 	}
-	*sockets = (int64_t)count_distinct(pkg, total);
-	*cores = (int64_t)count_distinct(core, total);
+	*sockets = no_pkg ? -1 : (int64_t)count_distinct(pkg, total);
+	*cores = no_core ? -1 : (int64_t)count_distinct(core, total);
 	return total > 0;
+}
+
+/* Sockets and cores of a set of CPUs (-1 each where unknown) and what told:
+ * "sysfs", "sysfs-clusters" (arm's device-tree clusters counted as
+ * packages: sockets from the cpu-map), "cpuinfo", or NULL. */
+static const char *topology_of(struct probe_ctx *ctx, const struct cpuinfo *ci, const struct cpuset *cpus, bool arm,
+			       size_t n_kinds, int64_t *sockets, int64_t *cores)
+{
+	size_t first = 0;
+	while (first < cpuset_size(cpus) && !cpuset_isset(cpus, first))
+		first++;
+	if (count_topology(ctx, ci, cpus, topology_from_sysfs, sockets, cores)) {
+		if (arm && *sockets > 1 && packages_are_clusters(ctx, first, n_kinds)) {
+			*sockets = dt_sockets(ctx);
+			return "sysfs-clusters";
+		}
+		return "sysfs";
+	}
+	if (count_topology(ctx, ci, cpus, topology_from_cpuinfo, sockets, cores))
+		return "cpuinfo";
+	return NULL;
+}
+
+bool cpu_topology_of(struct probe_ctx *ctx, const struct cpuset *cpus, int64_t *sockets, int64_t *cores)
+{
+	_cleanup_free_ char *text = NULL;
+	struct cpuinfo ci;
+	rootfs_read(ctx->rf, "/proc/cpuinfo", &text, NULL);
+	cpuinfo_parse(text ?: "", &ci);
+	const struct cpuinfo_cpu *c = ci.n ? &ci.cpus[0] : &ci.shared;
+	bool arm = midr_valid(&c->midr);
+	const char *source = topology_of(ctx, &ci, cpus, arm, 1, sockets, cores);
+	cpuinfo_free(&ci);
+	return source != NULL;
 }
 
 static void collect_topology(struct probe_ctx *ctx, json_object *cpu, const struct cpuinfo *ci,
 			     const struct cpuset *cpus, const struct kinds *k)
 {
 	int64_t sockets = 0, cores = 0;
-	const char *source = NULL;
-	size_t first = 0;
-	while (first < cpuset_size(cpus) && !cpuset_isset(cpus, first))
-		first++;
+	bool arm = k->n && midr_valid(&k->v[0].midr);
+	const char *source = topology_of(ctx, ci, cpus, arm, k->n, &sockets, &cores);
 
-	if (count_topology(ctx, ci, cpus, topology_from_sysfs, &sockets, &cores)) {
-		source = "sysfs";
-		bool arm = k->n && midr_valid(&k->v[0].midr);
-		if (arm && sockets > 1 && packages_are_clusters(ctx, first, k->n)) {
-			sockets = dt_sockets(ctx);
-			source = "sysfs-clusters";
-		}
-	} else if (count_topology(ctx, ci, cpus, topology_from_cpuinfo, &sockets, &cores)) {
-		source = "cpuinfo";
+	if (streq_ptr(source, "cpuinfo"))
 		probe_unavailable(ctx, "cpu", "topology: no " CPU_SYS "/cpuN/topology; sockets and cores from "
 					      "physical id / core id of /proc/cpuinfo");
-	} else if (cpuset_count(cpus)) {
+	else if (!source && cpuset_count(cpus))
 		probe_unavailable(ctx, "cpu", "sockets, cores: no " CPU_SYS "/cpuN/topology and no physical id / "
 					      "core id in /proc/cpuinfo");
-	}
+	if (source && sockets < 0)
+		probe_unavailable(ctx, "cpu", "sockets: neither package siblings nor physical_package_id in " CPU_SYS
+					      "/cpuN/topology, nor physical id in /proc/cpuinfo");
+	if (source && cores < 0)
+		probe_unavailable(ctx, "cpu", "cores: no thread siblings in " CPU_SYS "/cpuN/topology");
 	if (source) {
-		jset_int(cpu, "sockets", sockets);
-		jset_int(cpu, "cores", cores);
+		jset(cpu, "sockets", sockets < 0 ? NULL : json_object_new_int64(sockets));
+		jset(cpu, "cores", cores < 0 ? NULL : json_object_new_int64(cores));
 	} else {
 		jset_null(cpu, "sockets");
 		jset_null(cpu, "cores");
@@ -383,34 +455,49 @@ static void collect_vulnerabilities(struct probe_ctx *ctx, json_object *cpu)
 	jset(cpu, "vulnerabilities", v);
 }
 
-/* The online CPUs: cpu/online, else the processors of /proc/cpuinfo
- * (which lists online CPUs only). False when neither says. */
+/* The online CPUs (hw_online_cpus(): cpu/online, else the processors of
+ * /proc/cpuinfo, else the cpuN/topology directories). False when nothing says. */
 static bool collect_online(struct probe_ctx *ctx, json_object *cpu, const struct cpuinfo *ci, struct cpuset *online)
 {
-	_cleanup_free_ char *list = sysfs_cpu_list(ctx, CPU_SYS "/online");
 	_cleanup_free_ char *possible = sysfs_cpu_list(ctx, CPU_SYS "/possible");
-	bool have = list && *list && cpu_list_parse(list, online) == 0;
+	struct cpuset listed = {0};
+	enum hw_online_source source;
+	for (size_t i = 0; i < ci->n; i++)
+		cpuset_set(&listed, (size_t)ci->cpus[i].processor);
+	bool have = hw_online_cpus(ctx->rf, &listed, online, &source) == 0;
+	cpuset_free(&listed);
 
-	if (!have && ci->n > 0) {
-		for (size_t i = 0; i < ci->n; i++)
-			cpuset_set(online, (size_t)ci->cpus[i].processor);
-		free(list);
-		list = cpuset_format(online);
-		have = true;
+	if (!have)
+		probe_unavailable(ctx, "cpu", "online CPUs: neither " CPU_SYS "/online, /proc/cpuinfo nor "
+					      CPU_SYS "/cpuN/topology lists them");
+	else if (source == HW_ONLINE_FALLBACK)
 		probe_unavailable(ctx, "cpu", "online CPUs: no " CPU_SYS "/online; taken from the processors in /proc/cpuinfo");
-	} else if (!have) {
-		free(list);
-		list = NULL;
-		probe_unavailable(ctx, "cpu", "online CPUs: neither " CPU_SYS "/online nor /proc/cpuinfo lists them");
-	}
+	else if (source == HW_ONLINE_DIRS)
+		probe_unavailable(ctx, "cpu", "online CPUs: neither " CPU_SYS "/online nor /proc/cpuinfo; taken from "
+					      "the " CPU_SYS "/cpuN/topology directories");
 	if (!possible || !*possible) {
 		free(possible);
 		possible = NULL;
 		probe_unavailable(ctx, "cpu", "possible CPUs: no " CPU_SYS "/possible");
 	}
+	_cleanup_free_ char *list = have ? cpuset_format(online) : NULL;
 	jset_str(cpu, "online", list);
 	jset_str(cpu, "possible", possible);
 	return have;
+}
+
+/* x86: the family and model numbers of the first CPU (what the CPU catalogue places a hidden model
+ * string by: a guest's "AMD EPYC Processor" is family 0x17 model 0x31, Zen 2); null elsewhere. */
+static void set_x86_model(json_object *cpu, const struct cpuinfo *ci)
+{
+	const struct cpuinfo_cpu *c = ci->n ? &ci->cpus[0] : NULL;
+	json_object *o = NULL;
+	if (c && c->vendor_id && c->family >= 0 && c->model >= 0) {
+		o = json_object_new_object();
+		jset_int(o, "family", c->family);
+		jset_int(o, "model", c->model);
+	}
+	jset(cpu, "x86", o);
 }
 
 int cpu_collect(struct probe_ctx *ctx)
@@ -430,6 +517,7 @@ int cpu_collect(struct probe_ctx *ctx)
 	bool have_online = collect_online(ctx, cpu, &ci, &online);
 	collect_kinds(ctx, &ci, &online, &kinds);
 	set_identity(ctx, cpu, &kinds);
+	set_x86_model(cpu, &ci);
 	collect_topology(ctx, cpu, &ci, &online, &kinds);
 	collect_bogomips(ctx, cpu, &ci, &online);
 	struct hw_policies pols;

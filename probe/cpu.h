@@ -30,6 +30,7 @@ struct cpuinfo_cpu {
 	char *flags;       /* x86 feature flags, one space between them */
 	double bogomips;   /* < 0 when absent */
 	long physical_id, core_id;
+	long family, model; /* x86 "cpu family" and "model" (numbers); < 0 when absent */
 	struct midr midr;
 };
 
@@ -53,6 +54,17 @@ void cpuinfo_free(struct cpuinfo *ci);
 /* The block of processor N, or NULL. */
 const struct cpuinfo_cpu *cpuinfo_find(const struct cpuinfo *ci, long n);
 
+/* The value of the first "KEY : value" line of cpuinfo text (blanks around
+ * the key and the value dropped), or NULL. */
+char *cpuinfo_value(const char *cpuinfo, const char *key);
+
+/* Whether a blank-separated list (cpuinfo's flags) holds word. */
+bool cpuinfo_has_word(const char *list, const char *word);
+
+/* The architecture /proc/cpuinfo text describes, as uname -m names it
+ * ("s390x", "ppc64", "riscv64", ...; POWER's byte order is not in it), or NULL. */
+const char *cpuinfo_arch(const char *cpuinfo);
+
 /* "0x00000000410fd851" (regs/identification/midr_el1) -> fields; 0 or -EINVAL. */
 int midr_parse_register(const char *s, struct midr *out);
 
@@ -75,6 +87,10 @@ char *arm_model_name(const struct midr *m, bool *known);
  * when the option is absent; NULL when its value is not a CPU list.
  */
 char *cmdline_cpu_list(const char *cmdline, const char *option);
+
+/* Sockets and cores (-1 each where unknown) that a set of CPUs spans, as
+ * cpu.sockets and cpu.cores count the online ones; false when nothing tells. */
+bool cpu_topology_of(struct probe_ctx *ctx, const struct cpuset *cpus, int64_t *sockets, int64_t *cores);
 
 struct hw_policies;
 /* Fills cpu.freq (summary, policies, boost) from the policies of the online CPUs. */

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <sys/utsname.h>
 
+#include "cpu.h"
 #include "lib/machine-id.h"
-#include "probe.h"
 
 /* Value of KEY=value (optionally quoted) in an os-release/locale style file. */
 static char *env_file_value(struct rootfs *rf, const char *path, const char *key)
@@ -19,27 +19,6 @@ static char *env_file_value(struct rootfs *rf, const char *path, const char *key
 		v[n - 2] = '\0';
 	}
 	return v;
-}
-
-/* The architecture a dump's /proc/cpuinfo describes, as uname -m prints it. */
-static char *arch_from_cpuinfo(const char *cpuinfo)
-{
-	if (strstr(cpuinfo, "vendor_id")) {
-		const char *flags = strstr(cpuinfo, "\nflags");
-		const char *eol = flags ? strchr(flags + 1, '\n') : NULL;
-		_cleanup_free_ char *line = flags ? xstrndup(flags, eol ? (size_t)(eol - flags) : strlen(flags)) : NULL;
-		return xstrdup(line && strstr(line, " lm ") ? "x86_64" : "i686");
-	}
-	const char *a = strstr(cpuinfo, "CPU architecture:");
-	if (a) {
-		a += strlen("CPU architecture:");
-		while (*a == ' ' || *a == '\t')
-			a++;
-		if (*a == '8' || strstr(cpuinfo, "AArch64"))
-			return xstrdup(strstr(cpuinfo, "(v7l)") ? "armv7l" : "aarch64");
-		return xstrdup("armv7l");
-	}
-	return NULL;
 }
 
 static void collect_kernel(struct probe_ctx *ctx, json_object *host)
@@ -79,8 +58,15 @@ static void collect_arch(struct probe_ctx *ctx, json_object *host)
 		arch = probe_gather_meta(ctx, "arch");
 		if (!arch) {
 			_cleanup_free_ char *cpuinfo = NULL;
+			_cleanup_free_ char *order = NULL;
 			if (rootfs_read(ctx->rf, "/proc/cpuinfo", &cpuinfo, NULL) == 0)
-				arch = arch_from_cpuinfo(cpuinfo);
+				arch = xstrdup_or_null(cpuinfo_arch(cpuinfo));
+			/* cpuinfo does not tell POWER's byte order; lscpu's file does */
+			if (streq_ptr(arch, "ppc64") && rootfs_read_line(ctx->rf, "/sys/kernel/cpu_byteorder", &order) == 0 &&
+			    streq(order, "little")) {
+				free(arch);
+				arch = xstrdup("ppc64le");
+			}
 		}
 	}
 	if (!arch)

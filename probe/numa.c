@@ -272,9 +272,13 @@ static void trace_hwloc_inputs(struct rootfs *rf)
 static json_object *single_node(struct probe_ctx *ctx)
 {
 	_cleanup_free_ char *online = NULL, *meminfo = NULL;
+	struct cpuset cpus = {0};
+	enum hw_online_source source;
 	int64_t kib;
-	if (rootfs_read_line(ctx->rf, CPU_DIR "/online", &online) < 0)
+	if (hw_online_cpus(ctx->rf, NULL, &cpus, &source) < 0)
 		return NULL;
+	online = cpuset_format(&cpus);
+	cpuset_free(&cpus);
 	json_object *node = json_object_new_object();
 	jset_int(node, "id", 0);
 	jset_str(node, "cpus", online);

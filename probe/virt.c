@@ -30,7 +30,8 @@ struct scan {
 	json_object *evidence;
 	const char *hypervisor; /* best guess so far, static string */
 	int rank;               /* its rank, -1 while none */
-	bool dom0;
+	bool dom0; /* the control domain of a Xen or LDoms host */
+	const char *cloud; /* the provider DMI names, static string */
 	/* a source that shows hypervisors (CPUID, DMI, device tree, SMBIOS)
 	 * was read: without guest evidence the machine is bare metal */
 	bool bare_metal_seen;
@@ -86,6 +87,8 @@ static const struct virt_signature cpuid_signatures[] = {
 	{ "SRESRESRESRE", "sre", VIRT_SPECIFIC },
 	{ "Apple VZ", "apple", VIRT_SPECIFIC },
 	{ "Jailhouse", "jailhouse", VIRT_SPECIFIC },
+	{ "LKVMLKVMLKVM", "kvmtool", VIRT_SPECIFIC },
+	{ "OpenBSDVMM58", "vmm", VIRT_SPECIFIC },
 	/* KVM and Xen offer Hyper-V's interface to Windows guests too */
 	{ "Microsoft Hv", "hyperv", VIRT_WEAK },
 };
@@ -225,6 +228,9 @@ static void scan_xen(struct scan *s)
 		}
 		note(s, LAYER_HYPERVISOR, "/proc/xen", "present", "xen", VIRT_SPECIFIC);
 	}
+	/* Xen's bus without its backends: an HVM guest's PV drivers (ia64, old kernels) */
+	if (rootfs_exists(rf, "/sys/bus/xen") == 0 && rootfs_exists(rf, "/sys/bus/xen-backend") < 0)
+		note(s, LAYER_HYPERVISOR, "/sys/bus/xen", "present without /sys/bus/xen-backend", "xen", VIRT_SPECIFIC);
 	if (rootfs_read_line(rf, "/sys/hypervisor/type", &type) == 0 && *type) {
 		bool xen = streq(type, "xen");
 		note(s, LAYER_HYPERVISOR, "/sys/hypervisor/type", type, xen ? "xen" : "unknown",
@@ -239,25 +245,78 @@ static void scan_xen(struct scan *s)
 	}
 }
 
-/* ---- /proc/cpuinfo and the kernel log -------------------------------- */
+/* ---- partitions: POWER, s390, SPARC ---------------------------------- */
 
-static bool has_word(const char *list, const char *word)
+const char *virt_s390_sysinfo(const char *sysinfo, char **value)
 {
-	size_t n = strlen(word);
-	for (const char *p = list; (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-			return true;
-	return false;
+	/* "VM00 Control Program: z/VM    6.1.0": level 00 is the one we run on */
+	_cleanup_free_ char *cp = cpuinfo_value(sysinfo, "VM00 Control Program");
+	if (cp) {
+		*value = xstrdup(strsqueeze(cp));
+		if (startswith(cp, "z/VM"))
+			return "zvm";
+		if (startswith(cp, "KVM"))
+			return "kvm";
+		return "unknown";
+	}
+	/* every s390 system runs in a logical partition of PR/SM */
+	_cleanup_free_ char *lpar = cpuinfo_value(sysinfo, "LPAR Name");
+	if (lpar) {
+		*value = xasprintf("LPAR Name: %s", lpar);
+		return "prsm";
+	}
+	return NULL;
 }
+
+static void scan_partitions(struct scan *s)
+{
+	struct rootfs *rf = s->ctx->rf;
+	_cleanup_free_ char *sysinfo = NULL, *lparcfg = NULL, *name = NULL, *value = NULL;
+
+	if (rootfs_read(rf, "/proc/sysinfo", &sysinfo, NULL) == 0) {
+		const char *hv = virt_s390_sysinfo(sysinfo, &value);
+		if (hv)
+			note(s, LAYER_HYPERVISOR, "/proc/sysinfo", value, hv, VIRT_SPECIFIC);
+	}
+	/* PowerVM: KVM's pSeries guests have both too, and say so in cpuinfo */
+	if (rootfs_read(rf, "/proc/ppc64/lparcfg", &lparcfg, NULL) == 0) {
+		_cleanup_free_ char *shared = kv_value(lparcfg, "shared_processor_mode");
+		_cleanup_free_ char *v = xasprintf("shared_processor_mode=%s", shared ?: "?");
+		note(s, LAYER_HYPERVISOR, "/proc/ppc64/lparcfg", v, "powervm", VIRT_WEAK);
+	}
+	if (rootfs_read_line(rf, "/proc/device-tree/ibm,partition-name", &name) == 0)
+		note(s, LAYER_HYPERVISOR, "/proc/device-tree/ibm,partition-name", name, "powervm", VIRT_WEAK);
+	/* LDoms (Oracle VM Server for SPARC): the machine description of the
+	 * domain, a device only sun4v kernels have */
+	if (rootfs_exists(rf, "/dev/mdesc") == 0) {
+		if (rootfs_exists(rf, "/sys/class/vlds/ctrl") == 0 && rootfs_exists(rf, "/sys/class/vlds/sp") == 0) {
+			s->dom0 = true;
+			note(s, LAYER_HOST, "/sys/class/vlds/ctrl", "present", "ldoms-control", 0);
+		}
+		note(s, LAYER_HYPERVISOR, "/dev/mdesc", "present", "ldoms", VIRT_SPECIFIC);
+	}
+}
+
+/* ---- /proc/cpuinfo and the kernel log -------------------------------- */
 
 /* x86 CPUs that can run KVM guests say so in their flags (lscpu's "Virtualization"). */
 static const char *hw_virtualization(const char *flags)
 {
-	if (has_word(flags, "vmx"))
+	if (cpuinfo_has_word(flags, "vmx"))
 		return "VT-x";
-	if (has_word(flags, "svm"))
+	if (cpuinfo_has_word(flags, "svm"))
 		return "AMD-V";
 	return NULL;
+}
+
+/* POWER: "platform : PowerNV" is bare metal (OPAL); QEMU's pSeries says so in its model. */
+static void scan_cpuinfo_power(struct scan *s, const char *text)
+{
+	_cleanup_free_ char *platform = cpuinfo_value(text, "platform"), *model = cpuinfo_value(text, "model");
+	if (streq_ptr(platform, "PowerNV"))
+		s->bare_metal_seen = true;
+	else if (model && strstr(model, "(emulated by qemu)"))
+		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo model", model, "kvm", VIRT_SPECIFIC);
 }
 
 static void scan_cpuinfo(struct scan *s, json_object *virt)
@@ -266,15 +325,19 @@ static void scan_cpuinfo(struct scan *s, json_object *virt)
 	jset_null(virt, "hw_virtualization");
 	if (rootfs_read(s->ctx->rf, "/proc/cpuinfo", &text, NULL) < 0)
 		return;
+	scan_cpuinfo_power(s, text);
 	struct cpuinfo ci;
 	cpuinfo_parse(text, &ci);
 	/* the first processor: the hypervisor shows all of them the same */
 	const struct cpuinfo_cpu *c = ci.n ? &ci.cpus[0] : &ci.shared;
 	if (c->vendor_id && streq(c->vendor_id, "User Mode Linux"))
 		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo vendor_id", c->vendor_id, "uml", VIRT_SPECIFIC);
+	/* x86 programs translated on POWER */
+	if (c->vendor_id && streq(c->vendor_id, "PowerVM Lx86"))
+		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo vendor_id", c->vendor_id, "lx86", VIRT_SPECIFIC);
 	if (c->model_name && strstr(c->model_name, "QEMU Virtual CPU"))
 		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo model name", c->model_name, "qemu", VIRT_WEAK);
-	if (c->flags && has_word(c->flags, "hypervisor"))
+	if (c->flags && cpuinfo_has_word(c->flags, "hypervisor"))
 		note(s, LAYER_HYPERVISOR, "/proc/cpuinfo flags", "hypervisor", "unknown", VIRT_GENERIC);
 	if (c->flags)
 		jset_str(virt, "hw_virtualization", hw_virtualization(c->flags));
@@ -318,31 +381,51 @@ struct dmi_signature {
 	const char *hypervisor;
 	enum virt_rank rank;
 	const char *also_field, *also_prefix; /* second condition, or NULL */
+	const char *cloud;                    /* the provider it names, or NULL */
 };
 
+/* Clouds run their guests on KVM (Azure on Hyper-V); their firmware names
+ * the provider, which arm64 guests without CPUID show nowhere else. */
 static const struct dmi_signature dmi_signatures[] = {
-	{ "sys_vendor", PREFIX, "innotek GmbH", "virtualbox", VIRT_FIRMWARE, NULL, NULL },
-	{ "product_name", PREFIX, "VirtualBox", "virtualbox", VIRT_FIRMWARE, NULL, NULL },
-	{ "sys_vendor", WORD, "Xen", "xen", VIRT_FIRMWARE, NULL, NULL }, /* not "Xenon ..." */
-	{ "sys_vendor", PREFIX, "Amazon EC2", "kvm", VIRT_FIRMWARE, NULL, NULL },
-	{ "sys_vendor", PREFIX, "Parallels", "parallels", VIRT_FIRMWARE, NULL, NULL },
-	{ "product_name", WORD, "KVM", "kvm", VIRT_SPECIFIC, NULL, NULL },
-	{ "product_name", PREFIX, "OpenStack", "kvm", VIRT_SPECIFIC, NULL, NULL },
-	{ "product_name", PREFIX, "KubeVirt", "kvm", VIRT_SPECIFIC, NULL, NULL },
-	{ "sys_vendor", PREFIX, "VMware", "vmware", VIRT_SPECIFIC, NULL, NULL },
-	{ "sys_vendor", PREFIX, "VMW", "vmware", VIRT_SPECIFIC, NULL, NULL },
-	{ "product_name", PREFIX, "Virtual Machine", "hyperv", VIRT_SPECIFIC, "sys_vendor", "Microsoft" },
-	{ "sys_vendor", PREFIX, "BHYVE", "bhyve", VIRT_SPECIFIC, NULL, NULL },
-	{ "product_name", PREFIX, "Apple Virtualization", "apple", VIRT_SPECIFIC, NULL, NULL },
-	{ "sys_vendor", PREFIX, "QEMU", "qemu", VIRT_WEAK, NULL, NULL },
-	{ "sys_vendor", PREFIX, "Bochs", "qemu", VIRT_WEAK, NULL, NULL },
-	{ "bios_vendor", PREFIX, "Bochs", "qemu", VIRT_WEAK, NULL, NULL },
-	{ "product_name", PREFIX, "Standard PC (", "qemu", VIRT_WEAK, NULL, NULL },
-	{ "bios_vendor", PREFIX, "SeaBIOS", "qemu", VIRT_WEAK, NULL, NULL },
+	{ "sys_vendor", PREFIX, "innotek GmbH", "virtualbox", VIRT_FIRMWARE, NULL, NULL, NULL },
+	{ "product_name", PREFIX, "VirtualBox", "virtualbox", VIRT_FIRMWARE, NULL, NULL, NULL },
+	{ "sys_vendor", WORD, "Xen", "xen", VIRT_FIRMWARE, NULL, NULL, NULL }, /* not "Xenon ..." */
+	{ "sys_vendor", PREFIX, "Amazon EC2", "kvm", VIRT_FIRMWARE, NULL, NULL, "aws" },
+	{ "sys_vendor", PREFIX, "Parallels", "parallels", VIRT_FIRMWARE, NULL, NULL, NULL },
+	{ "product_name", WORD, "KVM", "kvm", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "product_name", PREFIX, "OpenStack", "kvm", VIRT_SPECIFIC, NULL, NULL, "openstack" },
+	{ "product_name", PREFIX, "KubeVirt", "kvm", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "product_name", PREFIX, "Google Compute Engine", "kvm", VIRT_SPECIFIC, NULL, NULL, "google" },
+	{ "sys_vendor", PREFIX, "Alibaba Cloud", "kvm", VIRT_SPECIFIC, NULL, NULL, "alibaba" },
+	{ "sys_vendor", PREFIX, "Tencent Cloud", "kvm", VIRT_SPECIFIC, NULL, NULL, "tencent" },
+	{ "sys_vendor", PREFIX, "Huawei Cloud", "kvm", VIRT_SPECIFIC, NULL, NULL, "huawei" },
+	{ "chassis_asset_tag", PREFIX, "OracleCloud.com", "kvm", VIRT_SPECIFIC, NULL, NULL, "oracle" },
+	{ "sys_vendor", PREFIX, "DigitalOcean", "kvm", VIRT_SPECIFIC, NULL, NULL, "digitalocean" },
+	{ "sys_vendor", PREFIX, "Hetzner", "kvm", VIRT_SPECIFIC, NULL, NULL, "hetzner" },
+	{ "sys_vendor", PREFIX, "Linode", "kvm", VIRT_SPECIFIC, NULL, NULL, "linode" },
+	{ "sys_vendor", PREFIX, "Vultr", "kvm", VIRT_SPECIFIC, NULL, NULL, "vultr" },
+	{ "sys_vendor", PREFIX, "Scaleway", "kvm", VIRT_SPECIFIC, NULL, NULL, "scaleway" },
+	{ "sys_vendor", PREFIX, "UpCloud", "kvm", VIRT_SPECIFIC, NULL, NULL, "upcloud" },
+	{ "sys_vendor", PREFIX, "Nutanix", "kvm", VIRT_SPECIFIC, "product_name", "AHV", NULL },
+	{ "product_name", PREFIX, "RHEV Hypervisor", "kvm", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "sys_vendor", PREFIX, "oVirt", "kvm", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "sys_vendor", PREFIX, "VMware", "vmware", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "sys_vendor", PREFIX, "VMW", "vmware", VIRT_SPECIFIC, NULL, NULL, NULL },
+	/* Azure's chassis asset tag, on every one of its Hyper-V guests */
+	{ "chassis_asset_tag", PREFIX, "7783-7084-3265-9085-8269-3286-77", "hyperv", VIRT_SPECIFIC, NULL, NULL, "azure" },
+	{ "product_name", PREFIX, "Virtual Machine", "hyperv", VIRT_SPECIFIC, "sys_vendor", "Microsoft", NULL },
+	{ "sys_vendor", PREFIX, "BHYVE", "bhyve", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "product_name", PREFIX, "BHYVE", "bhyve", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "product_name", PREFIX, "Apple Virtualization", "apple", VIRT_SPECIFIC, NULL, NULL, NULL },
+	{ "sys_vendor", PREFIX, "QEMU", "qemu", VIRT_WEAK, NULL, NULL, NULL },
+	{ "sys_vendor", PREFIX, "Bochs", "qemu", VIRT_WEAK, NULL, NULL, NULL },
+	{ "bios_vendor", PREFIX, "Bochs", "qemu", VIRT_WEAK, NULL, NULL, NULL },
+	{ "product_name", PREFIX, "Standard PC (", "qemu", VIRT_WEAK, NULL, NULL, NULL },
+	{ "bios_vendor", PREFIX, "SeaBIOS", "qemu", VIRT_WEAK, NULL, NULL, NULL },
 };
 
-static const char *const dmi_fields[] = { "sys_vendor", "product_name", "product_version", "board_vendor",
-					  "bios_vendor" };
+static const char *const dmi_fields[] = { "sys_vendor",  "product_name", "product_version",
+					  "board_vendor", "bios_vendor",  "chassis_asset_tag" };
 
 static bool text_matches(const char *s, enum match how, const char *text)
 {
@@ -391,6 +474,8 @@ static void scan_dmi(struct scan *s, json_object *virt)
 			continue;
 		if (d->also_field && !text_matches(jpath_str(dmi, d->also_field) ?: "", PREFIX, d->also_prefix))
 			continue;
+		if (d->cloud && !s->cloud)
+			s->cloud = d->cloud;
 		if (streq(d->text, "Amazon EC2") && amazon_metal(dmi))
 			continue;
 		_cleanup_free_ char *source = xasprintf(DMI_DIR "/%s", d->field);
@@ -481,21 +566,24 @@ static void scan_device_tree(struct scan *s)
 				sig = &dt_signatures[i];
 		note_signature(s, path, value, sig);
 	}
-	/* qemu's and kvmtool's virtual boards, crosvm and Firecracker on arm */
-	if (rootfs_read(rf, root_path, &root, &len) == 0) {
-		dt_split(root, len);
-		if (dt_has(root, len, "linux,dummy-virt"))
-			note(s, LAYER_HYPERVISOR, root_path, "linux,dummy-virt", "unknown", VIRT_GENERIC);
-	}
 	struct strv nodes = {0};
+	bool fw_cfg = false;
 	if (rootfs_list(rf, base, &nodes) == 0)
-		for (size_t i = 0; i < nodes.n; i++)
+		for (size_t i = 0; i < nodes.n && !fw_cfg; i++)
 			if (startswith(nodes.v[i], "fw-cfg@")) {
 				_cleanup_free_ char *node = xasprintf("%s/%s", base, nodes.v[i]);
 				note(s, LAYER_HYPERVISOR, node, "present", "qemu", VIRT_WEAK);
-				break;
+				fw_cfg = true;
 			}
 	strv_free(&nodes);
+	/* the virtual board of qemu (with its fw-cfg) and of kvmtool (without;
+	 * crosvm and Firecracker build the same) on arm */
+	if (rootfs_read(rf, root_path, &root, &len) == 0) {
+		dt_split(root, len);
+		if (dt_has(root, len, "linux,dummy-virt"))
+			note(s, LAYER_HYPERVISOR, root_path, "linux,dummy-virt", fw_cfg ? "unknown" : "kvmtool",
+			     fw_cfg ? VIRT_GENERIC : VIRT_WEAK);
+	}
 }
 
 static const struct virt_signature pci_vendors[] = {
@@ -537,6 +625,19 @@ static void scan_container(struct scan *s)
 	struct rootfs *rf = ctx->rf;
 	_cleanup_free_ char *environ = NULL, *marker = NULL, *manager = NULL;
 	size_t len;
+
+	_cleanup_free_ char *version = NULL, *status = NULL;
+	/* an illumos LX branded zone emulates Linux (its init says container=zone) */
+	if (rootfs_read_line(rf, "/proc/version", &version) == 0 && strstr(version, "BrandZ virtual linux"))
+		note(s, LAYER_CONTAINER, "/proc/version", "BrandZ virtual linux", "illumos-lx", 0);
+	/* linux-vserver: the context of this process, 0 on the host */
+	if (rootfs_read(rf, "/proc/self/status", &status, NULL) == 0) {
+		_cleanup_free_ char *vxid = cpuinfo_value(status, "VxID");
+		if (vxid && !streq(vxid, "0"))
+			note(s, LAYER_CONTAINER, "/proc/self/status VxID", vxid, "linux-vserver", 0);
+		else if (vxid)
+			note(s, LAYER_HOST, "/proc/self/status VxID", vxid, "linux-vserver-host", 0);
+	}
 
 	int r = rootfs_read(rf, "/proc/1/environ", &environ, &len);
 	if (r == 0) {
@@ -774,9 +875,11 @@ int virt_collect(struct probe_ctx *ctx)
 	jset_null(virt, "role");
 	jset_null(virt, "hypervisor");
 	jset_null(virt, "container");
+	jset_null(virt, "cloud");
 
 	/* firmest sources first: among equal ranks the first one decides */
 	scan_xen(&s);
+	scan_partitions(&s);
 	scan_cpuid(&s, virt);
 	if (klog)
 		scan_klog_hypervisor(&s, klog);
@@ -797,6 +900,7 @@ int virt_collect(struct probe_ctx *ctx)
 	jset_str(virt, "role", role);
 	jset_str(virt, "hypervisor", s.hypervisor);
 	jset_str(virt, "container", first_means(&s, LAYER_CONTAINER));
+	jset_str(virt, "cloud", s.cloud);
 	jset(virt, "evidence", s.evidence);
 	if (streq(role, "unknown"))
 		probe_unavailable(ctx, "virt", "guest or bare metal: nothing in this root tells (no CPUID record, "
@@ -823,6 +927,13 @@ static const struct {
 	{ "jailhouse", "Jailhouse" },
 	{ "apple", "Apple Virtualization" },
 	{ "uml", "User Mode Linux" },
+	{ "kvmtool", "kvmtool" },
+	{ "vmm", "OpenBSD vmm" },
+	{ "powervm", "PowerVM (LPAR)" },
+	{ "zvm", "z/VM" },
+	{ "prsm", "PR/SM (LPAR)" },
+	{ "ldoms", "LDoms" },
+	{ "lx86", "PowerVM Lx86 (x86 translated)" },
 	{ "unknown", "unknown hypervisor" },
 };
 
@@ -856,12 +967,19 @@ void virt_render(const struct env_record *env, FILE *out)
 		buf_printf(&b, "%s guest", virt_hypervisor_name(hv ?: "unknown"));
 		render_guest_source(v, hv, &b);
 	} else if (streq_ptr(role, "host")) {
-		buf_puts(&b, hv ? "Xen dom0 (host)" : "bare metal, KVM host");
+		if (streq_ptr(hv, "xen"))
+			buf_puts(&b, "Xen dom0 (host)");
+		else if (hv)
+			buf_printf(&b, "%s control domain (host)", virt_hypervisor_name(hv));
+		else
+			buf_puts(&b, "bare metal, KVM host");
 	} else if (streq_ptr(role, "none")) {
 		buf_puts(&b, "bare metal");
 	} else {
 		buf_puts(&b, "guest or bare metal: unknown");
 	}
+	if (v->cloud)
+		buf_printf(&b, " · cloud %s", v->cloud);
 	if (v->container)
 		buf_printf(&b, " · container %s", v->container);
 	if (el)

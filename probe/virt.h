@@ -43,5 +43,10 @@ char virt_kconfig(const char *config, const char *symbol);
  * 0 or -EBADMSG (no cpu line with a steal column, or no time at all). */
 int virt_parse_steal(const char *stat, double *pct);
 
+/* The hypervisor of an s390 guest from /proc/sysinfo: the control program
+ * of level VM00 ("zvm", "kvm", "unknown"), else "prsm" for a logical
+ * partition; *value gets what decided. NULL when sysinfo says neither. */
+const char *virt_s390_sysinfo(const char *sysinfo, char **value);
+
 /* Display name of a hypervisor id ("kvm" -> "KVM"). */
 const char *virt_hypervisor_name(const char *id);

@@ -27,6 +27,8 @@ int tune_env_open(const char *root, bool with_services, struct tune_env *env, ch
 
 void tune_env_close(struct tune_env *env)
 {
+	if (env->lock_fd > 0)
+		close(env->lock_fd);
 	svc_close(env->svc);
 	if (env->rf)
 		rootfs_free(env->rf);
@@ -208,14 +210,34 @@ int tune_apply(struct tune_env *env, const struct profile *p, const struct plan 
 {
 	*res = (struct apply_result){0};
 	struct journal *j = NULL;
-	_cleanup_close_ int dfd = tune_state_open(env, true);
-	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_CREATE, &j);
+	_cleanup_free_ char *damage = NULL;
+	int r = tune_state_lock(env, true);
+	_cleanup_close_ int dfd = r < 0 ? r : tune_state_open(env, true);
+	r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_CREATE, &j, &damage);
 	if (r < 0) {
 		_cleanup_free_ char *why = tune_state_why(env, r);
-		res->failure = xasprintf("cannot open the journal in %s: %s", env->state_dir,
-					 r == -EBUSY ? "another ubtune apply or revert is running" : why);
-		if (dfd >= 0)
+		res->failure = r == -EBADMSG ? xasprintf("%s/" JOURNAL_FILE ": %s; nothing was changed", env->state_dir, damage)
+					     : xasprintf("cannot open the journal in %s: %s", env->state_dir,
+							 r == -EBUSY ? "another ubtune apply or revert is running" : why);
+		if (dfd >= 0 && r != -EBUSY && r != -EBADMSG)
 			tune_state_remove(env);
+		return r;
+	}
+	/* what is applied already, before anything changes: a damaged one is not written over */
+	_cleanup_json_ json_object *old = NULL;
+	_cleanup_free_ char *bad = NULL;
+	r = applied_load_at(dfd, &old, &bad);
+	if (r < 0 && r != -ENOENT) {
+		res->failure = xasprintf("%s/" APPLIED_FILE ": %s; nothing was changed", env->state_dir, bad);
+		journal_close(j);
+		return r;
+	}
+	if ((r = journal_check_applied(j, old, journal_path(j), &bad)) < 0) {
+		/* kept as found, an empty journal too: it is the evidence */
+		res->failure = TAKE_PTR(bad);
+		if (journal_created(j))
+			journal_remove(j);
+		journal_close(j);
 		return r;
 	}
 	if (plan->n_actions && (r = run_actions(env, j, p, plan, res)) < 0) {
@@ -223,10 +245,9 @@ int tune_apply(struct tune_env *env, const struct profile *p, const struct plan 
 		return r;
 	}
 
-	_cleanup_json_ json_object *old = NULL;
-	if (applied_load_at(dfd, &old) < 0)
-		old = NULL;
 	_cleanup_json_ json_object *now = applied_merge(old, p, plan, &res->refused_targets, env->boot_id);
+	/* what revert finds in the journal is checked against this */
+	jset_int(now, "journaled", (int64_t)journal_sets(j));
 	if ((r = applied_save_at(dfd, now)) < 0) {
 		res->failure = xasprintf("cannot write %s/" APPLIED_FILE ": %s (the changes are made and journaled)",
 					 env->state_dir, strerror(-r));

@@ -2,6 +2,7 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -18,7 +19,11 @@ struct journal {
 	uint64_t next_id, run;
 	off_t run_start; /* size before the current run began; -1 outside a run */
 	bool created;    /* the file did not exist before this run */
+	size_t sets, run_sets; /* "set" entries in it; before the current run */
+	size_t runs;           /* "run" entries in it when opened */
 };
+
+static int parse(char *text, size_t len, struct jlog *out, char **error);
 
 const char *journal_path(const struct journal *j)
 {
@@ -32,30 +37,33 @@ static int read_all(int fd, char **out, size_t *len)
 	return read_fd(fd, JOURNAL_MAX, out, len);
 }
 
-/* Cuts a torn last line (when writing) and finds the next ids. */
-static int scan(struct journal *j, bool cut)
+/* Writing: refuses a journal that cannot be read whole, cuts a torn last
+ * line and finds the next ids. */
+static int scan(struct journal *j, bool cut, char **error)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int r = read_all(j->fd, &text, &len);
 	if (r < 0)
 		return r;
+	struct jlog l;
+	_cleanup_free_ char *copy = xmalloc(len + 1);
+	memcpy(copy, text, len + 1);
+	if ((r = parse(copy, len, &l, error)) < 0)
+		return r;
+	for (size_t i = 0; i < l.n; i++) {
+		j->next_id = l.e[i].id >= j->next_id ? l.e[i].id + 1 : j->next_id;
+		j->run = l.e[i].run > j->run ? l.e[i].run : j->run;
+	}
+	j->run = l.profiles.n > j->run ? l.profiles.n : j->run;
+	j->runs = l.profiles.n;
+	j->sets = l.n;
+	jlog_free(&l);
 	size_t keep = len;
 	while (keep > 0 && text[keep - 1] != '\n')
 		keep--;
 	if (cut && keep < len && (ftruncate(j->fd, (off_t)keep) < 0 || fsync(j->fd) < 0))
 		return -errno;
-	text[keep] = '\0';
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		_cleanup_json_ json_object *o = NULL;
-		int64_t v;
-		if (jload_string(l, &o) < 0)
-			continue;
-		if (jpath_int(o, "id", &v) && v >= 0 && (uint64_t)v >= j->next_id)
-			j->next_id = (uint64_t)v + 1;
-		if (jpath_int(o, "run", &v) && v >= 0 && (uint64_t)v > j->run)
-			j->run = (uint64_t)v;
-	}
 	return 0;
 }
 
@@ -78,7 +86,7 @@ static int open_file(struct journal *j, enum journal_mode mode)
 	return 0;
 }
 
-int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out)
+int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out, char **error)
 {
 	int r;
 	struct journal *j = xcalloc(1, sizeof(*j));
@@ -97,7 +105,7 @@ int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct jou
 		goto fail;
 	}
 	r = open_file(j, mode);
-	if (r < 0 || (r = scan(j, mode != JOURNAL_READ)) < 0)
+	if (r < 0 || (mode != JOURNAL_READ && (r = scan(j, true, error)) < 0))
 		goto fail;
 	*out = j;
 	return 0;
@@ -138,6 +146,7 @@ int journal_begin(struct journal *j, const char *boot_id, const char *profile)
 	if (fstat(j->fd, &st) < 0)
 		return -errno;
 	j->run_start = st.st_size;
+	j->run_sets = j->sets;
 	j->run++;
 	_cleanup_json_ json_object *o = json_object_new_object();
 	_cleanup_free_ char *now = iso8601_utc(time(NULL));
@@ -153,6 +162,7 @@ int journal_add(struct journal *j, const struct action *a, uint64_t *id)
 {
 	_cleanup_json_ json_object *o = action_to_json(a);
 	*id = j->next_id++;
+	j->sets++;
 	jset_str(o, "op", "set");
 	jset_int(o, "id", (int64_t)*id);
 	jset_int(o, "run", (int64_t)j->run);
@@ -171,12 +181,49 @@ int journal_drop_run(struct journal *j)
 {
 	if (j->run_start < 0)
 		return 0;
+	j->sets = j->run_sets;
 	if (j->run_start == 0 && j->created)
 		return journal_remove(j);
 	if (ftruncate(j->fd, j->run_start) < 0 || fsync(j->fd) < 0)
 		return -errno;
 	j->run_start = -1;
 	return 0;
+}
+
+/* See journal.h. A journal (NULL: none) that holds fewer changes than applied.json says
+ * apply journaled was cut short or emptied: the old values of the others
+ * are lost, and clearing it would leave them changed for good. A record
+ * from before apply counted them has knobs: then a journal with no run at
+ * all is as lost. */
+int journal_check_applied(const struct journal *j, json_object *applied, const char *path, char **error)
+{
+	int64_t journaled;
+	size_t have = j ? j->sets : 0;
+	bool counted = jpath_int(applied, "journaled", &journaled);
+	if (counted && (uint64_t)journaled > have) {
+		*error = xasprintf("%s holds %zu change%s, but apply journaled %" PRId64 " (applied.json): the journal was "
+				   "cut short or emptied and the old values of the others are lost; nothing was changed "
+				   "or cleared (set them back by hand, then remove the journal and applied.json)",
+				   path, have, have == 1 ? "" : "s", journaled);
+		return -EBADMSG;
+	}
+	if (!counted && j && !j->created && !j->runs && jarr_len(jpath(applied, "knobs"))) {
+		*error = xasprintf("%s holds no change, but applied.json lists %zu knobs: the journal was emptied "
+				   "and their old values are lost; nothing was changed or cleared",
+				   path, jarr_len(jpath(applied, "knobs")));
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+size_t journal_sets(const struct journal *j)
+{
+	return j->sets;
+}
+
+bool journal_created(const struct journal *j)
+{
+	return j->created;
 }
 
 int journal_remove(struct journal *j)
@@ -194,24 +241,43 @@ static struct jentry *entry_by_id(struct jlog *l, uint64_t id)
 	return NULL;
 }
 
-int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
+/* The line and byte of position at in text (its lines not yet cut), for a message. */
+static char *where(const char *text, const char *at)
+{
+	unsigned line = 1;
+	for (const char *p = text; p < at; p++)
+		line += *p == '\n';
+	return xasprintf("line %u (byte %zu)", line, (size_t)(at - text));
+}
+
+/* Every entry of the journal's text (changed in place); a torn last line
+ * is left out, anything else that is not an entry refused. */
+static int parse(char *text, size_t len, struct jlog *out, char **error)
 {
 	*out = (struct jlog){0};
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	int r = read_all(j->fd, &text, &len);
-	if (r < 0)
-		return r;
+	/* a NUL would end the text early: what follows it would be lost */
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		_cleanup_free_ char *at = where(text, nul);
+		*error = xasprintf("%s: a NUL byte; the journal is damaged", at);
+		return -EBADMSG;
+	}
 	/* a torn last line never started its change */
-	char *end = strrchr(text, '\n');
+	char *end = memrchr(text, '\n', len);
 	*(end ? end + 1 : text) = '\0';
 	_cleanup_free_ char *boot = NULL, *profile = NULL;
 	unsigned line = 0;
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		_cleanup_json_ json_object *o = NULL;
+	for (char *l = text, *next; *l; l = next) {
+		next = strchr(l, '\n');
+		*next++ = '\0';
 		line++;
-		const char *op = NULL;
+		_cleanup_json_ json_object *o = NULL;
+		const char *op = NULL, *what = "not a journal entry";
 		int64_t id = 0, run = 0;
+		if (!*l) {
+			what = "an empty line";
+			goto bad;
+		}
 		if (jload_string(l, &o) < 0 || !(op = jpath_str(o, "op")))
 			goto bad;
 		if (streq(op, "run")) {
@@ -222,7 +288,8 @@ int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
 			strv_push(&out->profiles, profile);
 		} else if (streq(op, "set")) {
 			struct jentry e = {0};
-			if (!jpath_int(o, "id", &id) || !jpath_int(o, "run", &run) || action_from_json(o, &e.a) < 0)
+			if (!jpath_int(o, "id", &id) || !jpath_int(o, "run", &run) || id < 0 || run < 0 ||
+			    action_from_json(o, &e.a) < 0)
 				goto bad;
 			e.id = (uint64_t)id;
 			e.run = (uint64_t)run;
@@ -232,6 +299,7 @@ int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
 			out->e[out->n++] = e;
 		} else if (streq(op, "done")) {
 			struct jentry *e = jpath_int(o, "id", &id) ? entry_by_id(out, (uint64_t)id) : NULL;
+			what = "the end of a change it does not hold";
 			if (!e)
 				goto bad;
 			e->done = true;
@@ -240,12 +308,20 @@ int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line)
 		}
 		continue;
 bad:
-		if (bad_line)
-			*bad_line = line;
+		*error = xasprintf("line %u (byte %zu): %s", line, (size_t)(l - text), what);
 		jlog_free(out);
 		return -EBADMSG;
 	}
 	return 0;
+}
+
+int journal_read(struct journal *j, struct jlog *out, char **error)
+{
+	*out = (struct jlog){0};
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r = read_all(j->fd, &text, &len);
+	return r < 0 ? r : parse(text, len, out, error);
 }
 
 void jlog_free(struct jlog *l)

@@ -46,15 +46,27 @@ enum journal_mode {
 /* Opens and locks the journal in the directory dir_fd (opened O_RDONLY;
  * dir names it in messages); -EBUSY when an apply or revert holds it,
  * -ENOENT when there is none (except with JOURNAL_CREATE). Writing, a
- * torn last line (a write cut short by a crash, so its change never
- * started) is cut off; reading, it is ignored. */
-int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out);
+ * journal that cannot be read whole is refused (-EBADMSG, *error says
+ * where), and a torn last line (a write cut short by a crash, so its
+ * change never started) is cut off; reading, it is ignored. */
+int journal_open(int dir_fd, const char *dir, enum journal_mode mode, struct journal **out, char **error);
 void journal_close(struct journal *j);
 const char *journal_path(const struct journal *j);
 
-/* Every entry; -EBADMSG when a line other than the last cannot be read
- * (*bad_line says which). */
-int journal_read(struct journal *j, struct jlog *out, unsigned *bad_line);
+/* Every entry; -EBADMSG when the journal cannot be read whole: a NUL
+ * byte, or a line other than the last that is not an entry (*error says
+ * its line and byte). */
+int journal_read(struct journal *j, struct jlog *out, char **error);
+/* The "set" entries in it now (applied.json keeps their number: a journal
+ * holding fewer was cut short). */
+size_t journal_sets(const struct journal *j);
+/* Whether opening it made the file (JOURNAL_CREATE). */
+bool journal_created(const struct journal *j);
+/* Whether the journal (opened for writing; NULL: there is none, path
+ * names it) holds every change applied.json (NULL: none) says apply
+ * journaled: -EBADMSG and *error when it was cut short, emptied or
+ * removed, whose clearing would leave changes without their old values. */
+int journal_check_applied(const struct journal *j, json_object *applied, const char *path, char **error);
 void jlog_free(struct jlog *l);
 
 /* Starts a run: later entries belong to it and can be undone together. */

@@ -100,6 +100,23 @@ int action_from_json(json_object *o, struct action *a)
 	return 0;
 }
 
+json_object *plan_to_json(const struct profile *p, const struct plan *plan)
+{
+	json_object *o = json_object_new_object(), *actions = json_object_new_array();
+	jset_str(o, "schema", "ubtune.apply/1");
+	jset_str(o, "profile", p->name);
+	jset_str(o, "path", p->path);
+	jset(o, "chain", jarr_from_strv(&p->chain));
+	jset(o, "notes", jarr_from_strv(&p->notes));
+	for (size_t i = 0; i < plan->n_actions; i++)
+		json_object_array_add(actions, action_to_json(&plan->actions[i]));
+	jset(o, "actions", actions);
+	jset(o, "unchanged", jarr_from_strv(&plan->unchanged));
+	jset(o, "skipped", jarr_from_strv(&plan->skipped));
+	jset(o, "errors", jarr_from_strv(&plan->errors));
+	return o;
+}
+
 json_object *knob_to_json(const struct knob *k)
 {
 	json_object *o = target_to_json(k->kind, k->what, k->target, k->choice);

@@ -71,3 +71,7 @@ json_object *action_to_json(const struct action *a);
 int action_from_json(json_object *o, struct action *a);
 json_object *knob_to_json(const struct knob *k);
 int knob_from_json(json_object *o, struct knob *k);
+/* The plan as `apply --json` prints it (docs/tune-state.md, schema
+ * ubtune.apply/1): the profile, its actions, what is unchanged, skipped
+ * or cannot be applied. */
+json_object *plan_to_json(const struct profile *p, const struct plan *plan);

@@ -86,6 +86,12 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 {
 	*res = (struct revert_result){0};
 	struct journal *j = NULL;
+	int locked = tune_state_lock(env, true);
+	if (locked < 0) {
+		*error = xasprintf("cannot open the journal in %s: %s", env->state_dir,
+				   locked == -EBUSY ? "another ubtune apply or revert is running" : strerror(-locked));
+		return locked;
+	}
 	_cleanup_close_ int dfd = tune_state_open(env, false);
 	if (dfd == -ENOENT) {
 		/* nothing was applied; what a kill left while the state directory
@@ -95,22 +101,39 @@ int tune_revert(struct tune_env *env, struct revert_result *res, char **error)
 			*error = xasprintf("cannot remove %s: %s", env->state_dir, strerror(-r));
 		return r;
 	}
-	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_WRITE, &j);
-	if (r == -ENOENT)
-		/* only settings were recorded (or nothing was applied) */
+	_cleanup_free_ char *damage = NULL;
+	_cleanup_json_ json_object *applied = NULL;
+	int r = dfd < 0 ? dfd : applied_load_at(dfd, &applied, &damage);
+	if (r < 0 && r != -ENOENT) {
+		*error = xasprintf("%s/" APPLIED_FILE ": %s; nothing was changed", env->state_dir, damage);
+		return r;
+	}
+	r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_WRITE, &j, &damage);
+	if (r == -ENOENT) {
+		/* only settings were recorded (or nothing was applied), unless
+		 * applied.json says that apply journaled changes */
+		_cleanup_free_ char *path = xasprintf("%s/" JOURNAL_FILE, env->state_dir);
+		if ((r = journal_check_applied(NULL, applied, path, error)) < 0)
+			return r;
 		return remove_state(env, dfd, res, error);
+	}
 	if (r < 0) {
 		_cleanup_free_ char *why = tune_state_why(env, r);
-		*error = xasprintf("cannot open the journal in %s: %s", env->state_dir,
-				   r == -EBUSY ? "another ubtune apply or revert is running" : why);
+		*error = r == -EBADMSG ? xasprintf("%s/" JOURNAL_FILE ": %s; nothing was changed or cleared", env->state_dir, damage)
+				       : xasprintf("cannot open the journal in %s: %s", env->state_dir,
+						   r == -EBUSY ? "another ubtune apply or revert is running" : why);
 		return r;
 	}
 	res->had_journal = true;
 	struct jlog l;
-	unsigned bad = 0;
-	if ((r = journal_read(j, &l, &bad)) < 0) {
-		*error = r == -EBADMSG ? xasprintf("%s: line %u is damaged; nothing was changed", journal_path(j), bad)
+	if ((r = journal_read(j, &l, &damage)) < 0) {
+		*error = r == -EBADMSG ? xasprintf("%s: %s; nothing was changed or cleared", journal_path(j), damage)
 				       : xasprintf("cannot read %s: %s", journal_path(j), strerror(-r));
+		journal_close(j);
+		return r;
+	}
+	if ((r = journal_check_applied(j, applied, journal_path(j), error)) < 0) {
+		jlog_free(&l);
 		journal_close(j);
 		return r;
 	}

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include "lib/paths.h"
@@ -167,6 +168,22 @@ int tune_state_open(struct tune_env *env, bool create)
 	return rootfs_open_dir(env->rf, SYSTEM_STATE_DIR);
 }
 
+int tune_state_lock(struct tune_env *env, bool exclusive)
+{
+	if (rootfs_is_live(env->rf) || env->lock_fd > 0)
+		return 0;
+	int fd = open(rootfs_path(env->rf), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) < 0) {
+		int r = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		close(fd);
+		return r;
+	}
+	env->lock_fd = fd;
+	return 0;
+}
+
 char *tune_state_why(const struct tune_env *env, int r)
 {
 	char *blocker = r == -ENOTDIR && rootfs_is_live(env->rf) ? not_a_directory(env->state_dir) : NULL;
@@ -253,15 +270,77 @@ int applied_load(const char *dir, json_object **out)
 	return jload_file(path, JSON_FILE_MAX, out);
 }
 
-int applied_load_at(int dfd, json_object **out)
+static const char *type_words(enum json_type t)
+{
+	switch (t) {
+	case json_type_int:
+	case json_type_double:
+		return "a number";
+	case json_type_array:
+		return "a list";
+	case json_type_object:
+		return "an object";
+	case json_type_string:
+		return "a string";
+	case json_type_boolean:
+		return "true or false";
+	default:
+		return "null";
+	}
+}
+
+/* The members status, revert and apply read, of the types they read. */
+static int applied_check(json_object *o, char **error)
+{
+	static const struct {
+		const char *key;
+		enum json_type type;
+	} members[] = {
+		{ "profiles", json_type_array }, { "knobs", json_type_array },	 { "build", json_type_object },
+		{ "bench", json_type_object },	 { "workdir", json_type_object }, { "boot_id", json_type_string },
+		{ "applied_at", json_type_string }, { "journaled", json_type_int },
+	};
+	if (!json_object_is_type(o, json_type_object))
+		return *error = xstrdup("not a JSON object"), -EBADMSG;
+	for (size_t i = 0; i < ARRAY_SIZE(members); i++) {
+		json_object *v = NULL;
+		if (json_object_object_get_ex(o, members[i].key, &v) && v && !json_object_is_type(v, members[i].type))
+			return *error = xasprintf("%s is %s, not %s", members[i].key, type_words(json_object_get_type(v)),
+						  type_words(members[i].type)),
+			       -EBADMSG;
+	}
+	json_object *profiles = jpath(o, "profiles"), *knobs = jpath(o, "knobs");
+	for (size_t i = 0; i < jarr_len(profiles); i++)
+		if (!json_object_is_type(json_object_array_get_idx(profiles, i), json_type_string))
+			return *error = xasprintf("profiles[%zu] is not a name", i), -EBADMSG;
+	for (size_t i = 0; i < jarr_len(knobs); i++) {
+		json_object *k = json_object_array_get_idx(knobs, i);
+		if (!jpath_str(k, "kind") || !jpath_str(k, "target"))
+			return *error = xasprintf("knobs[%zu] has no kind and target", i), -EBADMSG;
+	}
+	int64_t n;
+	if (jpath_int(o, "journaled", &n) && n < 0)
+		return *error = xstrdup("journaled is below 0"), -EBADMSG;
+	return 0;
+}
+
+int applied_load_at(int dfd, json_object **out, char **error)
 {
 	_cleanup_close_ int fd = open_regular_at(dfd, APPLIED_FILE, O_NOFOLLOW, NULL);
 	if (fd < 0)
 		return fd;
 	_cleanup_free_ char *text = NULL;
+	_cleanup_json_ json_object *o = NULL;
 	size_t len = 0;
 	int r = read_fd(fd, JSON_FILE_MAX, &text, &len);
-	return r < 0 ? r : jload_text(text, len, out);
+	if (r < 0)
+		return *error = xstrdup(strerror(-r)), r;
+	if (jload_text(text, len, &o) < 0)
+		return *error = xstrdup("not JSON"), -EBADMSG;
+	if ((r = applied_check(o, error)) < 0)
+		return r;
+	*out = TAKE_PTR(o);
+	return 0;
 }
 
 int applied_save_at(int dfd, json_object *o)

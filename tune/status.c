@@ -66,7 +66,7 @@ static int read_journal(struct tune_env *env, int dfd, struct jlog *l, bool *unr
 {
 	struct journal *j = NULL;
 	*l = (struct jlog){0};
-	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_READ, &j);
+	int r = dfd < 0 ? dfd : journal_open(dfd, env->state_dir, JOURNAL_READ, &j, error);
 	if (r == -ENOENT)
 		return 0;
 	if (r == -EACCES) {
@@ -80,10 +80,10 @@ static int read_journal(struct tune_env *env, int dfd, struct jlog *l, bool *unr
 				   r == -EBUSY ? "ubtune apply or revert is running right now" : why);
 		return r;
 	}
-	unsigned bad = 0;
-	r = journal_read(j, l, &bad);
+	_cleanup_free_ char *damage = NULL;
+	r = journal_read(j, l, &damage);
 	if (r < 0)
-		*error = r == -EBADMSG ? xasprintf("%s: line %u is damaged", journal_path(j), bad)
+		*error = r == -EBADMSG ? xasprintf("%s: %s", journal_path(j), damage)
 				       : xasprintf("cannot read %s: %s", journal_path(j), strerror(-r));
 	journal_close(j);
 	return r;
@@ -92,14 +92,20 @@ static int read_journal(struct tune_env *env, int dfd, struct jlog *l, bool *unr
 int tune_status(struct tune_env *env, json_object **out, char **error)
 {
 	_cleanup_json_ json_object *applied = NULL;
+	int r = tune_state_lock(env, false);
+	if (r < 0) {
+		*error = xasprintf("cannot read the state in %s: %s", env->state_dir,
+				   r == -EBUSY ? "ubtune apply or revert is running right now" : strerror(-r));
+		return r;
+	}
 	_cleanup_close_ int dfd = tune_state_open(env, false);
-	int r = dfd < 0 ? dfd : applied_load_at(dfd, &applied);
-	if (r == -ENOENT)
+	_cleanup_free_ char *bad = NULL;
+	r = dfd < 0 ? dfd : applied_load_at(dfd, &applied, &bad);
+	if (r == -ENOENT) {
 		applied = NULL;
-	else if (r < 0) {
-		_cleanup_free_ char *why = tune_state_why(env, r);
-		*error = xasprintf("cannot read %s/" APPLIED_FILE ": %s", env->state_dir,
-				   r == -EBADMSG ? "not JSON" : why);
+	} else if (r < 0) {
+		_cleanup_free_ char *why = dfd < 0 ? tune_state_why(env, r) : NULL;
+		*error = xasprintf("cannot read %s/" APPLIED_FILE ": %s", env->state_dir, why ?: bad);
 		return r;
 	}
 	struct jlog l;

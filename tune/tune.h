@@ -25,6 +25,7 @@ struct tune_env {
 	char *boot_id;   /* NULL when unknown */
 	struct svc *svc; /* NULL when services cannot be handled */
 	char *svc_why;
+	int lock_fd; /* > 0: the dump's root, locked (tune_state_lock()) */
 };
 
 /*
@@ -50,6 +51,12 @@ char *tune_state_why(const struct tune_env *env, int r);
  * directories apply made in a dump, and what a kill left of their making
  * or removal. */
 int tune_state_remove(struct tune_env *env);
+/* Keeps apply, revert and status apart (-EBUSY: another one holds it;
+ * exclusive for those that change the state): inside a dump the state
+ * directory comes and goes with them, so the lock is on the dump's root,
+ * held until tune_env_close(); on this machine the journal's own lock on
+ * the state directory, which stays, is the one. */
+int tune_state_lock(struct tune_env *env, bool exclusive);
 
 /* Opens the root and the service manager (with_services). */
 int tune_env_open(const char *root, bool with_services, struct tune_env *env, char **error);
@@ -81,9 +88,11 @@ void apply_result_free(struct apply_result *res);
 json_object *applied_merge(json_object *old, const struct profile *p, const struct plan *plan,
 			   const struct strv *refused, const char *boot_id);
 int applied_load(const char *dir, json_object **out);
-/* The same in the state directory opened by tune_state_open(); saved
- * through a temporary renamed over it. */
-int applied_load_at(int dfd, json_object **out);
+/* The same in the state directory opened by tune_state_open(), checked:
+ * -EBADMSG (*error says why) when it is not JSON or a member that status,
+ * apply and revert read is of another type; saved through a temporary
+ * renamed over it. */
+int applied_load_at(int dfd, json_object **out, char **error);
 int applied_save_at(int dfd, json_object *o);
 /* True when there was one to remove. */
 bool applied_remove_at(int dfd);

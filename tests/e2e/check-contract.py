@@ -21,7 +21,7 @@ CONTRACT = {
     "cpu.isolated": (S, True), "cpu.nohz_full": (S, True), "cpu.vulnerabilities": (O, True),
     "memory.total_kib": (N, True), "memory.available_kib": (N, True), "memory.swap_total_kib": (N, True),
     "memory.swap_used_kib": (N, True), "memory.thp": (S, True),
-    "virt.role": (S, False), "virt.hypervisor": (S, True), "virt.container": (S, True),
+    "virt.role": (S, False), "virt.hypervisor": (S, True), "virt.container": (S, True), "virt.cloud": (S, True),
     "virt.kvm_dev": (B, True), "virt.boot_el": (S, True), "virt.kvm_initialized": (B, True),
     "virt.config_virtualization": (S, True), "virt.steal_pct": (N, True),
     "virt.config_kvm": (S, True), "virt.cpuid": (O, True), "virt.evidence": (L, False),

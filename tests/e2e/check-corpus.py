@@ -5,7 +5,7 @@
 # printed scores (system, 2D, 3D) and every test's printed result, unit and index. Every file
 # of the directory must be listed unless the manifest says "only_listed". It counts the sources (a
 # repository, or a web site; a GitHub or GitLab address is its repository, a gist or a Bitbucket
-# snippet its owner's), the independent authors (each file's "author": the person or organisation
+# snippet its owner's; a write-up that only reached us transcribed, its title), the independent authors (each file's "author": the person or organisation
 # that ran and published the run, the same for a run reposted on other sites) and the format classes.
 # With --healthy, it also runs `ubtune diagnose --json` on every file and checks that no result
 # whose runs the manifest marks "healthy" gets a finding above low confidence.
@@ -73,6 +73,8 @@ def source_of(origin):
     repository, a gist or a Bitbucket snippet as its owner's."""
     if "repo" in origin:
         return origin["repo"]
+    if "write_up" in origin:
+        return "write-up: " + origin["write_up"]
     parts = origin["url"].split("/")
     host = parts[2][4:] if parts[2].startswith("www.") else parts[2]
     if host in ("github.com", "gitlab.com"):

@@ -54,4 +54,24 @@ grep -q "stopped by SIGTERM before any test finished; nothing is stored" "$T/err
 	fail "SIGTERM message: $(tail -n 3 "$T/err2")"
 [ "$("$UBTUNE" history --json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1 ] ||
 	fail "a result was stored for a run with no finished test"
+
+# SIGTERM while the workloads compile (a profile's compiler flags): a
+# message, make and its compilers gone, and no half-built cache directory
+if [ ${#ENGINE[@]} = 0 ]; then
+	mkdir -p "$T/profiled"
+	printf '{"profiles": ["flags"], "build": {"cc": "gcc", "cflags": "-O2 -fno-inline"}}\n' >"$T/profiled/applied.json"
+	UBTUNE_STATE_DIR=$T/profiled UBTUNE_CACHE_DIR=$T/compile-cache "$UBTUNE" bench --quick --tests syscall \
+		--copies 1 --force --no-store >"$T/out3" 2>"$T/err3" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -n "$(ls -A "$T/compile-cache/workloads" 2>/dev/null)" ] && break
+		sleep 0.1
+	done
+	[ -n "$(ls -A "$T/compile-cache/workloads" 2>/dev/null)" ] || { kill -9 $pid; fail "the compile did not start"; }
+	wait_for_processes $pid 1 "$T/procs3"
+	stop_and_check $pid TERM 143 "$T/procs3"
+	grep -q "stopped by SIGTERM while compiling the workloads; the half-built .* is removed, nothing is cached" \
+		"$T/err3" || fail "no message about the compile: $(tail -n 3 "$T/err3")"
+	[ -z "$(ls -A "$T/compile-cache/workloads")" ] || fail "half-built: $(ls "$T/compile-cache/workloads")"
+fi
 pass

@@ -68,6 +68,40 @@ cd "$T" || fail "no temporary directory"
 [ "$(comp ubtune bench --tests dhry2reg,wh)" = dhry2reg,whetstone-double ] ||
 	fail "completion of '--tests dhry2reg,wh': $(comp ubtune bench --tests dhry2reg,wh)"
 [ "$(comp ubtune bench --unixbench /tmp --engine r)" = run ] || fail "completion of '--engine r'"
+# the binary asked is the one typed, on PATH or not; --color WHEN before the command too
+build_comp() {
+	PATH=/usr/bin:/bin bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _ubtune
+		echo "${COMPREPLY[*]}"' _ "$SRCDIR/completion/ubtune.bash" "$@"
+}
+[ "$(build_comp "$UBTUNE" dia)" = diagnose ] || fail "completion of '$UBTUNE dia': $(build_comp "$UBTUNE" dia)"
+[ "$(build_comp "$UBTUNE" --color "")" = "auto always never" ] ||
+	fail "completion of '--color ': $(build_comp "$UBTUNE" --color "")"
+[ "$(build_comp "$UBTUNE" --color never show --j)" = --json ] || fail "completion after --color never"
+# an interactive bash finds the completion for build/ubtune as typed (its
+# last component names it) and offers the commands
+(cd "$(dirname "$UBTUNE")/.." && $PY - "$SRCDIR/completion/ubtune.bash" "$(basename "$(dirname "$UBTUNE")")/ubtune" \
+	>"$T/pty" 2>&1) <<'PY' || fail "interactive completion of '${UBTUNE#*/build}': $(tr -d '\r' <"$T/pty" | tail -3)"
+import os, pty, select, sys, time
+script, typed = sys.argv[1:3]
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ.update(PS1="$ ", INPUTRC="/dev/null", PATH="/usr/bin:/bin")
+    os.execvp("bash", ["bash", "--norc", "--noprofile", "-i"])
+out = b""
+def read(seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end and b"diagnose " not in out.split(b"sourced")[-1]:
+        if select.select([fd], [], [], 0.1)[0]:
+            out += os.read(fd, 65536)
+os.write(fd, f"bind 'set enable-bracketed-paste off'; . {script}; echo sourced\n".encode())
+read(3)
+os.write(fd, f"{typed} dia\t".encode())
+read(10)
+os.kill(pid, 9)
+sys.stdout.write(out.decode(errors="replace"))
+sys.exit(0 if f"{typed} diagnose ".encode() in out.split(b"sourced")[-1] else 1)
+PY
 expect_exit 2 "$UBTUNE" bench --engine run
 grep -q -- "--engine is for --unixbench DIR" "$T/stderr" || fail "bench --engine alone: $(cat "$T/stderr")"
 expect_exit 2 "$UBTUNE" bench --iterations 0

@@ -10,8 +10,10 @@ RESULT="$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json"
 GOLDEN="$SRCDIR/tests/golden"
 # a private results store: the goldens must not see the user's history
 
-"$UBTUNE" diagnose "$RESULT" >"$T/text" 2>"$T/err" || fail "diagnose failed: $(cat "$T/err")"
-"$UBTUNE" diagnose --json "$RESULT" >"$T/json" 2>"$T/err" || fail "diagnose --json failed: $(cat "$T/err")"
+# the level against a frozen model (tests/fixtures/expect/README.md)
+EXPECT=(--catalogue "$SRCDIR/tests/fixtures/expect/cpus.ini" --model "$SRCDIR/tests/fixtures/expect/expect.ini")
+"$UBTUNE" diagnose "${EXPECT[@]}" "$RESULT" >"$T/text" 2>"$T/err" || fail "diagnose failed: $(cat "$T/err")"
+"$UBTUNE" diagnose --json "${EXPECT[@]}" "$RESULT" >"$T/json" 2>"$T/err" || fail "diagnose --json failed: $(cat "$T/err")"
 [ -s "$T/err" ] && fail "diagnose wrote to stderr: $(cat "$T/err")"
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then
 	cp "$T/text" "$GOLDEN/diagnose-rpi4-undervoltage.txt"

@@ -22,6 +22,8 @@ done < <(find unixbench-logs results -type f ! -name README.md ! -name '*.py' | 
 cases[unixbench-logs/mangled/index-column.txt.copies-1]="--copies 1 unixbench-logs/mangled/index-column.txt"
 cases[unixbench-logs/mangled/index-only.txt.copies-1]="--copies 1 unixbench-logs/mangled/index-only.txt"
 
+# the level is judged against a frozen model (tests/fixtures/expect/README.md)
+expect=(--catalogue expect/cpus.ini --model expect/expect.ini)
 start=$EPOCHSECONDS
 n=0
 got=()
@@ -36,8 +38,8 @@ for name in "${!cases[@]}"; do
 	session "$T/got/import/$name.txt" import --json --no-store "${args[@]}"
 	session "$T/got/import/$name.txt" import "${args[@]}"
 	export UBTUNE_STATE_DIR="$T/empty-$n"
-	session "$T/got/diagnose/$name.txt" diagnose "${args[@]}"
-	session "$T/got/diagnose/$name.txt" diagnose --json "${args[@]}"
+	session "$T/got/diagnose/$name.txt" diagnose "${expect[@]}" "${args[@]}"
+	session "$T/got/diagnose/$name.txt" diagnose --json "${expect[@]}" "${args[@]}"
 	got+=("$T/got/import/$name.txt" "$T/got/diagnose/$name.txt")
 done
 $PY "$SRCDIR/tests/e2e/normalize-now.py" "$start" "$EPOCHSECONDS" "${got[@]}" || fail "cannot normalise the outputs"

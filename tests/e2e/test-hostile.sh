@@ -118,6 +118,38 @@ printf '{"schema": "ubtune.result/1", "runs": [' >"$IN/cut.json"
 row1 2 '^ubtune: deep.json: not valid JSON' import deep.json
 row1 2 '^ubtune: cut.json: not valid JSON' diagnose cut.json
 
+# ---- control characters in a record's strings --------------------------------
+# a result whose host and a test's name hold a terminal's escapes (clear the
+# screen, set the title, a C1 CSI, a bell, a carriage return): the text outputs show
+# them escaped, never raw; JSON keeps them as JSON escapes them
+$PY - "$SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" "$IN/escapes.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["host"] = "evil\x1b[2J\x1b]0;pwned\x07\u009b31m\rhost"
+d["run_id"] = "e" * 32
+d["runs"][0]["tests"][0]["name"] = "Dhrystone\x1b[31m red"
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+ESC_ST=$T/state-escapes
+UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" import "$IN/escapes.json" >/dev/null 2>&1 || fail "cannot import the record of escapes"
+for cmd in "show 1" "history" "compare 1 $SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" \
+	"compare --markdown 1 $SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" \
+	"fleet 1 $SRCDIR/tests/fixtures/results/rpi4-undervoltage.json" "diagnose 1"; do
+	# shellcheck disable=SC2086
+	(cd "$IN" && UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" $cmd >"$T/out" 2>&1) || fail "$cmd on escapes failed: $(head -3 "$T/out")"
+	$PY - "$T/out" <<'PYEOF' || fail "$cmd prints a control character raw: $(grep -a evil "$T/out" | head -2 | cat -v)"
+import sys
+text = open(sys.argv[1], "rb").read()
+bad = [c for c in text if (c < 0x20 and c not in b"\n") or c == 0x7f] + [1 for i in range(len(text) - 1) if text[i:i + 2] == b"\xc2\x9b"]
+assert not bad, bad
+# where the host is named, it is named escaped (diagnose does not name it)
+assert b"evil" not in text or b"evil\\x1b[2J\\x1b]0;pwned\\x07\\u009b31m\\x0dhost" in text, "no escaped host"
+PYEOF
+done
+UBTUNE_STATE_DIR=$ESC_ST "$UBTUNE" show --json 1 >"$T/out" 2>&1
+[ "$(json_get "$T/out" 'd["host"]')" = "$($PY -c 'print("evil\x1b[2J\x1b]0;pwned\x07\u009b31m\rhost")')" ] ||
+	fail "show --json changed the host"
+
 # ---- FIFOs, sockets and devices where a file is expected -------------------
 mkfifo "$IN/fifo"
 $PY -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$IN/sock"
@@ -136,10 +168,36 @@ row1 2 "^ubtune: $dev is a character device, not a regular file$" apply --check 
 row1 2 '^ubtune: --record fifo is a FIFO, not a regular file$' apply --dry-run --record fifo generic
 row1 2 "^ubtune: --record $dev is a character device" apply --dry-run --record "$dev" generic
 
+# ---- reference data: the CPU catalogue, the model, the database of runs -------
+printf '[core A]\narch = aarch64\ngroup = g\nmidr = 0x41-0xd08\n' >"$IN/midr.ini"
+printf '[core A]\narch = aarch64\ngroup = g\nmatch = a\n[cpu B]\ncore = C\nmatch = b\n' >"$IN/core.ini"
+printf '[core A]\0\n' >"$IN/nul.ini"
+printf '[model]\nschema = ubtune.expect/1\n[core A]\nlevel = 1 2\n' >"$IN/model.ini"
+printf '[core X]\nruns = 1\n' >"$IN/nomodel.ini"
+{ head -1 "$SRCDIR/reference/runs.jsonl"; echo '{"id": "r#1", "source": "s", "tests": {"dhry2reg": "fast"}}'; } >"$IN/runs.jsonl"
+{ head -1 "$SRCDIR/reference/runs.jsonl"; echo '{"id": "r#1", "source": "s", "tests": {"dhry9": 1}}'; } >"$IN/test.jsonl"
+{ head -1 "$SRCDIR/reference/runs.jsonl"; echo '{"id": "r#1"'; } >"$IN/cut.jsonl"
+head -c 5000000 /dev/zero | tr '\0' '#' >"$IN/big.ini"
+row1 2 "^ubtune: midr.ini:4: \[core A\] midr: '0x41-0xd08' is not IMPLEMENTER:PART" diagnose --catalogue midr.ini 1
+row1 2 "^ubtune: core.ini:6: \[cpu B\] core: 'C' is not a \[core\] of this file$" diagnose --catalogue core.ini 1
+row1 2 '^ubtune: nul.ini: contains NUL bytes, not a CPU catalogue$' diagnose --catalogue nul.ini 1
+row1 2 '^ubtune: cannot read big.ini: File too large$' diagnose --catalogue big.ini 1
+row1 2 '^ubtune: fifo is a FIFO, not a regular file$' diagnose --catalogue fifo 1
+row1 2 '^ubtune: model.ini:1: \[model\] tests: missing$' diagnose --model model.ini 1
+row1 2 '^ubtune: nomodel.ini: the first section is not \[model\], not an expectation model$' diagnose --model nomodel.ini 1
+row1 2 '^ubtune: midr.ini:4: \[core A\] midr: ' reference cores --catalogue midr.ini
+row1 2 '^ubtune: runs.jsonl:2: tests.dhry2reg: not a number$' reference --database runs.jsonl
+row1 2 '^ubtune: test.jsonl:2: tests.dhry9: not an index test$' reference --database test.jsonl
+row1 2 '^ubtune: cut.jsonl:2: not a JSON object$' reference search x --database cut.jsonl
+row1 2 '^ubtune: binary: contains NUL bytes, not a reference database$' reference --database binary
+row1 2 '^ubtune: fifo is a FIFO, not a regular file$' reference --database fifo
+row1 2 "^ubtune: no run 'nope' in " reference show nope
+
 # ---- result ids --------------------------------------------------------------
 for c in show export; do
-	for id in -1 0 99999999999999999999 '1;DROP TABLE' "1' OR '1'='1" last~99999999999999999999; do
-		row1 2 "^ubtune: '$id' is not a result id" $c -- "$id"
+	for id in -1 0 99999999999999999999 '1;DROP TABLE' "1' OR '1'='1" last~99999999999999999999 \
+		' 1' +1 '1 ' 0x1 'last~ 1' last~+1; do
+		row1 2 "^ubtune: '$(sed 's/[][\\.*^$+?(){}|]/\\&/g' <<<"$id")' is not a result id" $c -- "$id"
 	done
 	row1 1 "^ubtune: there is no result '9'" $c 9
 done
@@ -221,6 +279,15 @@ fi
 row 0 '' probe --root out-dump
 grep -q 'proc/cpuinfo' "$T/out" || fail "probe of a dump whose cpuinfo leads out of it does not say it is missing"
 row 0 '' probe --json --root loop-dump
+# a cgroup 2000 levels deep with files that are no numbers and a link out of the dump
+dump cgroup-dump && printf '0::/%s\n1:cpu,cpuset:/..\n' "$(printf 'a/%.0s' {1..2000})" >"$IN/cgroup-dump/proc/self/cgroup" &&
+	mkdir -p "$IN/cgroup-dump/sys/fs/cgroup/a" && printf 'max -1\n' >"$IN/cgroup-dump/sys/fs/cgroup/cpu.max" &&
+	printf '99999999999999999999 0\n' >"$IN/cgroup-dump/sys/fs/cgroup/a/cpu.max" &&
+	printf 'nr_periods 18446744073709551615999\nthrottled_usec x\n' >"$IN/cgroup-dump/sys/fs/cgroup/cpu.stat" &&
+	printf '0-99999999\n' >"$IN/cgroup-dump/sys/fs/cgroup/cpuset.cpus.effective" &&
+	ln -s ../../../../../../../etc "$IN/cgroup-dump/sys/fs/cgroup/memory.max"
+row 0 '' probe --json --root cgroup-dump
+[ "$(json_get "$T/out" 'd["cgroup"]["cpu_quota_cpus"]')" = None ] || fail "a cgroup's garbage became a CPU quota"
 row1 1 '^ubtune: root fifo: Not a directory$' probe --root fifo
 row1 1 '^ubtune: root /dev/null: Not a directory$' probe --root /dev/null
 
@@ -259,6 +326,15 @@ archive("through", [(entry("sys", type=tarfile.SYMTYPE, linkname=outside), None)
 archive("devices", [(entry("proc/cpuinfo", type=tarfile.CHRTYPE, devmajor=1, devminor=5), None),
                     (entry("proc/stat", type=tarfile.FIFOTYPE), None),
                     (entry("proc/meminfo", type=tarfile.BLKTYPE, devmajor=8, devminor=0), None)])
+# nothing but devices; 900 directories one in the other; no proc/ or sys/
+with tarfile.open(f"{d}/only-devices.tar.gz", "w:gz") as tf:
+    tf.addfile(entry("proc/cpuinfo", type=tarfile.CHRTYPE, devmajor=1, devminor=5))
+    tf.addfile(entry("proc/stat", type=tarfile.FIFOTYPE))
+with tarfile.open(f"{d}/deep.tar.gz", "w:gz") as tf:
+    for i in range(1, 901):
+        tf.addfile(entry("d/" * i, type=tarfile.DIRTYPE))
+with tarfile.open(f"{d}/no-dump.tar.gz", "w:gz") as tf:
+    tf.addfile(entry("etc/hostname", size=2), io.BytesIO(b"x\n"))
 # a gzip bomb: 1 GiB of zeros in one entry, 1 MB packed (gzip members of
 # zeros one after the other make one stream)
 def gz(data):
@@ -278,10 +354,18 @@ if built_with archive; then
 	row1 1 "absolute.tar.gz: unsafe entry name '$T/outside/y'" probe --root absolute.tar.gz
 	row1 1 'through.tar.gz: ' probe --root through.tar.gz
 	row 0 '' probe --json --root devices.tar.gz
+	# said of the archive, never of the directory it was unpacked into
+	row1 1 "^ubtune: only-devices.tar.gz: none of its 2 entries is a file, directory or symlink" \
+		probe --root only-devices.tar.gz
+	row1 1 "^ubtune: deep.tar.gz: entry 'd/d/.*' lies 65 directories deep, more than a dump's \\(64\\)$" \
+		probe --root deep.tar.gz
+	row1 1 "^ubtune: root $IN/no-dump.tar.gz:/etc does not look like a machine dump" probe --root no-dump.tar.gz
+	row1 1 "^ubtune: root $IN/no-dump.tar.gz:/etc does not look like a machine dump" \
+		gather -o "$T/never.tar.gz" --root no-dump.tar.gz
 	row1 1 'bomb.tar.gz: entry' gather -o "$T/never.tar.gz" --root bomb.tar.gz
 	[ ! -e "$T/never.tar.gz" ] || fail "gather of a refused archive wrote its output"
 else
-	for a in bomb dotdot absolute through devices; do
+	for a in bomb dotdot absolute through devices only-devices deep; do
 		row1 1 "$a.tar.gz: reading an archive needs libarchive" probe --root "$a.tar.gz"
 	done
 fi

@@ -13,6 +13,10 @@ export COLUMNS=100
 
 GOLDEN="$SRCDIR/tests/golden/report"
 export TZ=UTC
+# the level against a frozen model (tests/fixtures/expect/README.md): the only data the reports read
+mkdir -p "$T/data/reference"
+cp "$SRCDIR/tests/fixtures/expect/cpus.ini" "$SRCDIR/tests/fixtures/expect/expect.ini" "$T/data/reference/"
+export UBTUNE_DATADIR=$T/data
 cd "$SRCDIR/tests/fixtures" || fail "no fixtures"
 
 inputs=()

@@ -20,10 +20,10 @@ grep -q "already stored as result 2" "$T/stdout" || fail "a second import stored
 
 expect_exit 0 "$UBTUNE" history --json
 [ "$(json_get "$T/stdout" '[(e["id"], e["run_id"][:4], e["copies"], e["scores"], e["flags"]) for e in d]')" = \
-	"[(1, '0123', [4], [1.5], ['imported']), (2, 'fedc', [4], [2.5], ['imported'])]" ] ||
+	"[(1, '0123', [4], [1.5], ['imported', 'unjudged']), (2, 'fedc', [4], [2.5], ['imported', 'unjudged'])]" ] ||
 	fail "history --json: $(cat "$T/stdout")"
 expect_exit 0 "$UBTUNE" history
-grep -q '^ *2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported$' "$T/stdout" ||
+grep -q '^ *2  2026-01-02 12:00  board .*unixbench 6.0.0  4 .*2.5 .*imported, unjudged$' "$T/stdout" ||
 	fail "history: $(cat "$T/stdout")"
 # each column header sits over its values
 for col in STARTED:2026-01-02 HOST:board SUITE:unixbench COPIES:4 SCORE:2.5 FLAGS:imported; do
@@ -32,9 +32,16 @@ for col in STARTED:2026-01-02 HOST:board SUITE:unixbench COPIES:4 SCORE:2.5 FLAG
 	[ "$h" = "$v" ] || fail "history: ${col%%:*} at column $h, its value at $v: $(cat "$T/stdout")"
 done
 
-# show and export give the record that went in; references resolve
+# show and export give the record that went in, with its verdict as judged
+# now (an imported report without passes cannot be judged); references resolve
 expect_exit 0 "$UBTUNE" export last~1 -o "$T/out.json"
-$PY -c 'import json, sys; a, b = (json.load(open(p)) for p in sys.argv[1:]); sys.exit(a != b)' "$T/a.json" "$T/out.json" ||
+$PY -c 'import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+v = b.pop("verdict")
+for run in b["runs"]:
+    for t in run["tests"]:
+        t.pop("verdict")
+sys.exit(a != b or v["state"] != "not judged")' "$T/a.json" "$T/out.json" ||
 	fail "export differs from the imported record"
 expect_exit 0 "$UBTUNE" show last --json
 cmp -s "$T/stdout" <("$UBTUNE" export 2) || fail "show --json and export differ"
@@ -61,4 +68,19 @@ else
 		fail "result files: $(ls -a "$T/state/results")"
 	[ "$(wc -l <"$T/state/results/index")" = 2 ] || fail "index: $(cat "$T/state/results/index")"
 fi
+
+# eight imports of one run at once: one stores it, seven say it is there, by its id
+result_record "$T/c.json" 00112233445566778899aabbccddeeff 3.5
+for round in 1 2; do
+	export UBTUNE_STATE_DIR=$T/race$round
+	for i in 1 2 3 4 5 6 7 8; do
+		"$UBTUNE" import "$T/c.json" >"$T/race.$i" 2>&1 &
+	done
+	wait
+	sed "s|^$T/c.json: ||" "$T"/race.? | sort | uniq -c | sed 's/^ *//' >"$T/said"
+	[ "$(cat "$T/said")" = "$(printf '7 already stored as result 1\n1 stored as result 1')" ] ||
+		fail "eight imports at once said: $(cat "$T"/race.?)"
+	[ "$("$UBTUNE" history --json | $PY -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1 ] ||
+		fail "eight imports at once stored more than one result"
+done
 pass

@@ -133,11 +133,83 @@ grep -q "reset     policy4 (CPUs 4-7) governor: set to performance before a rebo
 [ ! -e "$R/var/tmp/bench" ] || fail "revert after reboot left the created directories"
 [ ! -e "$STATE/journal" ] || fail "revert after reboot kept the journal"
 
+# --json: the list, a check, the plan (nothing changed), what apply did and what revert put back
+expect_exit 0 "$UBTUNE" apply --list --json
+json_get "$T/stdout" 'sorted(p["name"] for p in d)' | grep -q "'rpi4'" || fail "apply --list --json: $(head -c 300 "$T/stdout")"
+expect_exit 0 "$UBTUNE" apply --check --json rpi4
+[ "$(json_get "$T/stdout" '(d["valid"], d["chain"])')" = "(True, ['generic', 'rpi4'])" ] || fail "apply --check --json"
+rm -rf "$R" && cp -a "$T/pristine" "$R"
+expect_exit 0 apply --dry-run --json "$T/t.profile"
+[ "$(json_get "$T/stdout" '(d["schema"], d["dry_run"], len(d["actions"]) > 0, "result" in d)')" = \
+	"('ubtune.apply/1', True, True, False)" ] || fail "apply --dry-run --json: $(head -c 400 "$T/stdout")"
+[ ! -e "$STATE" ] || fail "apply --dry-run --json changed the root"
+expect_exit 0 apply --json "$T/t.profile"
+[ "$(json_get "$T/stdout" '(d["dry_run"], d["result"]["applied"] == len(d["actions"]), d["result"]["failure"])')" = \
+	"(False, True, None)" ] || fail "apply --json: $(json_get "$T/stdout" 'd.get("result")')"
+expect_exit 0 "$UBTUNE" revert --json --root "$R"
+[ "$(json_get "$T/stdout" '(d["schema"], d["cleared"], {i["outcome"] for i in d["items"]} <= {"restored", "already"}, len(d["items"]) > 0)')" = \
+	"('ubtune.revert/1', True, True, True)" ] || fail "revert --json: $(head -c 400 "$T/stdout")"
+same_as_pristine "apply --json and revert --json"
+
 # a damaged journal stops revert before it changes anything
 rm -rf "$R" && cp -a "$T/pristine" "$R"
 expect_exit 0 apply "$T/t.profile"
 sed -i '3s/.*/{"op": broken/' "$STATE/journal"
 expect_exit 1 "$UBTUNE" revert --root "$R"
-grep -q "journal: line 3 is damaged; nothing was changed" "$T/stderr" || fail "damaged journal: $(cat "$T/stderr")"
+grep -q "journal: line 3 (byte [0-9]*): not a journal entry; nothing was changed or cleared" "$T/stderr" ||
+	fail "damaged journal: $(cat "$T/stderr")"
 [ "$(cat "$CPUFREQ/policy4/scaling_governor")" = performance ] || fail "revert changed something"
+
+# a journal that cannot be read whole is refused, said where, and kept with
+# applied.json: a NUL byte, emptied, cut short, gone; apply refuses it too
+damaged() { # damaged WHAT PATTERN EDIT...: revert and apply refuse the journal EDIT leaves
+	local what=$1 pattern=$2
+	shift 2
+	rm -rf "$R" && cp -a "$T/pristine" "$R"
+	expect_exit 0 apply "$T/t.profile"
+	"$@"
+	cp "$STATE/applied.json" "$T/applied.before"
+	[ -e "$STATE/journal" ] && cp "$STATE/journal" "$T/journal.before"
+	expect_exit 1 "$UBTUNE" revert --root "$R"
+	grep -Eq "$pattern" "$T/stderr" || fail "$what: revert said $(cat "$T/stderr")"
+	grep -q "Done" "$T/stdout" && fail "$what: revert says it is done"
+	[ "$(cat "$CPUFREQ/policy4/scaling_governor")" = performance ] || fail "$what: revert changed a knob"
+	cmp -s "$STATE/applied.json" "$T/applied.before" || fail "$what: applied.json was cleared"
+	if [ -e "$T/journal.before" ]; then
+		cmp -s "$STATE/journal" "$T/journal.before" || fail "$what: the journal was changed"
+		expect_exit 1 apply "$T/t.profile"
+		grep -Eq "$pattern|nothing was changed" "$T/stderr" || fail "$what: apply said $(cat "$T/stderr")"
+		cmp -s "$STATE/journal" "$T/journal.before" || fail "$what: apply wrote to the journal"
+		rm -f "$T/journal.before"
+	else
+		expect_exit 1 apply "$T/t.profile"
+		grep -Eq "$pattern" "$T/stderr" || fail "$what: apply said $(cat "$T/stderr")"
+		[ -e "$STATE/journal" ] && fail "$what: apply left a journal"
+	fi
+	cmp -s "$STATE/applied.json" "$T/applied.before" || fail "$what: apply changed applied.json"
+}
+nul() { printf '\0' | dd of="$STATE/journal" bs=1 seek=40 conv=notrunc status=none; }
+damaged "a NUL byte" "journal: line 1 \(byte 40\): a NUL byte; the journal is damaged; nothing was changed or cleared" nul
+damaged "an empty journal" "journal holds 0 changes, but apply journaled [0-9]+ \(applied.json\)" truncate -s 0 "$STATE/journal"
+cut() { head -n 2 "$STATE/journal" >"$T/cut" && cat "$T/cut" >"$STATE/journal"; }
+damaged "a journal cut short" "journal holds 1 change, but apply journaled [0-9]+ \(applied.json\)" cut
+damaged "a journal gone" "journal holds 0 changes, but apply journaled" rm "$STATE/journal"
+# an applied.json from before the count: an empty journal is as lost
+uncounted() { $PY -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["journaled"]; json.dump(d, open(sys.argv[1], "w"))' "$STATE/applied.json"; truncate -s 0 "$STATE/journal"; }
+damaged "an empty journal, applied.json uncounted" "journal holds no change, but applied.json lists [0-9]+ knobs" uncounted
+
+# status, apply and revert refuse an applied.json they cannot read
+for garbage in 'not json' '[1, 2]' '{"profiles": 5}' '{"profiles": ["a"], "knobs": [{"what": "x"}]}'; do
+	rm -rf "$R" && cp -a "$T/pristine" "$R"
+	expect_exit 0 apply "$T/t.profile"
+	printf '%s\n' "$garbage" >"$STATE/applied.json"
+	expect_exit 1 "$UBTUNE" status --root "$R"
+	grep -Eq "cannot read .*/applied.json: (not JSON|not a JSON object|profiles is a number, not a list|knobs\[0\] has no kind and target)$" \
+		"$T/stderr" || fail "status of '$garbage': $(cat "$T/stderr")"
+	[ -s "$T/stdout" ] && fail "status of '$garbage' printed: $(cat "$T/stdout")"
+	expect_exit 1 "$UBTUNE" revert --root "$R"
+	grep -q "applied.json: .*; nothing was changed" "$T/stderr" || fail "revert of '$garbage': $(cat "$T/stderr")"
+	expect_exit 1 apply "$T/t.profile"
+	grep -q "applied.json: .*; nothing was changed" "$T/stderr" || fail "apply on '$garbage': $(cat "$T/stderr")"
+done
 pass

@@ -147,4 +147,32 @@ grep -q '^HOST  *score  *vs median  *dhry  *whet  *execl  *fc1k  *fc256  *fc4k  
 grep -q 'left out' "$T/fleet200" && fail "the fleet at 200 columns left something out"
 grep -q '^  host b7 scores 50 % below its 4 peers in File Copy 1024 (1 copy): its workdir is on ext4 on a rotating disk, theirs on ext4 on an SD card$' \
 	"$T/fleet200" || fail "the outlier's sentence at 200 columns: $(cat "$T/fleet200")"
+
+# probe fits 70 columns on every fixture root, long paths too: cut after a '/'
+for root in "$FIXTURES"/*/; do
+	COLUMNS=70 "$UBTUNE" probe --root "$root" >"$T/probe70" 2>/dev/null
+	$PY - "$T/probe70" <<'PY' || fail "probe --root $(basename "$root") at 70 columns: $(cat "$T/long")"
+import sys
+bad = [l for l in open(sys.argv[1], encoding="utf-8").read().split("\n") if len(l) > 70]
+open(sys.argv[1].replace("probe70", "long"), "w").write("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+done
+
+# on a terminal, a notice on stderr wraps at its width under its start; in
+# a pipe or a file it stays one line
+cp -a "$FIXTURES/rpi4-undervoltage" "$T/notice-root"
+COLUMNS=80 script -qec "$UBTUNE apply --root $T/notice-root rpi4 >/dev/null" /dev/null >"$T/tty" 2>&1
+$PY - "$T/tty" <<'PY' || fail "stderr at 80 columns on a terminal: $(cat -v "$T/tty")"
+import sys
+lines = [l for l in open(sys.argv[1], encoding="utf-8").read().replace("\r", "").split("\n") if l]
+notice = [i for i, l in enumerate(lines) if "journaled, not carried out" in l or l.startswith("ubtune: tmpfs")]
+assert notice and lines[notice[0]].startswith("ubtune: tmpfs on /var/tmp/ubtune-work"), lines
+assert all(len(l) <= 80 for l in lines), [l for l in lines if len(l) > 80]
+assert lines[notice[0] + 1].startswith("        ") and "mounts nothing" in " ".join(lines), lines
+PY
+"$UBTUNE" revert --root "$T/notice-root" >/dev/null 2>&1
+COLUMNS=80 "$UBTUNE" apply --root "$T/notice-root" rpi4 >/dev/null 2>"$T/err"
+grep -q "^ubtune: tmpfs on /var/tmp/ubtune-work, size=256M: none -> tmpfs journaled, not carried out: with --root, apply changes files of the root only and mounts nothing$" \
+	"$T/err" || fail "a notice in a file is not one line: $(cat "$T/err")"
 pass

@@ -122,6 +122,10 @@ static int setup_root(void **state)
 	put("sys/class/thermal/thermal_zone0/trip_point_0_type", "active\n");
 	put("sys/class/thermal/thermal_zone0/trip_point_1_temp", "80000\n");
 	put("sys/class/thermal/thermal_zone0/trip_point_1_type", "passive\n");
+	/* a slice with a CPU quota of half a CPU */
+	put("proc/self/cgroup", "0::/bench.slice\n");
+	put("sys/fs/cgroup/bench.slice/cpu.max", "50000 100000\n");
+	put("sys/fs/cgroup/bench.slice/cpu.stat", "usage_usec 10\nnr_periods 2\nnr_throttled 0\nthrottled_usec 0\n");
 	return 0;
 }
 
@@ -182,6 +186,9 @@ static void sampler_events_from_readings(void **state)
 		}
 		if (t == 3)
 			put("sys/devices/system/cpu/cpu0/thermal_throttle/core_throttle_count", "10\n");
+		if (t >= 2)
+			put("sys/fs/cgroup/bench.slice/cpu.stat", "nr_periods %d\nnr_throttled %d\nthrottled_usec %d\n",
+			    10 * t, t == 2 ? 4 : 9, t == 2 ? 250000 : 600000);
 		sampler_tick(s, t, base + t);
 	}
 	sampler_set_phase(s, syscall_test, 2);
@@ -207,6 +214,8 @@ static void sampler_events_from_readings(void **state)
 			     "2 copies; above the trip for 1 s" },
 		{ "swap", "swapping started at 12:00:02 during Pipe Throughput, 2 copies: 10 pages in, 0 out over 1 s" },
 		{ "throttle", "thermal throttle counters rose by 3 (CPU 0) during Pipe Throughput, 2 copies" },
+		{ "cpu-quota", "the cgroup's CPU quota held ubtune's processes back for 0.6 s in 9 periods during "
+			       "Pipe Throughput, 2 copies" },
 	};
 	json_object *ev = sampler_events(s);
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
@@ -237,12 +246,18 @@ static void sampler_events_from_readings(void **state)
 	assert_float_equal(others, 50.0, 1e-9); /* pid 301 descends from 300: left out */
 	assert_jstr(json_object_array_get_idx(samples, 1), "alarms.0", "hwmon0 rpi_volt in0_lcrit_alarm");
 	assert_jstr(json_object_array_get_idx(samples, 4), "test", "syscall");
+	assert_int_equal(jint(json_object_array_get_idx(samples, 1), "throttled_ms"), 250);
+	assert_int_equal(jint(json_object_array_get_idx(samples, 4), "throttled_ms"), 0);
 
 	json_object *sum = sampler_summary(s);
 	assert_int_equal(jint(sum, "count"), 5);
 	assert_int_equal(jint(sum, "max_temp_mc"), 85000);
 	assert_int_equal(jint(sum, "min_mhz"), 600);
 	assert_int_equal(jint(sum, "sources.hwmon_alarms"), 1);
+	assert_jstr(sum, "sources.cgroup", "/sys/fs/cgroup/bench.slice");
+	double throttled;
+	assert_true(jpath_double(sum, "throttled_s", &throttled));
+	assert_float_equal(throttled, 0.6, 1e-9);
 	json_object_put(sum);
 	sampler_free(s);
 }

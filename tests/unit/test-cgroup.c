@@ -81,6 +81,7 @@ static void quota_and_cpuset(void **state)
 	assert_int_equal(jint(rec, "cgroup.cpu_weight"), 50);
 	assert_int_equal(jint(rec, "cgroup.memory_max"), 8589934592);
 	assert_jstr(rec, "cgroup.affinity", "0-15");
+	assert_jstr(rec, "cgroup.allowed", "4-7");
 	assert_int_equal(jint(rec, "cgroup.cpus"), 1);
 	struct finding f;
 	assert_true(rule_fires("cgroup.cpu-quota", rec, &f));
@@ -95,12 +96,14 @@ static void quota_and_cpuset(void **state)
 static void legacy_cpusets(void **state)
 {
 	static const struct {
-		const char *dump, *cpuset, *source;
+		const char *dump, *cpuset, *source, *mems;
 		int cpus;
 	} cases[] = {
-		{ "hwloc-16amd64-8n2c-cpusets", "0-6,12-15", "/dev/cpuset/dummy/cpus", 10 },
-		{ "hwloc-16em64t-4s2ca2c-cpusetreorder", "2-11,13", "/dev/cpuset/prout/cpus", 11 },
-		{ "hwloc-32amd64-4s2n4c-cgroup2", "0-5", "/cgroup/unified/uid_2008/job_15389/step_0/cpuset.cpus.effective", 6 },
+		{ "hwloc-16amd64-8n2c-cpusets", "0-6,12-15", "/dev/cpuset/dummy/cpus", "1-4", 10 },
+		{ "hwloc-16em64t-4s2ca2c-cpusetreorder", "2-11,13", "/dev/cpuset/prout/cpus", NULL, 11 },
+		{ "hwloc-32amd64-4s2n4c-cgroup2", "0-5", "/cgroup/unified/uid_2008/job_15389/step_0/cpuset.cpus.effective",
+		  "0-5", 6 },
+		{ "hwloc-4fake-4gr1nu1pu", "0-1", "/sys/fs/cgroup/cpuset/dummy/cpuset.cpus", "0,2", 2 },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		json_object *rec = probe_fixture(cases[i].dump, NULL);
@@ -108,8 +111,17 @@ static void legacy_cpusets(void **state)
 		assert_jstr(rec, "cgroup.cpuset", cases[i].cpuset);
 		assert_jstr(rec, "cgroup.cpuset_source", cases[i].source);
 		assert_int_equal(jint(rec, "cgroup.cpus"), cases[i].cpus);
+		if (cases[i].mems)
+			assert_jstr(rec, "cgroup.mems", cases[i].mems);
 		json_object_put(rec);
 	}
+	/* the online CPUs the cpuset leaves, and the packages and cores they span */
+	json_object *rec = probe_fixture("hwloc-16amd64-8n2c-cpusets", NULL);
+	assert_jstr(rec, "cgroup.allowed", "0-3,5-6,12-15");
+	assert_int_equal(jint(rec, "cgroup.sockets"), 6);
+	assert_int_equal(jint(rec, "cgroup.cores"), 10);
+	assert_int_equal(jint(rec, "cpu.sockets"), 8);
+	json_object_put(rec);
 }
 
 /* Bad or missing files: nothing made up. */

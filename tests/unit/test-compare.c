@@ -497,7 +497,7 @@ static void timeline(void **state)
 	fclose(m);
 	assert_true(startswith(out, "<svg "));
 	assert_int_equal(count(out, "<polyline "), 3);
-	assert_non_null(strstr(out, "pipe, 1 copy, 1-2 s"));
+	assert_non_null(strstr(out, "Pipe Throughput (pipe), 1 copy, 1-2 s"));
 	assert_non_null(strstr(out, "alarm at 2 s: rpi_volt in0"));
 	/* text from the record is escaped */
 	assert_non_null(strstr(out, "raised &lt;during&gt; Pipe"));

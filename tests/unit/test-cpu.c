@@ -439,6 +439,89 @@ static void aws_xen_cpuinfo_topology(void **state)
 	assert_jstr(rec, "cpu.model", "Intel(R) Xeon(R) CPU E5-2666 v3 @ 2.90GHz");
 }
 
+/*
+ * The peers' dumps: CPUs grouped by their sibling sets as lscpu and hwloc
+ * group them (physical_package_id -1 on POWER, s390 and SPARC, repeated
+ * on ia64; masks without lists), CPUs from cpuN/topology alone, and
+ * per-CPU online files.
+ */
+static void peer_topologies(void **state)
+{
+	static const struct {
+		const char *dump, *online;
+		int sockets, cores, threads;
+	} cases[] = {
+		{ "util-linux-ppc64-POWER7-64cpu", "0-63", 16, 16, 64 },
+		{ "util-linux-s390-lpar", "1-5,8-19", 7, 17, 17 },
+		{ "util-linux-sparc64", "6-7,10-11,14-15", 6, 6, 6 },
+		{ "hwloc-20s390-2g6s4c", "0-19", 8, 20, 20 },
+		{ "hwloc-16ia64-8n2s", "0-15", 16, 16, 16 },
+		{ "hwloc-16em64t-4s2ca2c-cpusetreorder", "0-15", 4, 16, 16 },
+		{ "hwloc-64fake-4n2s2ca2c2t", "0-63", 8, 32, 64 },
+		{ "hwloc-16em64t-4s2c2t-offlines", "0-1,3-4,6-12,15", 4, 7, 12 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_json_ json_object *rec = probe_fixture(cases[i].dump, NULL);
+		print_message("%s\n", cases[i].dump);
+		assert_jstr(rec, "cpu.online", cases[i].online);
+		assert_jstr(rec, "cpu.topology_source", "sysfs");
+		assert_int_equal(jint(rec, "cpu.sockets"), cases[i].sockets);
+		assert_int_equal(jint(rec, "cpu.cores"), cases[i].cores);
+		assert_int_equal(jint(rec, "cpu.threads"), cases[i].threads);
+	}
+	_cleanup_json_ json_object *rec = probe_fixture("hwloc-64fake-4n2s2ca2c2t", NULL);
+	assert_true(has_unavailable(rec, "online CPUs: neither /sys/devices/system/cpu/online nor /proc/cpuinfo"));
+	/* PS3: thread siblings only, so cores but no sockets */
+	_cleanup_json_ json_object *ps3 = probe_fixture("hwloc-2ps3-2t", NULL);
+	assert_int_equal(jint(ps3, "cpu.cores"), 1);
+	assert_jnull(ps3, "cpu.sockets");
+	assert_true(has_unavailable(ps3, "sockets: neither package siblings"));
+}
+
+/* Architecture, model and BogoMIPS from the cpuinfo of every family. */
+static void other_architectures(void **state)
+{
+	static const struct {
+		const char *dump, *arch, *model;
+		double bogomips; /* 0: none */
+	} cases[] = {
+		{ "util-linux-s390-zvm", "s390x", NULL, 14367.0 },
+		{ "util-linux-ppc-qemu", "ppc", "740/750", 33.25 },
+		{ "util-linux-ppc64-POWER7", "ppc64", "POWER7 (architected), altivec supported", 0 },
+		{ "hwloc-2ps3-2t", "ppc64", "Cell Broadband Engine, altivec supported", 0 },
+		{ "util-linux-sparc64", "sparc64", "TI UltraSparc II (BlackBird)", 0 },
+		{ "hwloc-8ia64-2s2c2t", "ia64", NULL, 3186.68 },
+		{ "util-linux-loongarch-loongson_3a5000_hv", "loongarch64", "Loongson-3A5000-HV", 5000.0 },
+		{ "util-linux-rv64-visionfive2", "riscv64", "sifive,u74-mc", 0 },
+		{ "virt-what-lx86", "i686", "PowerVM Lx86", 0 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		_cleanup_json_ json_object *rec = probe_fixture(cases[i].dump, NULL);
+		print_message("%s\n", cases[i].dump);
+		assert_jstr(rec, "host.arch", cases[i].arch);
+		assert_jstr(rec, "cpu.arch", cases[i].arch);
+		if (cases[i].model)
+			assert_jstr(rec, "cpu.model", cases[i].model);
+		if (cases[i].bogomips)
+			assert_true(jdouble(rec, "cpu.bogomips") == cases[i].bogomips);
+	}
+	/* s390: one "processor N:" line per CPU, "bogomips per cpu" for all */
+	_cleanup_json_ json_object *s390 = probe_fixture("util-linux-s390-lpar", NULL);
+	assert_int_equal(jpath_len(s390, "cpu.bogomips_per_cpu"), 17);
+	assert_true(jdouble(s390, "cpu.bogomips_per_cpu.16") == 14367.0);
+
+	assert_string_equal(cpuinfo_arch("processor\t: 0\nisa\t\t: rv32imac\n"), "riscv32");
+	assert_string_equal(cpuinfo_arch("system type\t: MT7621\nprocessor\t: 0\ncpu model\t: MIPS 1004Kc V2.15\n"),
+			    "mips");
+	assert_string_equal(cpuinfo_arch("cpu\t\t: PPC970MP, altivec supported\nrevision\t: 1.1 (pvr 0044 0101)\n"),
+			    "ppc64");
+	assert_string_equal(cpuinfo_arch("cpu\t\t: TI UltraSparc II\ntype\t\t: sun4m\n"), "sparc");
+	assert_string_equal(cpuinfo_arch("processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu lm sse\n"),
+			    "x86_64");
+	assert_string_equal(cpuinfo_arch("processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu pae\n"), "i686");
+	assert_null(cpuinfo_arch("nothing : here\n"));
+}
+
 static void no_cpuinfo_at_all(void **state)
 {
 	_cleanup_json_ json_object *rec = probe_fixture("util-linux-lsblk-simple-nvme", NULL);
@@ -769,6 +852,8 @@ int main(void)
 		cmocka_unit_test(offline_cpu0_node0),
 		cmocka_unit_test(el5xen_no_online_file),
 		cmocka_unit_test(aws_xen_cpuinfo_topology),
+		cmocka_unit_test(peer_topologies),
+		cmocka_unit_test(other_architectures),
 		cmocka_unit_test(no_cpuinfo_at_all),
 		cmocka_unit_test(cpuinfo_layouts),
 		cmocka_unit_test(midr_register),

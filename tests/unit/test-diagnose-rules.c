@@ -248,6 +248,48 @@ static void copies(void **state)
 	expect_rule("diag.copies-capped", unknown, DC_NONE, "not recorded");
 }
 
+static void cpu_quota(void **state)
+{
+	/* throttled while the tests ran: named with the time it took */
+	_cleanup_json_ json_object *held = shaped(healthy1, healthy4, 8,
+						  "{\"cgroup\": {\"version\": 2, \"cpu_quota_cpus\": 0.5, \"cpus\": 1}}");
+	result_merge(held, "{\"sampler\": {\"throttled_s\": 412.5, \"sources\": {\"cgroup\": \"/sys/fs/cgroup\"}}, "
+			   "\"events\": [{\"kind\": \"cpu-quota\", \"duration_s\": 31.0, \"message\": \"the cgroup's "
+			   "CPU quota held ubtune's processes back for 15.5 s in 310 periods during Dhrystone 2 using "
+			   "register variables, 1 copy\"}]}");
+	expect_rule("diag.cpu-quota", held, DC_HIGH, "stopped the tests");
+	evidence_has("diag.cpu-quota", held, "held back 412.5 s in all");
+	evidence_has("diag.cpu-quota", held, "for 15.5 s in 310 periods");
+	/* a quota below one CPU: even 1 copy would double */
+	struct diagnosis d;
+	rule_on("diag.cpu-quota", held, &d);
+	assert_true(d.ngains > 0);
+	assert_int_equal(d.gains[0].copies, 1);
+	assert_float_equal(d.gains[0].expected, 2 * d.gains[0].now, 1e-6);
+	diagnosis_clear(&d);
+	/* the probe's finding alone */
+	_cleanup_json_ json_object *found = shaped(healthy1, healthy4, 8,
+						   "{\"cgroup\": {\"version\": 2, \"cpu_quota_cpus\": 2, \"cpus\": 2}, "
+						   "\"findings\": [{\"id\": \"cgroup.cpu-quota\", \"severity\": \"warn\", "
+						   "\"evidence\": \"/sys/fs/cgroup/cpu.max = 200000 100000 (2 CPUs) of 8 online\"}]}");
+	expect_rule("diag.cpu-quota", found, DC_MEDIUM, "below the CPUs online");
+	evidence_has("diag.cpu-quota", found, "200000 100000");
+	/* a cgroup without a quota looks normal; a record without cgroup facts says nothing */
+	_cleanup_json_ json_object *free_ = shaped(healthy1, healthy4, 4, "{\"cgroup\": {\"version\": 2, \"cpus\": 4}}");
+	expect_rule("diag.cpu-quota", free_, DC_NONE, "no CPU quota on ubtune's cgroup");
+	_cleanup_json_ json_object *old = shaped(healthy1, healthy4, 4, NULL);
+	rule_on("diag.cpu-quota", old, &d);
+	assert_int_equal(d.confidence, DC_NONE);
+	assert_null(d.normal);
+	assert_null(d.unchecked);
+	diagnosis_clear(&d);
+
+	/* copies that follow the cgroup are not "fewer copies than CPUs" */
+	_cleanup_json_ json_object *follow = shaped(healthy1, NULL, 8, "{\"cgroup\": {\"version\": 2, \"cpus\": 4}}");
+	result_add_run(follow, 4, healthy4);
+	expect_rule("diag.copies-capped", follow, DC_NONE, "the 4 CPUs ubtune's cgroup allows (of 8 online)");
+}
+
 static void governor(void **state)
 {
 	const char *powersave = "{\"cpu\": {\"freq\": {\"driver\": \"cpufreq-dt\", \"governor\": \"powersave\"}}, "
@@ -848,7 +890,7 @@ int main(void)
 		cmocka_unit_test(governor),	  cmocka_unit_test(build_flags),  cmocka_unit_test(busy),
 		cmocka_unit_test(swapping),	  cmocka_unit_test(vmm),	  cmocka_unit_test(overcommit),
 		cmocka_unit_test(context_switch), cmocka_unit_test(filecopy_copies), cmocka_unit_test(shell_only),	  cmocka_unit_test(cpu_names),
-		cmocka_unit_test(copies_no_gain), cmocka_unit_test(test_failed),
+		cmocka_unit_test(copies_no_gain), cmocka_unit_test(test_failed), cmocka_unit_test(cpu_quota),
 		cmocka_unit_test(reference_file), cmocka_unit_test(history_as_reference), cmocka_unit_test(bad_results),
 		cmocka_unit_test(hostile_records), cmocka_unit_test(same_tests_as_bench),
 	};

@@ -210,6 +210,19 @@ static void hostile_archives(void **state)
 		assert_int_equal(access(x, F_OK), -1);
 	}
 	assert_int_equal(access("/tmp/ubtune-evil", F_OK), -1);
+
+	/* one entry too many (the same directory again and again, quick to unpack) */
+	struct tar_item *many = xcalloc(TARBALL_MAX_ENTRIES + 1, sizeof(*many));
+	for (size_t i = 0; i <= TARBALL_MAX_ENTRIES; i++)
+		many[i] = (struct tar_item){ .path = "proc", .kind = TAR_DIR };
+	write_archive(tgz, many, TARBALL_MAX_ENTRIES + 1);
+	free(many);
+	struct unpacked_root u = {0};
+	_cleanup_free_ char *error = NULL;
+	assert_true(unpacked_root_open(tgz, &u, &error) < 0);
+	_cleanup_free_ char *want = xasprintf("more than %d entries", TARBALL_MAX_ENTRIES);
+	assert_non_null(strstr(error, want));
+	assert_null(u.tmp);
 	assert_int_equal(remove_tree(tmp), 0);
 }
 

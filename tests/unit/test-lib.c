@@ -215,6 +215,58 @@ static void rootfs_traces_reads(void **state)
 	rm_root(root);
 }
 
+/* remove_tree() at any depth: deeper than open files, the old limit of
+ * 256 and PATH_MAX allow, with files and a symlink out of the tree on the
+ * way, which stays where it points. */
+static void deep_tree_removed(void **state)
+{
+	(void)state;
+	char tmpl[] = "/tmp/ubtune-test-deep-XXXXXX";
+	assert_non_null(mkdtemp(tmpl));
+	_cleanup_free_ char *outside = xasprintf("%s-outside", tmpl);
+	assert_int_equal(mkdir(outside, 0700), 0);
+	_cleanup_free_ char *kept = xasprintf("%s/kept", outside);
+	assert_int_equal(write_file_atomic(kept, "x", 0600), 0);
+	int fd = open(tmpl, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	/* 600 levels of 10 characters: 6000, beyond PATH_MAX */
+	for (int i = 0; i < 600; i++) {
+		assert_int_equal(mkdirat(fd, "directory", 0700), 0);
+		if (i % 100 == 0) {
+			int f = openat(fd, "file", O_WRONLY | O_CREAT, 0600);
+			assert_true(f >= 0);
+			close(f);
+			assert_int_equal(symlinkat(outside, fd, "link"), 0);
+		}
+		int next = openat(fd, "directory", O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	close(fd);
+	assert_int_equal(remove_tree(tmpl), 0);
+	assert_int_equal(access(tmpl, F_OK), -1);
+	assert_int_equal(access(kept, F_OK), 0);
+	assert_int_equal(remove_tree(outside), 0);
+}
+
+/* What a terminal would act on becomes visible; text, UTF-8 included, stays. */
+static void controls_escaped(void **state)
+{
+	(void)state;
+	assert_null(str_escape_controls("plain text, \xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80"));
+	_cleanup_free_ char *a = str_escape_controls("a\x1b[2Jb\x07\n\t\r\x7f");
+	assert_string_equal(a, "a\\x1b[2Jb\\x07\n\t\\x0d\\x7f");
+	/* C1 CSI (U+009B), and bytes that are no UTF-8 */
+	_cleanup_free_ char *b = str_escape_controls("x\xc2\x9b" "2Jy\xff\xc3");
+	assert_string_equal(b, "x\\u009b2Jy\\xff\\xc3");
+	_cleanup_json_ json_object *o = json_lit("{\"host\": \"h\\u001b]0;t\\u0007\", \"n\": 1, \"v\": [\"ok\", \"\\r\"]}");
+	json_escape_controls(o);
+	assert_jstr(o, "host", "h\\x1b]0;t\\x07");
+	assert_jstr(o, "v.0", "ok");
+	assert_jstr(o, "v.1", "\\x0d");
+}
+
 static void files_and_json(void **state)
 {
 	char *root = make_root();
@@ -432,6 +484,14 @@ static void wrapped_text(void **state)
 	fclose(f);
 	assert_string_equal(text, "Note: held at 55 \xc2\xb0" "C\n      for 10 \xc2\xb5s then\n      cooler\n");
 	free(text);
+	/* a path longer than a line: on lines of its own, cut after a '/' */
+	f = open_memstream(&text, &len);
+	fputs("ev ", f);
+	term_print_wrapped(f, "at /sys/devices/system/cpu/cpufreq/policy0/energy_performance_preference = x", 3, 30);
+	fclose(f);
+	assert_string_equal(text, "ev at\n   /sys/devices/system/cpu/\n   cpufreq/policy0/\n   energy_performance_preferen\n"
+				  "   ce = x\n");
+	free(text);
 }
 
 static void rootfs_rejects_bad_roots(void **state)
@@ -445,6 +505,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpuset_lists),
 		cmocka_unit_test(cpuset_masks),
+		cmocka_unit_test(deep_tree_removed),
+		cmocka_unit_test(controls_escaped),
 		cmocka_unit_test(files_and_json),
 		cmocka_unit_test(numbers_and_strings),
 		cmocka_unit_test(rootfs_resolves_inside),

@@ -230,7 +230,7 @@ static void summary(void **state)
 			    "{\"run_id\":\"x\",\"started_at\":\"t\",\"host\":\"pi\",\"machine_id\":\"3f2a\","
 			    "\"round\":\"w2\",\"suite\":\"n\",\"copies\":[1,4],"
 			    "\"scores\":[812.5,null],\"flags\":[\"quick\",\"partial\",\"profile:base\","
-			    "\"profile:unixbench\"]}");
+			    "\"profile:unixbench\",\"unjudged\"],\"summary_version\":3}");
 }
 
 int main(void)
