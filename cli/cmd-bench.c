@@ -262,7 +262,7 @@ static int store_result(json_object *rec)
 	_cleanup_free_ char *path = store_path(dir);
 	_cleanup_store_ struct store *s = NULL;
 	int64_t id;
-	int r = cli_store_open(&s);
+	int r = cli_store_open(&s, true);
 	if (r < 0)
 		return r;
 	r = fleet_store_add(s, rec, &id);

@@ -100,7 +100,7 @@ static int open_store(struct sink *k)
 {
 	if (k->store)
 		return 0;
-	if (cli_store_open(&k->store) < 0)
+	if (cli_store_open(&k->store, true) < 0)
 		return -EIO;
 	int r = store_begin(k->store);
 	return r < 0 ? log_error_errno(r, "Failed to write to the results store: %m") : 0;

@@ -21,6 +21,7 @@ struct store {
 	sqlite3 *db;
 	bool digests; /* there is a table of digests (a read-only store of version 1 has none) */
 	sqlite3_stmt *get_digest; /* prepared once: the fleet asks for thousands */
+	bool empty;               /* store_open_empty()'s: in memory, takes no add */
 };
 
 /* ids are never reused (AUTOINCREMENT), so "result 12" keeps meaning one run */
@@ -107,17 +108,8 @@ static int mark_version(struct store *s)
 	return rc == SQLITE_OK ? sqlite3_exec(s->db, sql, NULL, NULL, NULL) : rc;
 }
 
-int store_open(const char *dir, struct store **out)
+static int open_db(const char *path, struct store **out)
 {
-	int r = mkdir_p(dir, 1);
-	if (r < 0)
-		return r;
-	_cleanup_free_ char *path = store_path(dir);
-	/* SQLite would wait for ever on a FIFO, which it opens for writing
-	 * and then reads */
-	struct stat st;
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return -EINVAL;
 	struct store *s = xcalloc(1, sizeof(*s));
 	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW, NULL);
 	if (rc == SQLITE_OK) {
@@ -133,6 +125,28 @@ int store_open(const char *dir, struct store **out)
 	}
 	*out = s;
 	return 0;
+}
+
+int store_open(const char *dir, struct store **out)
+{
+	int r = mkdir_p(dir, 1);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *path = store_path(dir);
+	/* SQLite would wait for ever on a FIFO, which it opens for writing
+	 * and then reads */
+	struct stat st;
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return -EINVAL;
+	return open_db(path, out);
+}
+
+int store_open_empty(struct store **out)
+{
+	int r = open_db(":memory:", out);
+	if (r == 0)
+		(*out)->empty = true;
+	return r;
 }
 
 void store_close(struct store *s)
@@ -182,6 +196,8 @@ int store_add_with_digest(struct store *s, json_object *result, const char *dige
 	_cleanup_free_ char *why = NULL;
 	if (result_check(result, &why) < 0)
 		return -EBADMSG;
+	if (s->empty)
+		return -EROFS;
 	/* the summary names the run, as the listing does */
 	_cleanup_json_ json_object *summary = result_summary(result);
 	const char *run_id = jpath_str(summary, "run_id");

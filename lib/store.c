@@ -119,10 +119,19 @@ static char *open_error(const char *dir, int r)
 	return xasprintf("cannot open the results store %s: %s", path, strerror(-r));
 }
 
-int store_open_state(struct store **out, char **error)
+int store_open_read(const char *dir, struct store **out)
+{
+	_cleanup_free_ char *path = store_path(dir);
+	struct stat st;
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return store_open_empty(out);
+	return store_open(dir, out);
+}
+
+int store_open_state(struct store **out, bool create, char **error)
 {
 	_cleanup_free_ char *dir = state_dir();
-	int r = store_open(dir, out);
+	int r = create ? store_open(dir, out) : store_open_read(dir, out);
 	if (r < 0)
 		*error = open_error(dir, r);
 	return r;

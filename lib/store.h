@@ -22,6 +22,13 @@ struct store;
  * path is another kind of file than store_kind, -EBADMSG when it is not a
  * store. */
 int store_open(const char *dir, struct store **out);
+/* For what only reads the store: the store in dir when it exists, else an
+ * empty one that lives in memory; nothing is created (no directory, no
+ * file). Errors as store_open()'s. */
+int store_open_read(const char *dir, struct store **out);
+/* An empty store in memory (store_open_read()'s when there is none):
+ * listings are empty, a result is not found, an add gives -EROFS. */
+int store_open_empty(struct store **out);
 /* What store_path() is in this build, for messages: "an SQLite database"
  * (a regular file), or "a directory of result files". */
 extern const char store_kind[];
@@ -76,8 +83,9 @@ int result_load_file(const char *path, json_object **out, char **error);
 /* The same, and adds the record to the store. */
 int store_import_json(struct store *s, const char *path, int64_t *id, char **error);
 
-/* Opens the store in state_dir(); *error says why not. */
-int store_open_state(struct store **out, char **error);
+/* Opens the store in state_dir() (create: else store_open_read()'s);
+ * *error says why not. */
+int store_open_state(struct store **out, bool create, char **error);
 /* The id and record of a reference ("12", "last", "last~1"); *error names
  * the reference when there is no such result. */
 int store_lookup(struct store *s, const char *ref, int64_t *id, json_object **rec, char **error);

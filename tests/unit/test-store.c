@@ -35,6 +35,38 @@ static json_object *record(const char *run_id)
 	return json_lit(text);
 }
 
+/* A store opened for reading where there is none: empty, and nothing is
+ * created; an add is refused. */
+static void read_missing(void **s)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/not/there", state);
+	struct store *st;
+	assert_int_equal(store_open_read(dir, &st), 0);
+	_cleanup_json_ json_object *list = NULL;
+	assert_int_equal(store_list(st, &list), 0);
+	assert_int_equal(jarr_len(list), 0);
+	int64_t id;
+	json_object *rec = NULL;
+	assert_int_equal(store_resolve(st, "last", &id), -ENOENT);
+	assert_int_equal(store_get(st, 1, &rec), -ENOENT);
+	rec = record("0123");
+	assert_int_equal(store_add(st, rec, &id), -EROFS);
+	json_object_put(rec);
+	store_close(st);
+	_cleanup_free_ char *parent = xasprintf("%s/not", state);
+	assert_int_equal(access(parent, F_OK), -1);
+	/* a store that is there is read as it is */
+	assert_int_equal(store_open(state, &st), 0);
+	rec = record("4567");
+	assert_int_equal(store_add(st, rec, &id), 0);
+	json_object_put(rec);
+	store_close(st);
+	assert_int_equal(store_open_read(state, &st), 0);
+	assert_int_equal(store_resolve(st, "last", &id), 0);
+	assert_int_equal(id, 1);
+	store_close(st);
+}
+
 #define WRITERS 4
 #define EACH 5
 
@@ -353,6 +385,7 @@ static void sqlite_upgrade(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(read_missing, make_state, remove_state),
 		cmocka_unit_test_setup_teardown(concurrent_adds, make_state, remove_state),
 		cmocka_unit_test_setup_teardown(digests, make_state, remove_state),
 #if HAVE_SQLITE
