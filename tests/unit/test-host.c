@@ -74,7 +74,6 @@ static void machine_id(void **state)
 	json_object_put(rec);
 	tmproot_free(root);
 
-	char id[MACHINE_ID_LEN + 1];
 	assert_false(machine_id_valid("0123456789ABCDEF0123456789abcdef"));
 	assert_false(machine_id_valid("00000000000000000000000000000000"));
 	assert_false(machine_id_valid("0123456789abcdef"));
@@ -85,6 +84,7 @@ static void machine_id(void **state)
 	if (read_file("/etc/machine-id", 64, &raw, NULL) < 0 || sd_id128_get_machine_app_specific(app, &want) < 0)
 		return;
 	raw[strcspn(raw, "\n")] = '\0';
+	char id[MACHINE_ID_LEN + 1];
 	machine_id_derive(raw, id);
 	char text[SD_ID128_STRING_MAX];
 	assert_string_equal(id, sd_id128_to_string(want, text));
