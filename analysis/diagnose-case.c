@@ -267,6 +267,22 @@ int diag_case_init(struct diag_case *c, json_object *rec, const struct diag_refs
 		scored = c->nruns > 0;
 		c->copies_unknown = true;
 	}
+	for (size_t i = 0; i < n; i++)
+		c->baselines_own |= runs[i].index.comparable.known && !runs[i].index.comparable.v;
+	if (!scored) {
+		/* runs of which only the score is printed: compared with their
+		 * siblings by the score, and only their header is judged */
+		c->nruns = 0;
+		for (size_t i = 0; i < n && c->nruns < DIAG_MAX_RUNS; i++) {
+			struct diag_run *r = &c->runs[c->nruns];
+			diag_read_run(&runs[i], r);
+			if (runs[i].tests.n || num_or(runs[i].index.score, 0) <= 0)
+				continue;
+			r->score = runs[i].index.score.v;
+			c->nruns++;
+		}
+		scored = c->scores_only = c->nruns > 0;
+	}
 	if (!scored) {
 		*error = xstrdup("the result has no scored test (runs[].tests[].index)");
 		diag_case_free(c);

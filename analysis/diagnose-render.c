@@ -66,6 +66,7 @@ struct report {
 	const char *summary;
 	struct {
 		ARRAY_OF(struct rep_run) runs;
+		struct opt_bool scores_judged;
 	} result;
 	ARRAY_OF(struct rep_cause) causes;
 	rep_notes normal, not_checked;
@@ -116,7 +117,7 @@ static const struct schema run_schema = SCHEMA(T, I(copies), O(expected, expecte
 static const struct schema level_schema = SCHEMA(T, S(text), S(basis));
 #undef T
 #define T typeof(((struct report *)0)->result)
-static const struct schema result_schema = SCHEMA(T, L(runs, run_schema));
+static const struct schema result_schema = SCHEMA(T, L(runs, run_schema), B(scores_judged));
 #undef T
 #define T struct report
 static const struct schema report_schema = SCHEMA(T, L(level, level_schema), S(summary), O(result, result_schema), L(causes, cause_schema),
@@ -318,7 +319,7 @@ void diagnose_render(json_object *report, FILE *out)
 	bool unknown = false;
 	for (size_t i = 0; i < rep.result.runs.n; i++)
 		unknown |= !rep.result.runs.v[i].copies.known;
-	if (!n && unknown)
+	if (!n && (unknown || (rep.result.scores_judged.known && !rep.result.scores_judged.v)))
 		fprintf(out, "\nNo cause found in the header; the scores were not judged.\n");
 	else if (!n)
 		term_print_wrapped(out, "\nNo cause found: nothing in the scores, the environment or the references points "

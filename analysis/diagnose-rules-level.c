@@ -243,15 +243,15 @@ const struct diag_rule diag_rules_level[] = {
 	  "time (top's st) during a run",
 	  "Run again on a dedicated-core instance of the same family, or with the steal time sampled (`ubtune "
 	  "bench`), and `ubtune compare` the two",
-	  false, check_shared_vcpu },
+	  false, false, check_shared_vcpu },
 	{ "diag.cpu-quota", "A container's CPU quota",
 	  "raise or remove the container's CPU limit (cpu.max of its cgroup, docker --cpus, a Kubernetes limit)",
 	  "Run the same suite outside the container, or with its CPU limit lifted, and `ubtune compare` the two",
-	  false, check_cpu_quota },
+	  false, false, check_cpu_quota },
 	{ "diag.low-clock", "The CPU runs below its clock (governor, thermal or power cap, board limit)",
 	  "the performance governor, cooling and a supply that holds the clock; a board's firmware clock limit",
 	  "Run again with the performance governor and the clock sampled (`ubtune bench`), and `ubtune compare` "
 	  "the two",
-	  false, check_low_clock },
+	  false, false, check_low_clock },
 	{ 0 },
 };

@@ -405,6 +405,11 @@ static char *summary(const struct diag_case *c)
 	if (c->copies_unknown)
 		buf_puts(&b, "; the log does not say how many copies ran, so only its header is judged "
 			     "(import it with --copies N for the scores)");
+	else if (c->scores_only)
+		buf_puts(&b, " as printed; no test is printed, so only the header is judged");
+	else if (c->baselines_own)
+		buf_puts(&b, " as printed; its indexes are against baselines of its own, not UnixBench's: no index "
+			     "to compare, so only a test that failed and its header are judged");
 	const struct diag_run *one = diag_single(c), *many = diag_multi(c);
 	if (one && many && one->score > 0 && many->score > 0) {
 		buf_printf(&b, "; %u copies scale %.2f×", many->copies, many->score / one->score);
@@ -439,7 +444,8 @@ static void collect(const struct diag_rule *r, void *data)
 	struct cause **v = p[1];
 	size_t *n = p[2];
 	/* runs of unknown copies: only what the log's header says can be judged */
-	if (c->copies_unknown && !in_table(r, diag_rules_header))
+	if ((c->copies_unknown || c->scores_only || (c->baselines_own && !r->any_baselines)) &&
+	    !in_table(r, diag_rules_header))
 		return;
 	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 	struct cause *k = &(*v)[*n];
@@ -478,6 +484,8 @@ json_object *diagnose(const struct diag_case *c)
 		json_object_array_add(runs, o);
 	}
 	jset(res, "runs", runs);
+	if (c->baselines_own || c->scores_only)
+		jset_bool(res, "scores_judged", false);
 	jset(report, "level", diag_level_json(c));
 	_cleanup_free_ char *sum = summary(c);
 	jset_str(report, "summary", sum);

@@ -188,6 +188,8 @@ struct diag_case {
 	bool sampled;                    /* the sampler ran: its events (r.events) mean something */
 	bool imported;
 	bool copies_unknown;         /* no run said its copies: runs[].copies are 0 */
+	bool baselines_own;          /* the report's indexes are against baselines of its own */
+	bool scores_only;            /* its runs print only their score (runs[].ntests 0) */
 	const struct diag_refs *refs;
 	const char *exclude_group; /* reference runs of this group are not compared with */
 	struct diag_header hdr;
@@ -314,6 +316,9 @@ struct diag_rule {
 	/* A symptom with several causes: it ranks after a specific cause of
 	 * the same tests with at least its confidence. */
 	bool generic;
+	/* judges a run whose indexes are against baselines of its own (a
+	 * test at 1 % of the others failed whatever the baselines) */
+	bool any_baselines;
 	void (*check)(const struct diag_case *c, struct diagnosis *d);
 };
 
@@ -353,44 +358,73 @@ void diag_gain_scaling(struct diagnosis *d, const struct diag_case *c, unsigned 
 
 /* ---- several results of one machine ---- */
 
-/* The tests that move together, for saying what differs. */
-enum diag_group { DG_CPU, DG_KERNEL, DG_CTX, DG_PROCESS, DG_FILECOPY, DG_SHELL, DIAG_NGROUPS };
+/* The tests that move together, for saying what differs, and what moves
+ * each group alone. */
+enum diag_group { DG_CPU, DG_ENTRY, DG_SCHED, DG_EXEC, DG_FS, DIAG_NGROUPS };
 extern const struct diag_group_info {
-	const char *id, *name;
+	const char *id, *name, *tests;
 	unsigned mask;
-	double noise; /* a change below this is run-to-run noise */
+	double noise; /* a change below this is run-to-run noise (published repeats) */
 } diag_groups[DIAG_NGROUPS];
+/* Where the published noise of each group comes from. */
+extern const char diag_noise_source[];
 
 /* Two results of one machine under two conditions: b against a. */
 struct diag_pair {
 	const struct diag_case *a, *b;
 	const char *label_a, *label_b; /* the runs' labels ("before patch"), else "result N" */
-	size_t n;                      /* copy counts both have */
+	size_t n;                      /* copy counts both have (0 for two runs of unknown copies) */
 	unsigned copies[DIAG_MAX_RUNS];
 	double ratio[DIAG_MAX_RUNS][DIAG_NTESTS]; /* b / a per test; NAN where one lacks it */
 	double score[DIAG_MAX_RUNS];              /* b / a of the scores */
 	double group[DIAG_NGROUPS];               /* geometric mean of the ratios over the common runs; NAN */
+	/* the run-to-run noise of each group: the published one, or the
+	 * spread of two runs of one condition in the same document */
+	double noise[DIAG_NGROUPS];
+	const char *noise_from[DIAG_NGROUPS];
+	/* runs that print only their score: compared by it, against its noise */
+	bool scores_only;
 };
+/* The index scores of published near-repeats (one board, two builds that
+ * differ in ISA flags the system tests do not use: the P550, JH7110 and K1
+ * builds, an SG2042's two sets of -march) agree within 1.5 %. */
+#define DIAG_SCORE_NOISE 0.02
+/* Whether the pair differs: a group moved, or, for runs that print only
+ * their score, the score moved beyond DIAG_SCORE_NOISE. */
+bool diag_pair_differs(const struct diag_pair *p);
 void diag_pair_init(struct diag_pair *p, const struct diag_case *a, const struct diag_case *b, const char *label_a,
 		    const char *label_b);
 /* A group moved: by at least `by` (0.07: 7 %) up or down; by 0: by more than its noise. */
 bool diag_pair_moved(const struct diag_pair *p, enum diag_group g, double by);
+/* A group ran in both (some test of it has an index in each). */
+static inline bool diag_pair_ran(const struct diag_pair *p, enum diag_group g)
+{
+	return p->group[g] > 0;
+}
 
 /* What a difference rule concludes about a pair. */
 struct diag_diff {
 	enum diag_confidence confidence; /* DC_NONE: not this */
+	const char *class;               /* the class of cause ("diag.patch"); NULL: the rule's */
 	char *reason;
 	struct strv evidence;
 };
 struct diag_diff_rule {
 	const char *id; /* stable: "diff.clock" */
 	const char *title;
+	const char *class; /* the class of cause, as the corpus names them: "diag.kernel-change" */
 	void (*check)(const struct diag_pair *p, struct diag_diff *d);
 };
 extern const struct diag_diff_rule diag_diff_rules[]; /* ended by id == NULL */
 void diag_diff_fire(struct diag_diff *d, enum diag_confidence conf, const char *fmt, ...) _printf_(3, 4);
 void diag_diff_evidence(struct diag_diff *d, const char *fmt, ...) _printf_(2, 3);
 void diag_diff_clear(struct diag_diff *d);
+/* The pair's notes that are no cause ("runlevel 5 in one of them: the
+ * default of systemd distributions"); each a new string. */
+void diag_diff_notes(const struct diag_pair *p, struct strv *notes);
+/* Whether a label names the run that the others are measured against
+ * ("before", "without patch", "base", "stock", "host"). */
+bool diag_label_baseline(const char *label);
 
 /* Whether two results ran on one machine: true when their host or CPU
  * model and count agree, or when neither says; *why tells. */

@@ -377,6 +377,19 @@ static bool index_printed(const struct ub_test *t)
 	return t->has_baseline || (t->info && t->info->baseline > 0);
 }
 
+/* Whether the index table gives tests baselines other than UnixBench's
+ * (pgms/index.base, the same in 4.1.0, 5.x and 6.x). */
+static bool own_baselines(const struct ub_block *b)
+{
+	for (size_t i = 0; i < b->ntests; i++) {
+		const struct ub_test *t = &b->tests[i];
+		if (t->has_baseline && t->info && t->info->baseline > 0 && streq(t->info->category, "system") &&
+		    fabs(t->baseline / t->info->baseline - 1) > 0.01)
+			return true;
+	}
+	return false;
+}
+
 static json_object *run_json(const struct ub_block *b, unsigned copies, json_object *notes)
 {
 	json_object *run = json_object_new_object();
@@ -384,6 +397,8 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 	if (copies && b->copies == copies && b->copies_from_text)
 		jset_str(run, "copies_source", "text");
 	jset_str(run, "label", b->label);
+	if (b->group)
+		jset_str(run, "group", b->group);
 	_cleanup_free_ char *start = block_time(b, b->start), *end = block_time(b, b->end);
 	jset_str(run, "started_at", start);
 	jset_str(run, "ended_at", end);
@@ -437,6 +452,13 @@ static json_object *run_json(const struct ub_block *b, unsigned copies, json_obj
 		jset_str(idx, "score_source", n ? "computed" : NULL);
 	}
 	jset_bool(idx, "partial", b->partial || n < UB_NINDEX);
+	if (own_baselines(b)) {
+		/* 4.1's own baseline, or the author's machine as the baseline:
+		 * the score is kept as printed, but it is not an index */
+		jset_bool(idx, "comparable", false);
+		jarr_add_str(notes, "the report's indexes and score are against baselines of its own, not UnixBench's: "
+				    "they are kept as printed, but are not comparable with an index");
+	}
 	jset_int(idx, "tests_indexed", (int64_t)n);
 	jset_int(idx, "tests_total", UB_NINDEX);
 	jset(idx, "ci95", ci);

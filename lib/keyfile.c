@@ -45,27 +45,37 @@ static void start_section(struct parse *ps, const char *t, size_t n)
 					      .line = ps->lineno };
 }
 
-/* Feeds inih one line at a time: so that we know its number, see every
- * header and refuse a long line rather than have it cut. */
+const char *ini_feed_line(const char *text, size_t len, size_t *pos, char *str, int num, size_t max, size_t *n,
+			  bool *too_long)
+{
+	if (*pos >= len)
+		return NULL;
+	const char *start = text + *pos;
+	const char *nl = memchr(start, '\n', len - *pos);
+	*n = nl ? (size_t)(nl - start) : len - *pos;
+	*pos += *n + (nl ? 1 : 0);
+	if (*n && start[*n - 1] == '\r')
+		(*n)--;
+	*too_long = *n > max || (int)*n + 3 > num;
+	if (*too_long)
+		*n = 0;
+	memcpy(str, start, *n);
+	str[*n] = '\n';
+	str[*n + 1] = '\0';
+	return start;
+}
+
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *ps = stream;
-	if (ps->pos >= ps->len)
+	size_t n;
+	bool too_long;
+	const char *start = ini_feed_line(ps->text, ps->len, &ps->pos, str, num, KEYFILE_LINE_MAX, &n, &too_long);
+	if (!start)
 		return NULL;
-	const char *start = ps->text + ps->pos;
-	const char *nl = memchr(start, '\n', ps->len - ps->pos);
-	size_t n = nl ? (size_t)(nl - start) : ps->len - ps->pos;
-	ps->pos += n + (nl ? 1 : 0);
 	ps->lineno++;
-	if (n && start[n - 1] == '\r')
-		n--;
-	if (n > KEYFILE_LINE_MAX || (int)n + 3 > num) {
+	if (too_long)
 		fail(ps, "line longer than %d characters (continue it on an indented line)", KEYFILE_LINE_MAX);
-		n = 0;
-	}
-	memcpy(str, start, n);
-	str[n] = '\n';
-	str[n + 1] = '\0';
 	const char *t = start, *end = start + n;
 	while (t < end && (*t == ' ' || *t == '\t'))
 		t++;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "macro.h"
@@ -43,6 +44,15 @@ const struct kf_entry *kf_get(const struct kf_section *s, const char *key);
 /* "PATH:LINE: [SECTION] KEY: message" (entry NULL: the section's line, no key). */
 char *kf_error(const struct keyfile *kf, const struct kf_section *s, const struct kf_entry *e, const char *fmt, ...)
 	_printf_(4, 5);
+
+/* Feeds inih's ini_parse_stream() one line of TEXT (LEN bytes) from *POS
+ * into STR (NUM bytes): so that a reader knows its number, sees every
+ * header and refuses a long line rather than have it cut. Returns the
+ * line's start in TEXT and its length in *N (a CR before the newline
+ * left out), or NULL at the end. A line longer than MAX is handed to inih
+ * empty, with *TOO_LONG set. */
+const char *ini_feed_line(const char *text, size_t len, size_t *pos, char *str, int num, size_t max, size_t *n,
+			  bool *too_long);
 
 /* Interpreting a key file: the section being read and the first problem. */
 struct kf_check {

@@ -42,14 +42,14 @@ static const struct schema test_schema = SCHEMA(T, FIELD_SELF(T, json), FIELD_ST
 #undef T
 
 #define T struct result_index
-static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial),
+static const struct schema index_schema = SCHEMA(T, FIELD_SELF(T, json), S(score_source), N(score), B(partial), B(comparable),
 						 I(tests_indexed), I(tests_total), I(resamples),
 						 FIELD_NUM_ARRAY(T, ci95, OPTIONAL));
 #undef T
 
 #define T struct result_run
 static const struct schema run_schema = SCHEMA(T, FIELD_SELF(T, json), I(copies),
-					       I(cpus_in_system), S(started_at), S(ended_at), S(label),
+					       I(cpus_in_system), S(started_at), S(ended_at), S(label), S(group),
 					       FIELD_OBJ_ARRAY(T, tests, REQUIRED, test_schema),
 					       O(index, index_schema));
 #undef T

@@ -63,6 +63,7 @@ struct result_index {
 	const char *score_source; /* imported: "report" (as printed) or "computed" */
 	struct opt_num score;
 	struct opt_bool partial;
+	struct opt_bool comparable; /* imported: false when the report's baselines are not UnixBench's */
 	struct opt_int tests_indexed, tests_total, resamples;
 	ARRAY_OF(struct opt_num) ci95;
 };
@@ -72,6 +73,7 @@ struct result_run {
 	struct opt_int copies, cpus_in_system;
 	const char *started_at, *ended_at;
 	const char *label; /* imported: which run of a document holding several */
+	const char *group; /* imported: the machine (or other heading) a run is one of several under */
 	ARRAY_OF(struct result_test) tests;
 	struct result_index index;
 };

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <ini.h>
 
+#include "lib/keyfile.h"
 #include "lib/paths.h"
 
 /* Reading a profile file with its includes: the lines, the sections and
@@ -115,23 +116,15 @@ static void start_section(struct parse *ps, const char *line)
 static char *reader(char *str, int num, void *stream)
 {
 	struct parse *ps = stream;
-	if (ps->pos >= ps->len)
+	size_t n;
+	bool too_long;
+	const char *start = ini_feed_line(ps->text, ps->len, &ps->pos, str, num, PROFILE_LINE_MAX, &n, &too_long);
+	if (!start)
 		return NULL;
-	const char *start = ps->text + ps->pos;
-	const char *nl = memchr(start, '\n', ps->len - ps->pos);
-	size_t n = nl ? (size_t)(nl - start) : ps->len - ps->pos;
-	ps->pos += n + (nl ? 1 : 0);
 	ps->lineno++;
-	if (n && start[n - 1] == '\r')
-		n--;
-	if (n > PROFILE_LINE_MAX || (int)n + 3 > num) {
+	if (too_long)
 		add_error(ps->l, ps->path, ps->lineno, "line longer than %d characters (continue a long value on "
 			  "indented lines)", PROFILE_LINE_MAX);
-		n = 0;
-	}
-	memcpy(str, start, n);
-	str[n] = '\n';
-	str[n + 1] = '\0';
 
 	ps->cont = n && (start[0] == ' ' || start[0] == '\t');
 	const char *t = start;

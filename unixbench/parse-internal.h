@@ -15,8 +15,9 @@
  *   parse-csv.c       the .csv of 6.0.0
  *   parse-prose.c     the text around the tables: Run's command line,
  *                     headings, "COPIES -> INDEX" lists
- *   parse-markdown.c  Markdown tables: the .html's, Run's index table, one
- *                     column per run
+ *   parse-markdown.c  Markdown tables: the .html's, Run's index table
+ *   parse-columns.c   runs side by side: one column per run (Markdown or
+ *                     plain text), labels glued before the test name
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,8 +34,11 @@ struct ub_test;
 struct ub_test_info;
 
 #define TOKENS_MAX 24
-#define UB_PIPE_RUNS_MAX 8
+#define UB_COLUMNS_MAX 8
 #define SAMPLES_MAX 1000000
+#define UB_HEADS_MAX 6
+#define UB_TITLE_LEVEL 7
+#define UB_MACHINE_LEVEL 6
 
 enum phase {
 	PH_OPEN,  /* a "Benchmark Run" without tables yet */
@@ -46,6 +50,14 @@ enum phase {
 };
 
 enum column { COL_BASELINE, COL_RESULT, COL_INDEX };
+
+/* A run in a column of a table, or named by a label glued before its rows. */
+struct run_column {
+	char *title;
+	size_t result, block; /* its block: doc->results[result].blocks[block] */
+	size_t many;          /* the block of a "Multi Core" score row, 0: none yet */
+	bool skip;            /* a column of changes ("160P/1P", "+/- %"), of no run */
+};
 
 struct parser {
 	struct ub_doc *doc;
@@ -60,24 +72,39 @@ struct parser {
 	char **csv_names;
 	size_t ncsv;
 	bool results_full;
-	/* what the text around the tables says: the nearest heading, and
-	 * the copies a command line or a heading names */
-	char *heading;
+	/* what the text around the tables says: the headings above the line
+	 * (outermost first; level 1-6 a Markdown heading's, UB_TITLE_LEVEL a
+	 * title line's: a list item, "Before:", a label right above a table),
+	 * and the copies a command line or a heading names */
+	struct {
+		char *text;
+		int level;
+	} heads[UB_HEADS_MAX];
+	size_t nheads;
 	unsigned hints[8], nhints, hint_next;
-	/* what named the hints: -1 a Run command, 0 a title that is not a
-	 * Markdown heading (a list item, a short line), else its level of '#' */
+	/* the level of the heading that named the hints (UB_TITLE_LEVEL a list
+	 * item or a short line), 0 a Run command (never ended by a heading) */
 	int hint_level;
+	/* the text says the runs used every CPU ("all cores", "-c $(nproc)"),
+	 * and how many CPUs the latest description of a machine or its "N CPUs
+	 * in system" line gives */
+	bool all_cores;
+	unsigned machine_cpus;
 	/* the one test a "./Run ... fstime" names, and whether a "COPIES ->
 	 * INDEX" list of its index per copy count follows */
 	const struct ub_test_info *command_test;
 	bool arrow_list;
 	/* a Markdown table: the .html's columns, Run's index table, or one column per run */
 	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS } pipe;
-	size_t pipe_results[UB_PIPE_RUNS_MAX], npipe; /* the result of each run column */
-	size_t pipe_blocks[UB_PIPE_RUNS_MAX];          /* and its block in that result */
-	bool pipe_skip[UB_PIPE_RUNS_MAX];            /* a ratio column ("160P/1P") */
-	char *pipe_titles[UB_PIPE_RUNS_MAX];
-	bool pipe_open; /* the runs of the columns exist */
+	/* a table with one column per run (Markdown or plain text) */
+	struct run_column cols[UB_COLUMNS_MAX];
+	size_t ncols;
+	bool cols_open;  /* the runs of the columns exist */
+	bool cols_plain; /* a plain-text table of runs is being read */
+	bool cols_pct;   /* its rows hold only changes in percent */
+	/* the runs that labels glued before the test name give */
+	struct run_column glued[UB_COLUMNS_MAX];
+	size_t nglued;
 };
 
 static inline const char *line_text(struct parser *p)
@@ -97,6 +124,8 @@ struct ub_result *result_new(struct parser *p);
 struct ub_result *result_for_header(struct parser *p);
 struct ub_block *block_last(struct parser *p);
 struct ub_block *block_new(struct parser *p, enum phase phase);
+/* A block at the end of result r, whatever the result being read. */
+struct ub_block *block_append(struct parser *p, struct ub_result *r, enum phase phase);
 struct ub_block *block_set_copies(struct parser *p, struct ub_block *b, unsigned copies);
 struct ub_test *test_find(struct ub_block *b, const char *name);
 struct ub_test *test_add(struct parser *p, struct ub_block *b, const char *name);
@@ -153,6 +182,7 @@ bool run_line(struct parser *p, const char *s);
 bool html_time_line(struct parser *p, const char *s);
 bool cpus_line(struct parser *p, const char *s);
 bool test_line(struct parser *p, const char *s, bool in_table);
+void apply_row_to(struct parser *p, struct ub_block *b, const char *name, const struct row *r);
 char *join_wrapped_name(struct parser *p, const char *s);
 
 /* parse-log.c */
@@ -165,8 +195,23 @@ void csv_free(struct parser *p);
 
 /* parse-prose.c */
 unsigned heading_copies(const char *s);
+const char *heading_top(const struct parser *p);
+bool headings_differ(const struct parser *p, const struct ub_block *b);
+void headings_free(struct parser *p);
+void relabel(struct ub_doc *d, bool all_cores);
 bool arrow_line(struct parser *p, const char *s);
 bool heading_line(struct parser *p, const char *s);
+void score_only(struct parser *p, const char *label, double score, bool partial);
+void machine_count(struct parser *p, const char *key, const char *value);
+
+/* parse-columns.c */
+void columns_reset(struct parser *p);
+void columns_title(struct parser *p, const char *title);
+bool cell_number(const char *c, double *v);
+void columns_row(struct parser *p, const char *name, char **cells, size_t n);
+bool columns_line(struct parser *p, const char *s);
+bool glued_line(struct parser *p, const char *s);
+void glued_free(struct parser *p);
 
 /* parse-markdown.c */
 bool pipe_line(struct parser *p, const char *s);

@@ -31,18 +31,6 @@ static int pipe_cells(char *s, char **cells, int max)
 	return n;
 }
 
-/* "4,151" or "1825.8" (a trailing '%' makes it no value). */
-static bool cell_number(const char *c, double *v)
-{
-	char b[48];
-	size_t n = 0;
-	for (const char *q = c; *q && n + 1 < sizeof(b); q++)
-		if (*q != ',' || !isdigit((unsigned char)q[1]))
-			b[n++] = *q;
-	b[n] = '\0';
-	return parse_number(b, n, v);
-}
-
 /* A test name with its runs of spaces made one ("File Copy   1024 ..."). */
 static char *cell_name(const char *c)
 {
@@ -57,11 +45,8 @@ static char *cell_name(const char *c)
 
 void pipe_reset(struct parser *p)
 {
-	for (size_t i = 0; i < p->npipe; i++)
-		free(p->pipe_titles[i]);
-	p->npipe = 0;
+	columns_reset(p);
 	p->pipe = PIPE_NONE;
-	p->pipe_open = false;
 }
 
 /* The non-empty cells joined by spaces: a row as Run prints it. */
@@ -137,111 +122,31 @@ static bool pipe_header(struct parser *p, char **cells, int n)
 	}
 	if (pipe_index_header(p, cells, n))
 		return true;
+	/* titles, not values: a first row that names no test ("| Test | 5.10 | 6.1 |") */
+	const char *rest;
+	_cleanup_free_ char *name = cell_name(cells[0]), *known = NULL;
 	double v;
-	for (int i = 1; i < n; i++)
-		if (!*cells[i] || cell_number(cells[i], &v))
+	bool numbers = false;
+	for (int i = 1; i < n; i++) {
+		if (!*cells[i])
 			return false;
+		numbers |= cell_number(cells[i], &v);
+	}
+	if (numbers && (known_name(name, &rest, &known) || after_category(name)))
+		return false;
 	pipe_reset(p);
 	p->pipe = PIPE_RUNS;
 	/* all cells: whether the first titles the test column shows in the rows */
-	for (int i = 0; i < n && p->npipe < UB_PIPE_RUNS_MAX; i++)
-		p->pipe_titles[p->npipe++] = xstrdup(cells[i]);
+	for (int i = 0; i < n; i++)
+		columns_title(p, cells[i]);
 	return true;
 }
 
-/* The copies a run column's title gives ("160P", "8 copies"), 0: none. */
-static unsigned title_copies(const char *t)
-{
-	unsigned c;
-	const char *q = t;
-	if (take_uint(&q, UB_COPIES_MAX, &c) && streq(q, "P") && c)
-		return c;
-	return heading_copies(t);
-}
-
-/* Whether every run column is titled by its copies, each by other copies
- * ("| 1P | 160P |"): one run at several copy counts, not several runs. */
-static bool pipe_one_set(struct parser *p)
-{
-	size_t n = 0;
-	unsigned seen[UB_PIPE_RUNS_MAX];
-	for (size_t i = 0; i < p->npipe; i++) {
-		if (p->pipe_skip[i])
-			continue;
-		unsigned c = title_copies(p->pipe_titles[i]);
-		for (size_t k = 0; k < n; k++)
-			if (seen[k] == c)
-				return false;
-		if (!c)
-			return false;
-		seen[n++] = c;
-	}
-	return n > 1;
-}
-
-/* The runs of a table with one column per run: a result each, titled by
- * the column; copies from the title ("160P", "8 copies") or the text.
- * Columns that differ only in their copies are the blocks of one result. */
-static bool pipe_open_runs(struct parser *p, int cells)
-{
-	/* "  | 1P | 160P" above "File Copy ... | 4,151 | 2,477": no title over the tests */
-	if ((size_t)cells != p->npipe + 1) {
-		free(p->pipe_titles[0]);
-		memmove(p->pipe_titles, p->pipe_titles + 1, --p->npipe * sizeof(*p->pipe_titles));
-	}
-	for (size_t i = 0; i < p->npipe; i++)
-		p->pipe_skip[i] = strchr(p->pipe_titles[i], '/') != NULL;
-	bool one = pipe_one_set(p);
-	if (one && !result_new(p))
-		return false;
-	for (size_t i = 0; i < p->npipe; i++) {
-		if (p->pipe_skip[i])
-			continue;
-		if (!one && !result_new(p))
-			return false;
-		p->pipe_results[i] = p->doc->nresults - 1;
-		struct ub_block *b = block_new(p, PH_INDEX);
-		if (!b)
-			return false;
-		p->pipe_blocks[i] = p->doc->results[p->pipe_results[i]].nblocks - 1;
-		free(b->label);
-		b->label = xstrdup(p->pipe_titles[i]);
-		unsigned c = title_copies(p->pipe_titles[i]);
-		if (c)
-			b->copies = c, b->copies_from_text = true;
-		b->columns[0] = COL_INDEX;
-		b->ncolumns = 1;
-		mark_format(p, UB_FMT_TABLE);
-	}
-	p->pipe_open = true;
-	return true;
-}
-
+/* A row of a table of runs: the test, then a value per run. */
 static void pipe_run_row(struct parser *p, char **cells, int n)
 {
 	_cleanup_free_ char *name = cell_name(cells[0]);
-	const char *rest;
-	_cleanup_free_ char *known = NULL;
-	bool score = after_category(name) && strstr(name, "Index Score");
-	if (!score && !(known_name(name, &rest, &known) && !*skip_spaces(rest)))
-		return;
-	if (!p->pipe_open && !pipe_open_runs(p, n))
-		return;
-	for (size_t i = 0; i < p->npipe && (int)i + 1 < n; i++) {
-		double v;
-		if (p->pipe_skip[i] || !cell_number(cells[i + 1], &v))
-			continue;
-		struct ub_result *r = &p->doc->results[p->pipe_results[i]];
-		struct ub_block *b = &r->blocks[p->pipe_blocks[i]];
-		if (score) {
-			b->score = v;
-			b->has_score = true;
-			continue;
-		}
-		struct ub_test *t = test_find(b, known) ?: test_add(p, b, known);
-		if (t)
-			t->index = v, t->has_index = true;
-	}
+	columns_row(p, name, cells + 1, (size_t)n - 1);
 }
 
 /* The .html's row as Markdown: the line the .html gives as text. */
@@ -278,6 +183,9 @@ bool pipe_line(struct parser *p, const char *s)
 		return false;
 	if (strspn(s, "|-: ") == strlen(s))
 		return true;
+	/* "| 核心数 | 1 |", "| vCPU | 4 |": a machine's table of facts */
+	if (n == 2)
+		machine_count(p, cells[0], cells[1]);
 	if (p->pipe == PIPE_NONE)
 		return pipe_header(p, cells, n);
 	if (p->pipe == PIPE_HTML) {

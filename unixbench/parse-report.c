@@ -165,7 +165,12 @@ bool score_line(struct parser *p, const char *s)
 		return true;
 	}
 	if (!b || b->phase == PH_DONE || b->phase == PH_LOG || b->phase == PH_CSV) {
-		problem(p, line_src(p), s, "a score line without a table of tests before it");
+		/* a score alone under a heading of its own ("## 6.1" then the
+		 * score line): a run of which only the score is printed */
+		if (!graphics_category(s) && heading_top(p) && (!b || !streq_ptr(b->label, heading_top(p))))
+			score_only(p, heading_top(p), score, partial);
+		else
+			problem(p, line_src(p), s, "a score line without a table of tests before it");
 		return true;
 	}
 	int g = graphics_category(s);
@@ -223,6 +228,8 @@ bool run_line(struct parser *p, const char *s)
 		q = strstr(q, "; ");
 		b->cpus = cpus;
 		b->cpus_said = true;
+		if (cpus)
+			p->machine_cpus = cpus;
 		if (q && (q += 2) && take_uint(&q, UB_COPIES_MAX, &copies) && startswith(q, " parallel process") &&
 		    copies > 0)
 			b = block_set_copies(p, b, copies);
@@ -284,6 +291,8 @@ bool cpus_line(struct parser *p, const char *s)
 		return true;
 	b->cpus = cpus;
 	b->cpus_said = true;
+	if (cpus)
+		p->machine_cpus = cpus;
 	block_set_copies(p, b, copies);
 	mark_format(p, UB_FMT_REPORT);
 	return true;
@@ -416,13 +425,19 @@ static void apply_raw(struct ub_test *t, const struct row *r)
 static bool apply_row(struct parser *p, const char *name, const struct row *r)
 {
 	struct ub_block *b = r->raw ? block_for_raw(p, name) : block_for_index(p, name);
-	if (!b)
-		return true;
+	if (b)
+		apply_row_to(p, b, name, r);
+	return true;
+}
+
+/* A row's numbers into the test of block b. */
+void apply_row_to(struct parser *p, struct ub_block *b, const char *name, const struct row *r)
+{
 	struct ub_test *t = test_find(b, name);
 	if (!t)
 		t = test_add(p, b, name);
 	if (!t)
-		return true;
+		return;
 	if (r->raw) {
 		apply_raw(t, r);
 		if (b->phase == PH_OPEN)
@@ -434,7 +449,6 @@ static bool apply_row(struct parser *p, const char *name, const struct row *r)
 	struct ub_result *res = result_last(p);
 	if (!res->has_header && !(res->formats & (UB_FMT_HTML | UB_FMT_REPORT)))
 		mark_format(p, UB_FMT_TABLE);
-	return true;
 }
 
 /* A test name broken over two lines ("Dhrystone 2 using register" /
@@ -480,6 +494,22 @@ static bool parse_joined(struct parser *p, const char *rest, size_t extra, struc
 	return ok;
 }
 
+/* Whether what follows a test's name is only changes: "+5.2%", "-0.3 %". */
+static bool changes_only(const char *rest)
+{
+	struct tok t[TOKENS_MAX];
+	int n = tokenize(rest, t, TOKENS_MAX);
+	bool pct = false;
+	for (int i = 0; i < n; i++) {
+		const char *c = t[i].s;
+		size_t len = t[i].n;
+		pct |= memchr(c, '%', len) != NULL;
+		if (strspn(c, "+-0123456789.%") < len)
+			return false;
+	}
+	return pct;
+}
+
 bool test_line(struct parser *p, const char *s, bool in_table)
 {
 	const char *rest;
@@ -502,6 +532,9 @@ bool test_line(struct parser *p, const char *s, bool in_table)
 	}
 	if (ok)
 		return apply_row(p, name, &r);
-	problem(p, line_src(p), s, "%s: the numbers after the name could not be read", name);
+	if (changes_only(rest))
+		problem(p, line_src(p), s, "%s: only a change in percent, no absolute result is printed", name);
+	else
+		problem(p, line_src(p), s, "%s: the numbers after the name could not be read", name);
 	return true;
 }

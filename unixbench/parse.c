@@ -96,16 +96,31 @@ struct ub_block *block_new(struct parser *p, enum phase phase)
 	struct ub_result *r = result_current(p);
 	if (!r)
 		return NULL;
-	if (r->nblocks >= UB_BLOCKS_MAX) {
+	/* tables under other headings, with no header between them to say
+	 * which run of Run they are: runs of their own ("without the patch",
+	 * "with the patch") */
+	if (r->nblocks >= UB_BLOCKS_MAX || (!r->has_header && r->nblocks && headings_differ(p, &r->blocks[0]))) {
 		r = result_new(p);
 		if (!r)
 			return NULL;
 	}
+	return block_append(p, r, phase);
+}
+
+struct ub_block *block_append(struct parser *p, struct ub_result *r, enum phase phase)
+{
+	if (r->nblocks >= UB_BLOCKS_MAX)
+		return NULL;
 	r->blocks = xrealloc(r->blocks, (r->nblocks + 1) * sizeof(*r->blocks));
 	struct ub_block *b = &r->blocks[r->nblocks++];
-	*b = (struct ub_block){ .line = line_src(p), .phase = phase };
-	if (p->heading)
-		b->label = xstrdup(p->heading);
+	*b = (struct ub_block){ .line = line_src(p), .phase = phase, .text_cpus = p->machine_cpus };
+	if (heading_top(p))
+		b->label = xstrdup(heading_top(p));
+	if (p->nheads) {
+		b->path = xcalloc(p->nheads, sizeof(*b->path));
+		for (size_t i = 0; i < p->nheads; i++)
+			b->path[b->npath++] = xstrdup(p->heads[i].text);
+	}
 	if (r->h.date && r->h.version && startswith(r->h.version, "4.")) {
 		b->date = xstrdup(r->h.date);
 		b->start = TAKE_PTR(p->pending_start);
@@ -148,6 +163,10 @@ static void block_free(struct ub_block *b)
 		test_free(&b->tests[i]);
 	free(b->tests);
 	free(b->label);
+	free(b->group);
+	for (size_t i = 0; i < b->npath; i++)
+		free(b->path[i]);
+	free(b->path);
 	free(b->date);
 	free(b->start);
 	free(b->end);
@@ -236,13 +255,15 @@ static void parse_line(struct parser *p)
 	const char *s = line_text(p);
 	_cleanup_free_ char *joined = NULL;
 	bool table = in_table(p);
-	if (pipe_line(p, s))
+	if (pipe_line(p, s) || columns_line(p, s))
 		return;
 	if (header_line(p, s) || run_output_line(p, s))
 		return;
 	if (run_line(p, s) || cpus_line(p, s) || html_time_line(p, s) || score_line(p, s))
 		return;
 	if (arrow_line(p, s) || csv_line(p, s) || index_header(p, s))
+		return;
+	if (glued_line(p, s))
 		return;
 	if (log_test_line(p, s) || test_line(p, s, table))
 		return;
@@ -279,6 +300,22 @@ static void resolve_lone(struct parser *p, struct ub_block *b)
 	}
 }
 
+/* A column of runs whose values are results, not indexes (a test of a
+ * large baseline far above it): its values become results. */
+static void resolve_results(struct ub_block *b)
+{
+	if (b->result_votes <= 0)
+		return;
+	for (size_t i = 0; i < b->ntests; i++) {
+		struct ub_test *t = &b->tests[i];
+		if (t->has_index && !t->has_result && !t->has_baseline) {
+			t->result = t->index;
+			t->has_result = true;
+			t->has_index = false;
+		}
+	}
+}
+
 static bool test_has_value(const struct ub_test *t)
 {
 	return t->has_result || t->has_index;
@@ -296,6 +333,7 @@ static void finish(struct parser *p)
 		for (size_t k = 0; k < r->nblocks; k++) {
 			struct ub_block *b = &r->blocks[k];
 			resolve_lone(p, b);
+			resolve_results(b);
 			/* UnixBench 4 has no -c: every test but the shell scripts ran one copy */
 			if (!b->copies && r->h.version && startswith(r->h.version, "4."))
 				b->copies = 1;
@@ -307,7 +345,7 @@ static void finish(struct parser *p)
 					test_free(&b->tests[j]);
 			}
 			b->ntests = nt;
-			if (nt)
+			if (nt || b->has_score)
 				r->blocks[nb++] = *b;
 			else
 				block_free(b);
@@ -319,6 +357,7 @@ static void finish(struct parser *p)
 			ub_result_free(r);
 	}
 	d->nresults = nr;
+	relabel(d, p->all_cores);
 }
 
 int ub_parse(const char *data, size_t len, struct ub_doc *doc)
@@ -343,8 +382,9 @@ int ub_parse(const char *data, size_t len, struct ub_doc *doc)
 	free(p.pending_tmpdir);
 	free(p.pending_resultdir);
 	free(p.pending_start);
-	free(p.heading);
+	headings_free(&p);
 	pipe_reset(&p);
+	glued_free(&p);
 	csv_free(&p);
 	ub_lines_free(&lines);
 	return doc->nresults ? 0 : -ENOMSG;

@@ -75,7 +75,13 @@ struct ub_block {
 	unsigned cpus;     /* "N CPUs in system" */
 	bool cpus_said;    /* the input gave cpus (0 when Run could not count them) */
 	bool copies_from_text; /* copies taken from the text around the table ("./Run -c 8", "1 copy") */
-	char *label;       /* the nearest heading above the run, or NULL */
+	char *label;       /* what tells the run from the others: the heading above it that they do not share, or NULL */
+	char *group;       /* the heading above that, when the runs are in groups (one per machine), or NULL */
+	char **path;       /* the headings above the run, outermost first */
+	size_t npath;
+	unsigned text_cpus; /* the CPUs the text gives the run's machine ("8 cores"); 0: none */
+	int result_votes;   /* a run in a column: its values are results (> 0), not indexes */
+	bool titled;        /* labelled by a column's title or a label before its rows (the last of path) */
 	char *date;        /* "2026-11-29" */
 	char *start, *end; /* "22:36:13" */
 	struct ub_test *tests;

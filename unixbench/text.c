@@ -92,8 +92,9 @@ char *ub_clean(const char *s, size_t n, unsigned *manglings)
 	const unsigned char *u = (const unsigned char *)s;
 	if (n > UB_LINE_MAX)
 		n = UB_LINE_MAX;
-	/* every repair is no longer than what it replaces: one allocation */
-	char *out = xmalloc(n + 1);
+	/* every repair is no longer than what it replaces but a tab, which
+	 * becomes two spaces (a column's edge, as Run's own are) */
+	char *out = xmalloc(2 * n + 1);
 	size_t o = 0;
 	for (size_t i = 0; i < n;) {
 		/* printable ASCII, nearly all of it, is copied as it is */
@@ -115,6 +116,7 @@ char *ub_clean(const char *s, size_t n, unsigned *manglings)
 			continue;
 		}
 		if (cp == '\t') {
+			out[o++] = ' ';
 			out[o++] = ' ';
 		} else if (cp < 0x20 || cp == 0x7f) {
 			*manglings |= UB_MANGLE_CONTROL;
@@ -390,11 +392,28 @@ static void add_split(struct ub_lines *out, char *s, unsigned src)
 	}
 	size_t len = strlen(s), from = 0, i = 0;
 	bool seen_text = false;
+	/* "base    Dhrystone 2 ... 45448570.8 lps": a short label before the
+	 * line's only test row names its run; kept whole unless another of
+	 * Run's lines follows */
+	size_t label = 0;
+	bool labelled = isalpha((unsigned char)*s) || *s == '[' || *s == '(';
 	while (i < len) {
 		size_t a = literal_anchor(s, len, i);
 		size_t p = pattern_anchor(s, i);
 		size_t n = a > p ? a : p;
+		labelled &= i > 0 || !n;
 		if (n && seen_text && cut_allowed(s, i)) {
+			if (labelled && !from && !label && !p && i <= 42 &&
+			    isdigit((unsigned char)s[i + a + strspn(s + i + a, " :")])) {
+				label = i;
+				i += n;
+				continue;
+			}
+			if (label) {
+				add_piece(out, s, label, src);
+				from = label;
+				label = 0;
+			}
 			add_piece(out, s + from, i - from, src);
 			out->manglings |= UB_MANGLE_GLUED;
 			from = i;

@@ -16,6 +16,16 @@ static int parse_text(const char *text, struct ub_doc *doc)
 	return ub_parse(text, strlen(text), doc);
 }
 
+/* The blocks of a document in order, whatever results hold them. */
+static size_t blocks_of(const struct ub_doc *d, const struct ub_block **v, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < d->nresults; i++)
+		for (size_t k = 0; k < d->results[i].nblocks && n < max; k++)
+			v[n++] = &d->results[i].blocks[k];
+	return n;
+}
+
 static const struct ub_test *test_of(const struct ub_block *b, const char *id)
 {
 	for (size_t i = 0; i < b->ntests; i++)
@@ -75,11 +85,391 @@ static void thousands_separators(void **state)
 	ub_doc_free(&d);
 }
 
+#define FC_ROWS(a, b, c)                                                                                               \
+	"File Copy 1024 bufsize 2000 maxblocks          3960.0     " a "\n"                                          \
+	"File Copy 256 bufsize 500 maxblocks            1655.0     " b "\n"                                          \
+	"File Copy 4096 bufsize 8000 maxblocks          5800.0     " c "\n"
+
+/* Runs are labelled by what tells them apart, not by a heading they all
+ * share; the tables of two conditions are two runs of Run. */
+static void labels_tell_runs_apart(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	const struct ub_block *v[8];
+	/* a mail: the ramdisk in a heading both runs share, "without" and
+	 * "with" the patch right above each table */
+	assert_int_equal(parse_text("## UnixBench fstime on a ramdisk (brd, ext4)\n"
+				    "\n"
+				    "without patch\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9", "1873393.0   3230.0")
+				    "\n"
+				    "with patch\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6", "2060732.3   3553.0"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(blocks_of(&d, v, 8), 2);
+	assert_string_equal(v[0]->label, "without patch");
+	assert_string_equal(v[1]->label, "with patch");
+	assert_null(v[0]->group);
+	assert_int_equal(v[0]->copies, 0);
+	ub_doc_free(&d);
+
+	/* Markdown: a 1-copy and an 8-copy table for each of two kernels */
+	assert_int_equal(parse_text("# Results\n"
+				    "## base kernel\n### 1 copy\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9",
+									   "1873393.0   3230.0")
+				    "### 8 copies\n" FC_ROWS("5991536.0  15130.1", "1637680.0  9895.4",
+							     "14987144.0  25839.9")
+				    "## patched kernel\n### 1 copy\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6",
+									      "2060732.3   3553.0")
+				    "### 8 copies\n" FC_ROWS("6590689.6  16643.2", "1801448.0  10884.9",
+							     "16485858.4  28423.9"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[1].nblocks, 2);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	static const unsigned copies[] = { 1, 8, 1, 8 };
+	static const char *const labels[] = { "base kernel", "base kernel", "patched kernel", "patched kernel" };
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(v[i]->copies, copies[i]);
+		assert_string_equal(v[i]->label, labels[i]);
+	}
+	ub_doc_free(&d);
+
+	/* a mail: every core, a block per machine with its count, before and
+	 * after on each */
+	assert_int_equal(parse_text("The runs use all cores of each machine.\n"
+				    "\n"
+				    "Machine 1: Intel Xeon Gold 6248, 2 sockets, 40 cores, 80 threads\n"
+				    "before:\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9", "1873393.0   3230.0")
+				    "after:\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6", "2060732.3   3553.0")
+				    "\n"
+				    "Machine 2: Kunpeng 920, 96 cores\n"
+				    "before:\n" FC_ROWS("648942.0   1638.7", "184710.0   1116.1", "1573393.0   2712.7")
+				    "after:\n" FC_ROWS("713836.2   1802.6", "203181.0   1227.7", "1730732.3   2984.0"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 4);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	static const unsigned cpus[] = { 80, 80, 96, 96 };
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(v[i]->copies, cpus[i]);
+		assert_true(v[i]->copies_from_text);
+		assert_string_equal(v[i]->label, i % 2 ? "after" : "before");
+		assert_non_null(v[i]->group);
+		assert_true(strstr(v[i]->group, i < 2 ? "Machine 1" : "Machine 2") != NULL);
+	}
+	ub_doc_free(&d);
+
+	/* "before" printed whole with its CPUs lines, "after" as index tables
+	 * only: the same copies, in order */
+	assert_int_equal(parse_text("Before patch:\n"
+				    "8 CPUs in system; running 1 parallel copy of tests\n" FC_ROWS("748942.0   1891.3",
+												      "204710.0   1236.9",
+												      "1873393.0   3230.0")
+				    "8 CPUs in system; running 8 parallel copies of tests\n" FC_ROWS("5991536.0  15130.1",
+													"1637680.0  9895.4",
+													"14987144.0  25839.9")
+				    "\nAfter patch:\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6", "2060732.3   3553.0")
+				    "\n" FC_ROWS("6590689.6  16643.2", "1801448.0  10884.9", "16485858.4  28423.9"),
+				    &d),
+			 0);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(v[i]->copies, i % 2 ? 8 : 1);
+	assert_true(v[2]->copies_from_text);
+	assert_string_equal(v[3]->label, "After patch");
+	ub_doc_free(&d);
+
+	/* headings that differ only in the copy count they name are one
+	 * condition run twice; the next condition is a run of its own */
+	assert_int_equal(parse_text("pi4-disk-c1:\n"
+				    "4 CPUs in system; running 1 parallel copy of tests\n" FC_ROWS("748942.0   1891.3",
+												      "204710.0   1236.9",
+												      "1873393.0   3230.0")
+				    "\npi4-disk-c4:\n"
+				    "4 CPUs in system; running 4 parallel copies of tests\n" FC_ROWS("2991536.0  7554.4",
+												       "837680.0  5061.5",
+												       "7487144.0  12908.9")
+				    "\npi4-tmpfs-c1:\n"
+				    "4 CPUs in system; running 1 parallel copy of tests\n" FC_ROWS("823836.2   2080.4",
+												      "225181.0   1360.6",
+												      "2060732.3   3553.0")
+				    "\npi4-tmpfs-c4:\n"
+				    "4 CPUs in system; running 4 parallel copies of tests\n" FC_ROWS("3295344.8  8321.6",
+												       "900724.0  5442.4",
+												       "8242929.2  14211.9"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].nblocks, 2);
+	assert_int_equal(d.results[1].nblocks, 2);
+	assert_string_equal(d.results[0].blocks[1].label, "pi4-disk-c4");
+	assert_string_equal(d.results[1].blocks[0].label, "pi4-tmpfs-c1");
+	ub_doc_free(&d);
+	assert_int_equal(parse_text("## Pi 4, disk, 1 copy\n" FC_ROWS("748942.0   1891.3", "204710.0   1236.9",
+									   "1873393.0   3230.0")
+				    "## Pi 4, disk, 4 copies\n" FC_ROWS("2991536.0  7554.4", "837680.0  5061.5",
+									 "7487144.0  12908.9")
+				    "## Pi 4, kernel 6.1, 1 copy\n" FC_ROWS("823836.2   2080.4", "225181.0   1360.6",
+									     "2060732.3   3553.0"),
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(d.results[0].nblocks, 2);
+	ub_doc_free(&d);
+
+	/* no "all cores": the count of a machine's description is no copy count */
+	assert_int_equal(parse_text("Machine 2: Kunpeng 920, 96 cores\n"
+				    "before:\n" FC_ROWS("648942.0   1638.7", "184710.0   1116.1", "1573393.0   2712.7"),
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	ub_doc_free(&d);
+}
+
+/* The label and index of every block, in order, against what is expected. */
+static void expect_runs(const struct ub_doc *d, size_t n, const char *const *labels, const char *id,
+			const double *values, bool results)
+{
+	const struct ub_block *v[8];
+	assert_int_equal(blocks_of(d, v, 8), n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(v[i]->label, labels[i]);
+		const struct ub_test *t = test_of(v[i], id);
+		if (isnan(values[i])) {
+			assert_null(t);
+			continue;
+		}
+		assert_non_null(t);
+		assert_true(results ? t->has_result : t->has_index);
+		assert_near(results ? t->result : t->index, values[i]);
+	}
+}
+
+/* One column per run: Markdown (quoted in a mail too) with kernel versions
+ * as titles and a "failed." cell, plain text split by spaces or tabs, a
+ * column of changes left out, results told from indexes. */
+static void runs_as_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char *const kernels[] = { "5.10", "6.1", "6.6" };
+	assert_int_equal(parse_text("| Test | 5.10 | 6.1 | 6.6 |\n|---|---|---|---|\n"
+				    "| Dhrystone 2 using register variables | 3894.5 | 3919.1 | failed. |\n"
+				    "| Pipe Throughput | 1335.0 | 1404.7 | 1390.1 |\n"
+				    "| System Benchmarks Index Score | 1534.7 | 1595.2 | 1560.0 |\n",
+				    &d),
+			 0);
+	expect_runs(&d, 3, kernels, "dhry2reg", (const double[]){ 3894.5, 3919.1, NAN }, false);
+	expect_runs(&d, 3, kernels, "pipe", (const double[]){ 1335.0, 1404.7, 1390.1 }, false);
+	assert_near(d.results[2].blocks[0].score, 1560.0);
+	assert_int_equal(d.nresults, 3);
+	ub_doc_free(&d);
+
+	static const char *const ba[] = { "before", "after" };
+	assert_int_equal(parse_text("> | Test | before | after | change |\n> |---|---|---|---|\n"
+				    "> | Dhrystone 2 using register variables | 3894.5 | 3919.1 | +0.6% |\n"
+				    "> | Pipe Throughput | 1335.0 | 1404.7 | +5.2% |\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, ba, "pipe", (const double[]){ 1335.0, 1404.7 }, false);
+	ub_doc_free(&d);
+
+	static const char *const bp[] = { "baseline", "patched" };
+	assert_int_equal(parse_text("                                      baseline   patched\n"
+				    "Dhrystone 2 using register variables    3894.5    3919.1\n"
+				    "System Call Overhead                     968.5     964.9\n"
+				    "System Benchmarks Index Score           1534.7    1595.2\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, bp, "syscall", (const double[]){ 968.5, 964.9 }, false);
+	assert_near(d.results[1].blocks[0].score, 1595.2);
+	assert_int_equal(d.nproblems, 0);
+	ub_doc_free(&d);
+
+	/* tabs, and results rather than indexes (Pipe Throughput far above its baseline) */
+	assert_int_equal(parse_text("Test\tbefore\tafter\n"
+				    "Dhrystone 2 using register variables\t45448570.8\t45735929.7\n"
+				    "Pipe Throughput\t1660768.6\t1747502.7\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, ba, "pipe", (const double[]){ 1660768.6, 1747502.7 }, true);
+	ub_doc_free(&d);
+
+	/* only changes: refused, saying why */
+	assert_int_equal(parse_text("| Test | change |\n|---|---|\n"
+				    "| Dhrystone 2 using register variables | +0.7% |\n| Pipe Throughput | +5.2% |\n",
+				    &d),
+			 -ENOMSG);
+	assert_true(d.nproblems > 0);
+	assert_non_null(strstr(d.problems[0].why, "no absolute result is printed"));
+	ub_doc_free(&d);
+	assert_int_equal(parse_text("Dhrystone 2 using register variables   +0.7%\nPipe Throughput   +5.2 %\n", &d),
+			 -ENOMSG);
+	assert_non_null(strstr(d.problems[0].why, "no absolute result is printed"));
+	ub_doc_free(&d);
+}
+
+/* "base    Dhrystone 2 ...", "patched Dhrystone 2 ...": the label before
+ * the test name names the run. */
+static void labels_glued_before_tests(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	static const char *const labels[] = { "base", "patched" };
+	assert_int_equal(parse_text("base    Dhrystone 2 using register variables   45448570.8 lps   (10.0 s, 7 samples)\n"
+				    "patched Dhrystone 2 using register variables   45735929.7 lps   (10.0 s, 7 samples)\n"
+				    "base    Pipe Throughput                         1660768.6 lps   (10.0 s, 7 samples)\n"
+				    "patched Pipe Throughput                         1747502.7 lps   (10.0 s, 7 samples)\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	expect_runs(&d, 2, labels, "dhry2reg", (const double[]){ 45448570.8, 45735929.7 }, true);
+	expect_runs(&d, 2, labels, "pipe", (const double[]){ 1660768.6, 1747502.7 }, true);
+	ub_doc_free(&d);
+
+	static const char *const versions[] = { "6.1", "6.6" };
+	assert_int_equal(parse_text("[6.1] System Call Overhead   15000.0  1452805.5   968.5\n"
+				    "[6.6] System Call Overhead   15000.0  1447375.3   964.9\n",
+				    &d),
+			 0);
+	expect_runs(&d, 2, versions, "syscall", (const double[]){ 968.5, 964.9 }, false);
+	ub_doc_free(&d);
+}
+
+/* Only the scores, a run each under its heading or in a list under a
+ * heading naming UnixBench. */
+static void score_lists(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	const struct ub_block *v[8];
+	assert_int_equal(parse_text("## UnixBench scores\n\n- 5.10: 1534.7\n- 6.1: 1595.2\n- 6.6: 1560.0\n", &d), 0);
+	assert_int_equal(blocks_of(&d, v, 8), 3);
+	assert_string_equal(v[1]->label, "6.1");
+	assert_true(v[1]->has_score);
+	assert_near(v[1]->score, 1595.2);
+	assert_int_equal(v[1]->ntests, 0);
+	ub_doc_free(&d);
+
+	assert_int_equal(parse_text("## kernel 5.10\n\nSystem Benchmarks Index Score   1534.7\n\n"
+				    "## kernel 6.1\n\nSystem Benchmarks Index Score   1595.2\n",
+				    &d),
+			 0);
+	assert_int_equal(blocks_of(&d, v, 8), 2);
+	assert_string_equal(v[0]->label, "kernel 5.10");
+	assert_near(v[0]->score, 1534.7);
+	assert_near(v[1]->score, 1595.2);
+	ub_doc_free(&d);
+
+	/* a list of numbers under a heading that names no UnixBench: nothing */
+	assert_int_equal(parse_text("## Prices\n\n- small: 5\n- large: 20\n", &d), -ENOMSG);
+	ub_doc_free(&d);
+}
+
+/* A 4.1.0 report indexed against the author's own machine: the FINAL
+ * SCORE as printed, marked as no index. */
+static void own_baselines(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("  BYTE UNIX Benchmarks (Version 4.1.0)\n"
+				    "  System -- Linux box 2.6.18 #1 SMP x86_64\n"
+				    "                     INDEX VALUES\n"
+				    "TEST                                        BASELINE     RESULT      INDEX\n"
+				    "Dhrystone 2 using register variables       3100125.0  3257766.6       10.5\n"
+				    "Double-Precision Whetstone                     674.3      690.1       10.2\n"
+				    "Execl Throughput                               812.6      803.0        9.9\n"
+				    "                                                                 =========\n"
+				    "     FINAL SCORE                                                     10.2\n",
+				    &d),
+			 0);
+	const struct ub_block *b = &d.results[0].blocks[0];
+	assert_near(b->score, 10.2);
+	static const unsigned copies[] = { 1 };
+	struct ub_import_opts o = { .source = "own.txt", .copies = copies, .ncopies = 1 };
+	json_object *recs = ub_import_records(&d, &o);
+	json_object *idx = jpath(json_object_array_get_idx(recs, 0), "runs.0.index");
+	assert_near(json_object_get_double(jpath(idx, "score")), 10.2);
+	assert_false(json_object_get_boolean(jpath(idx, "comparable")));
+	json_object_put(recs);
+	ub_doc_free(&d);
+}
+
+/* A report of builds, one column each, giving UnixBench as its single- and
+ * multi-core index scores among other benchmarks' rows. */
+static void score_rows_in_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	const struct ub_block *v[8];
+	assert_int_equal(parse_text("### k1\n\n| 测试项目 | k1 rv64gc | k1 rv64gc_zba_zbb_zbc_zbs | diff percentage |\n"
+				    "| --- | --- | --- | --- |\n"
+				    "| Coremark (Score, higher is better) | 4252.604720 | 4311.583788 | 1.39% |\n"
+				    "| Unix Bench Single Core (Index Score, higher is better) | 284.5 | 284.0 | -0.18% |\n"
+				    "| Unix Bench Multi Core (Index Score, higher is better) | 1630.7 | 1633.3 | 0.16% |\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	assert_int_equal(blocks_of(&d, v, 8), 4);
+	static const double scores[] = { 284.5, 1630.7, 284.0, 1633.3 };
+	for (size_t i = 0; i < 4; i++) {
+		assert_near(v[i]->score, scores[i]);
+		assert_int_equal(v[i]->ntests, 0);
+		assert_int_equal(v[i]->copies, i % 2 ? 0 : 1);
+		assert_string_equal(v[i]->label, i < 2 ? "k1 rv64gc" : "k1 rv64gc_zba_zbb_zbc_zbs");
+	}
+	ub_doc_free(&d);
+}
+
+/* A machine's table of facts: with one core its run is one copy; its
+ * multi-core run ("多核心") is one copy per core. */
+static void one_cpu_is_one_copy(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("| 项目 | 数据 |\n|---|---|\n| CPU 型号 | Intel(R) Xeon(R) CPU E5-2680 v2 @ 2.80GHz |\n"
+				    "| 核心数 | 1 |\n\n"
+				    "Dhrystone 2 using register variables         116700.0   28520795.1   2443.9\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_true(d.results[0].blocks[0].copies_from_text);
+	ub_doc_free(&d);
+	/* "多核心" (multi-core) under a machine of two cores: two copies */
+	assert_int_equal(parse_text("| CPU 核心数 | 2 |\n\n#### 单核心\n\n"
+				    "Dhrystone 2 using register variables         116700.0   28520795.1   2443.9\n"
+				    "#### 多核心\n\n"
+				    "Dhrystone 2 using register variables         116700.0   56030122.4   4801.2\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 1);
+	assert_int_equal(d.results[0].blocks[1].copies, 2);
+	ub_doc_free(&d);
+	/* eight cores and no word of all of them: the copies stay unknown */
+	assert_int_equal(parse_text("| 核心数 | 8 |\n\n"
+				    "Dhrystone 2 using register variables         116700.0   28520795.1   2443.9\n",
+				    &d),
+			 0);
+	assert_int_equal(d.results[0].blocks[0].copies, 0);
+	ub_doc_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(score_glued_to_rules),
 		cmocka_unit_test(thousands_separators),
+		cmocka_unit_test(labels_tell_runs_apart),
+		cmocka_unit_test(runs_as_columns),
+		cmocka_unit_test(labels_glued_before_tests),
+		cmocka_unit_test(score_lists),
+		cmocka_unit_test(own_baselines),
+		cmocka_unit_test(score_rows_in_columns),
+		cmocka_unit_test(one_cpu_is_one_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
