@@ -52,6 +52,8 @@ WITH_ARCHIVE ?= 1
 PKGS := json-c inih
 # /proc/config.gz is inflated in memory (probe/virt.c)
 PKGS += zlib
+# HMAC-SHA256 derives the machine's id from /etc/machine-id (lib/machine-id.c)
+PKGS += nettle
 ifeq ($(WITH_SYSTEMD),1)
 PKGS += libsystemd
 endif
@@ -134,14 +136,15 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(B)/libubtune.a
 # Debian packages: to build, to test, and tools the tests drive.
 DEPS_BUILD := gcc make pkg-config libjson-c-dev libinih-dev libsystemd-dev libudev-dev \
 	libhwloc-dev libsqlite3-dev libarchive-dev
-DEPS_BUILD += zlib1g-dev
+DEPS_BUILD += zlib1g-dev nettle-dev
 DEPS_TEST := libcmocka-dev dbus python3-dbusmock python3 util-linux
 # xmllint checks that the SVG charts and HTML reports are well-formed XML
 DEPS_TEST += libxml2-utils
-# the Prometheus client's parsers check export --format openmetrics
-DEPS_TEST += python3-prometheus-client
-# the playbook of contrib/ansible (tests/e2e/test-ansible.sh runs it); make deb
-DEPS_TEST += ansible-core
+# the Prometheus client's parsers and promtool check export --format openmetrics
+DEPS_TEST += python3-prometheus-client prometheus
+# the playbook of contrib/ansible: tests/e2e/test-ansible.sh runs it over SSH
+# to hosts in network namespaces of their own, each with its sshd
+DEPS_TEST += ansible-core openssh-server openssh-client iproute2
 DEPS_DEB := dpkg-dev debhelper lintian
 # strace injects kills and I/O errors into apply, revert and the store
 DEPS_TEST += strace
@@ -151,7 +154,7 @@ DEPS_TEST += chromium fonts-dejavu-core
 # check-arm64: the arm64 cross build (static, MINIMAL) and its tests under
 # qemu-user; the target's libraries come as Debian multiarch packages.
 DEPS_CROSS := gcc-aarch64-linux-gnu qemu-user-static \
-	$(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev libsqlite3-dev libcmocka-dev)
+	$(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev nettle-dev libsqlite3-dev libcmocka-dev)
 # check-vm: Debian's kernels under qemu-system (TCG), busybox in the initramfs.
 DEPS_VM := qemu-system-arm qemu-system-x86 busybox-static cpio
 # make deps ARCH=arm64: every library of the full build for arm64 as well.
@@ -288,6 +291,17 @@ bench-store:
 	@$(SUBMAKE) MINIMAL=1 B=$(MIN_B) CFLAGS="-O2 -g -Werror" all $(MIN_B)/bench-store-fill
 	tools/bench-store $(B) $(MIN_B) $(B)/bench-store $(or $(N),10000) $(or $(HOSTS),100) $(or $(SAMPLES),0) $(or $(RUNS),5)
 
+# How fleet and export scale: stores of 1,000 and 10,000 hosts with PER
+# results each, the wall time and peak RSS of fleet (text, JSON, HTML) and
+# export (OpenMetrics, samples), and the ratio of the two sizes:
+#   make bench-fleet [HOSTS="1000 10000"] [PER=10] [RUNS=3]
+# The stores are kept in $(B)/bench-fleet/ for the next run.
+.PHONY: bench-fleet
+bench-fleet:
+	@$(SUBMAKE) all $(B)/bench-store-fill
+	PER=$(or $(PER),10) RUNS=$(or $(RUNS),3) tools/bench-fleet $(B)/ubtune $(B)/bench-store-fill $(B)/bench-fleet \
+		$(or $(HOSTS),1000 10000)
+
 # How fast import reads UnixBench output (report, .log, one long line) at 1,
 # 15 and 100 MB, whether time per MB stays flat, and the libFuzzer rates of
 # tests/fuzz/fuzz-unixbench.c and fuzz-ubtext.c over SECONDS s each when
@@ -315,11 +329,26 @@ bench-diagnose: $(B)/ubtune
 DEB_B := $(B)/deb
 .PHONY: deb
 deb:
+	@tools/install-deps $(DEPS_BUILD) $(DEPS_DEB)
 	rm -rf $(DEB_B) && mkdir -p $(DEB_B)/ubtune
 	git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t $(DEB_B)/ubtune
 	cd $(DEB_B)/ubtune && dpkg-buildpackage -us -uc -b
 	lintian --fail-on error,warning $(DEB_B)/*.changes
 	@ls $(DEB_B)/*.deb
+
+# The static binaries the Ansible role installs on hosts that do not take the
+# Debian package (contrib/ansible/README.md): x86_64 (STATIC=1) and aarch64
+# (the arm64 build of check-arm64), in contrib/ansible/bin/ubtune-ARCH.
+FLEET_BIN := contrib/ansible/bin
+.PHONY: fleet-binaries
+FLEET_DEPS := gcc-aarch64-linux-gnu $(addsuffix :arm64,libjson-c-dev libinih-dev zlib1g-dev nettle-dev)
+fleet-binaries:
+	@tools/install-deps $(DEPS_BUILD) $(FLEET_DEPS)
+	+@$(SUBMAKE) STATIC=1 B=$(STATIC_B) all
+	+@$(ARM64_MAKE) all
+	install -Dm755 $(STATIC_B)/ubtune $(FLEET_BIN)/ubtune-$(shell uname -m)
+	install -Dm755 $(ARM64_B)/ubtune $(FLEET_BIN)/ubtune-aarch64
+	@ls -l $(FLEET_BIN)
 
 # The reference data: the published runs diagnose compares with, the CPU
 # catalogue, the database of published runs and the expectation model fitted
@@ -363,7 +392,7 @@ LIBEXECDIR ?= $(PREFIX)/libexec/ubtune
 override CFLAGS += -DUBTUNE_LIBEXECDIR='"$(LIBEXECDIR)"'
 WL := bench/workloads
 include $(WL)/flags.mk
-WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl $(B)/ubtune-whetstone
+WORKLOAD_BIN := $(B)/ubtune-workloads $(B)/ubtune-execl $(B)/ubtune-whetstone $(B)/ubtune-spawn
 all: $(WORKLOAD_BIN)
 install: install-workloads
 .PHONY: install-workloads bench-fidelity
@@ -377,8 +406,10 @@ $(B)/ubtune-workloads: $(addprefix $(WL)/,$(WORKLOAD_SRC) $(WORKLOAD_HDR))
 	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) $(WORKLOAD_BUILD_INFO) -o $@ $(addprefix $(WL)/,$(WORKLOAD_SRC))
 
 $(B)/ubtune-execl: $(addprefix $(WL)/,$(EXECL_IMAGE_SRC) $(WORKLOAD_HDR))
+$(B)/ubtune-spawn: $(addprefix $(WL)/,$(SPAWN_IMAGE_SRC) $(WORKLOAD_HDR))
+$(B)/ubtune-execl $(B)/ubtune-spawn:
 	@mkdir -p $(@D)
-	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(addprefix $(WL)/,$(EXECL_IMAGE_SRC))
+	$(CC) $(WORKLOAD_BASE) $(WORKLOAD_CFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/ubtune-whetstone: $(addprefix $(WL)/,$(WHETSTONE_SRC) $(WORKLOAD_HDR))
 	@mkdir -p $(@D)
@@ -387,7 +418,7 @@ $(B)/ubtune-whetstone: $(addprefix $(WL)/,$(WHETSTONE_SRC) $(WORKLOAD_HDR))
 install-workloads: $(WORKLOAD_BIN)
 	install -Dm755 -t $(DESTDIR)$(LIBEXECDIR) $(WORKLOAD_BIN)
 	install -Dm644 -t $(DESTDIR)$(DATADIR)/workloads $(sort $(addprefix $(WL)/,$(WORKLOAD_SRC) \
-		$(EXECL_IMAGE_SRC) $(WHETSTONE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
+		$(EXECL_IMAGE_SRC) $(SPAWN_IMAGE_SRC) $(WHETSTONE_SRC) $(WORKLOAD_HDR) Makefile flags.mk README.md))
 	install -Dm755 -t $(DESTDIR)$(DATADIR)/workloads $(addprefix $(WL)/,$(WORKLOAD_SCRIPTS))
 
 # Our workloads against a real UnixBench tree's programs, test by test, in
@@ -395,7 +426,8 @@ install-workloads: $(WORKLOAD_BIN)
 # ratio per test and for the score, at 1 copy and at one copy per CPU:
 #   make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n]
 #        [TESTS=id,...] [SETTLE=s] [COPIES=n,...] [FIDELITY_JSON=file]
-# About 25 minutes per copies count with the defaults.
+# About 27 minutes per copies count with the defaults; it says how long
+# before it starts, and the load average at its start and end.
 bench-fidelity: $(WORKLOAD_BIN)
 	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n] [TESTS=id,...] [COPIES=n,...]" >&2; exit 2; }
 	/usr/bin/python3 tools/bench-fidelity --unixbench "$(UNIXBENCH)" --build $(B) --sources $(WL) \

@@ -343,6 +343,11 @@ int diag_refs_load(const char *path, struct diag_refs *refs, char **error)
 	return r;
 }
 
+struct diag_ref *diag_refs_append(struct diag_refs *refs)
+{
+	return refs_append(refs);
+}
+
 /* ---- the person's own results ---- */
 
 /* A result whose record or environment does not decode adds nothing: the

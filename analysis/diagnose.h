@@ -99,6 +99,8 @@ struct diag_refs {
  * *error names what is wrong in it. */
 int diag_refs_parse(json_object *doc, struct diag_refs *refs, char **error);
 int diag_refs_load(const char *path, struct diag_refs *refs, char **error);
+/* A new reference, cleared (no index known), for the caller to fill. */
+struct diag_ref *diag_refs_append(struct diag_refs *refs);
 /* Adds the runs of a stored result as history, labelled (e.g. "result 12"). */
 void diag_refs_add_result(struct diag_refs *refs, json_object *result, const char *label);
 void diag_refs_free(struct diag_refs *refs);

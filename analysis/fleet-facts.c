@@ -99,6 +99,21 @@ static char *get_steal(const struct result_env *res)
 	return NULL;
 }
 
+/* The CPU time its cgroup may use: "25 % of a CPU", "2 CPUs", "none";
+ * NULL when the probe read no cgroup (an older record, an imported log). */
+static char *get_cpu_quota(const struct result_env *res)
+{
+	const struct env_cgroup *cg = &res->env.cgroup;
+	if (!cg->version.known)
+		return NULL;
+	if (!cg->cpu_quota_cpus.known)
+		return xstrdup("none");
+	double cpus = cg->cpu_quota_cpus.v;
+	if (cpus < 1)
+		return xasprintf("%.0f %% of a CPU", cpus * 100);
+	return xasprintf("%g CPU%s", round(cpus * 100) / 100, cpus == 1 ? "" : "s");
+}
+
 /* "thermal x2, low-clock", "none": the sampler's events that lower clocks. */
 static char *get_throttling(const struct result_env *res)
 {
@@ -186,6 +201,7 @@ const struct fleet_fact fleet_facts[] = {
 	{ "mitigations", DT_SYSTEM, get_mitigations, "its kernel mitigates %s", "theirs %s" },
 	{ "workdir medium", DT_FILECOPY | DT_SHELL, get_workdir, "its workdir is on %s", "theirs on %s" },
 	{ "memory", DT_FILECOPY | DT_PROCESS | DT_SHELL, get_memory, "it has %s of memory", "they have %s" },
+	{ "CPU quota", DT_ALL, get_cpu_quota, "its cgroup's CPU quota is %s", "theirs %s" },
 	{ "steal time", DT_ALL, get_steal, "its steal time is %s", "theirs %s" },
 	{ "throttling events", DT_ALL, get_throttling, "its run had throttling events: %s",
 	  "theirs: %s" },
@@ -297,21 +313,19 @@ static json_object *difference_json(const struct fleet_fact *f, const char *own,
 	return o;
 }
 
-json_object *fleet_differences(const struct result_env *res, const struct result_env *const *peers, size_t npeers,
+json_object *fleet_differences(const struct fleet_digest *res, const struct fleet_digest *const *peers, size_t npeers,
 			       int t)
 {
 	struct difference *d = xcalloc(fleet_nfacts, sizeof(*d));
 	size_t nd = 0;
 	for (size_t f = 0; f < fleet_nfacts; f++) {
-		_cleanup_free_ char *own = fleet_facts[f].get(res);
+		const char *own = res->facts[f];
 		if (!own)
 			continue;
 		struct tally tl = { .counts = xcalloc(npeers + 1, sizeof(size_t)) };
-		for (size_t p = 0; p < npeers; p++) {
-			_cleanup_free_ char *v = fleet_facts[f].get(peers[p]);
-			if (v)
-				tally_add(&tl, v);
-		}
+		for (size_t p = 0; p < npeers; p++)
+			if (peers[p]->facts[f])
+				tally_add(&tl, peers[p]->facts[f]);
 		double share = tl.known ? (double)tally_count(&tl, own) / (double)tl.known : 1;
 		if (tl.known && share < 0.5) {
 			tally_sort(&tl);

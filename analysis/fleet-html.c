@@ -72,11 +72,17 @@ static void outlier(FILE *out, json_object *o)
 	fputs("<li>", out);
 	cell(out, "strong", NULL, jpath_str(o, "sentence") ?: "?");
 	json_object *diffs = jpath(o, "differences"), *causes = jpath(o, "causes");
-	if (jarr_len(diffs)) {
+	size_t relevant = 0;
+	for (size_t i = 0; i < jarr_len(diffs); i++)
+		relevant += json_object_get_boolean(jpath(at(diffs, i), "relevant"));
+	if (relevant) {
 		fputs("\n<table>\n<tr><th>fact</th><th>this host</th><th>its peers</th></tr>\n", out);
 		for (size_t i = 0; i < jarr_len(diffs); i++) {
 			json_object *d = at(diffs, i);
-			fprintf(out, "<tr%s>", json_object_get_boolean(jpath(d, "relevant")) ? " class=\"diff\"" : "");
+			/* a fact that does not move the test is no reason: --json has it */
+			if (!json_object_get_boolean(jpath(d, "relevant")))
+				continue;
+			fputs("<tr class=\"diff\">", out);
 			cell(out, "td", NULL, jpath_str(d, "fact") ?: "?");
 			cell(out, "td", NULL, jpath_str(d, "own") ?: "?");
 			cell(out, "td", NULL, jpath_str(d, "theirs") ?: "?");
@@ -129,7 +135,9 @@ static void section(FILE *out, json_object *fleet, json_object *sec)
 
 void fleet_html(json_object *fleet, FILE *out)
 {
-	_cleanup_free_ char *title = xasprintf("UnixBench fleet of %zu results", jarr_len(jpath(fleet, "results")));
+	const char *round = jpath_str(fleet, "round");
+	_cleanup_free_ char *title = round ? xasprintf("UnixBench fleet, round %s", round)
+					   : xasprintf("UnixBench fleet of %zu results", jarr_len(jpath(fleet, "results")));
 	report_html_open(out, title);
 	_cleanup_free_ char *rule = xasprintf("A host is an outlier in a test when it is more than %g robust standard "
 					      "deviations (%g × the median absolute deviation) and at least %g %% "

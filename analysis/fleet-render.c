@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text form of the fleet record. */
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -179,10 +180,21 @@ static void hanging(FILE *out, size_t at, const char *text)
 	term_print_wrapped(out, text, at + 2, term_width(out));
 }
 
+static bool relevant(json_object *d)
+{
+	bool r = false;
+	return jpath_bool(d, "relevant", &r) && r;
+}
+
+/* Under the sentence, the facts that move the test only: one that does
+ * not is no reason, and the record says so ("relevant": false). */
 static void outlier_details(json_object *o, FILE *out)
 {
 	hanging(out, 2, jpath_str(o, "sentence") ?: "?");
-	json_object *diffs = jpath(o, "differences");
+	json_object *all = jpath(o, "differences"), *diffs = json_object_new_array();
+	for (size_t i = 0; i < jarr_len(all); i++)
+		if (relevant(at(all, i)))
+			json_object_array_add(diffs, json_object_get(at(all, i)));
 	for (size_t i = 0; i < jarr_len(diffs) && i < SHOWN_FACTS; i++) {
 		json_object *d = at(diffs, i);
 		_cleanup_free_ char *text = xasprintf("%s; %s", jpath_str(d, "own") ?: "?", jpath_str(d, "theirs") ?: "?");
@@ -195,6 +207,7 @@ static void outlier_details(json_object *o, FILE *out)
 						      jarr_len(diffs) - SHOWN_FACTS);
 		hanging(out, 4, text);
 	}
+	json_object_put(diffs);
 	json_object *causes = jpath(o, "causes");
 	for (size_t i = 0; i < jarr_len(causes) && i < SHOWN_CAUSES; i++) {
 		json_object *c = at(causes, i);
@@ -229,19 +242,183 @@ static void section(json_object *fleet, json_object *sec, FILE *out)
 		fprintf(out, "\nNo host is outside the normal range.\n");
 }
 
+/* "result 12", or in a view of results given, the file it came from. */
+static char *result_name(json_object *fleet, json_object *sel, int64_t id)
+{
+	bool given = false;
+	jpath_bool(sel, "given", &given);
+	json_object *r = given ? at(jpath(fleet, "results"), (size_t)(id - 1)) : NULL;
+	return r ? xstrdup(jpath_str(r, "source") ?: "?") : xasprintf("result %" PRId64, id);
+}
+
+/* "results 3, 4 and 7", "results 3, 4, ... (120 in all)" */
+static char *id_list(json_object *fleet, json_object *sel, json_object *ids, int64_t count)
+{
+	struct buf b = {0};
+	size_t n = jarr_len(ids);
+	for (size_t i = 0; i < n && i < 5; i++) {
+		_cleanup_free_ char *name = result_name(fleet, sel, json_object_get_int64(at(ids, i)));
+		buf_printf(&b, "%s%s", i ? (i + 1 == n && count == (int64_t)n ? " and " : ", ") : "", name);
+	}
+	if (count > 5)
+		buf_printf(&b, ", ... (%" PRId64 " in all)", count);
+	return buf_steal(&b);
+}
+
+/* How many hosts from how many results, and which round. */
+static char *heading(json_object *fleet, json_object *sel)
+{
+	int64_t hosts = 0, shown = 0, stored = 0;
+	bool given = false;
+	jpath_int(sel, "hosts", &hosts);
+	jpath_int(sel, "shown", &shown);
+	jpath_int(sel, "stored", &stored);
+	jpath_bool(sel, "given", &given);
+	const char *round = jpath_str(sel, "round");
+	_cleanup_free_ char *from = given ? xasprintf("%" PRId64 " result%s given", shown, shown == 1 ? "" : "s")
+					  : xasprintf("%" PRId64 " of %" PRId64 " stored results", shown, stored);
+	if (round)
+		return xasprintf("Round %s: %" PRId64 " host%s, from %s.", round, hosts, hosts == 1 ? "" : "s", from);
+	return xasprintf("Fleet of %" PRId64 " host%s, from %s%s.", hosts, hosts == 1 ? "" : "s", from,
+			 given ? "" : ": the latest result of each host at each copy count");
+}
+
+/* Which results were grouped as one host, which were left out, which
+ * hosts of other rounds are missing. */
+static void selection(json_object *fleet, json_object *sel, FILE *out)
+{
+	json_object *missing = jpath(sel, "missing"), *grouped = jpath(sel, "grouped"), *left = jpath(sel, "left_out");
+	if (jarr_len(missing)) {
+		struct buf b = {0};
+		buf_printf(&b, "Missing from round %s (%zu host%s): ", jpath_str(sel, "round") ?: "?", jarr_len(missing),
+			   jarr_len(missing) == 1 ? "" : "s");
+		for (size_t i = 0; i < jarr_len(missing); i++) {
+			json_object *m = at(missing, i);
+			int64_t id = 0;
+			jpath_int(m, "latest", &id);
+			const char *round = jpath_str(m, "round"), *when = jpath_str(m, "started_at");
+			buf_printf(&b, "%s%s (its latest result, %" PRId64 ", is %s%s", i ? "; " : "", jpath_str(m, "host") ?: "?",
+				   id, round ? "of round " : "of no round", round ?: "");
+			if (when && strlen(when) >= 16)
+				buf_printf(&b, ", started %.10s %.5s", when, when + 11);
+			buf_puts(&b, ")");
+		}
+		buf_puts(&b, ".");
+		hanging(out, 0, b.s);
+		buf_free(&b);
+	}
+	for (size_t i = 0; i < jarr_len(grouped); i++) {
+		json_object *g = at(grouped, i), *ids = jpath(g, "results");
+		_cleanup_free_ char *list = id_list(fleet, sel, ids, (int64_t)jarr_len(ids));
+		_cleanup_free_ char *text = xasprintf("One host: %s, %s (%s).", jpath_str(g, "host") ?: "?", list,
+						      jpath_str(g, "why") ?: "?");
+		hanging(out, 0, text);
+	}
+	if (jarr_len(left)) {
+		struct buf b = {0}, rounds = {0};
+		int64_t other = 0, nrounds = 0;
+		buf_puts(&b, "Left out: ");
+		for (size_t i = 0; i < jarr_len(left); i++) {
+			json_object *l = at(left, i);
+			int64_t count = 0;
+			jpath_int(l, "results", &count);
+			const char *why = jpath_str(l, "why") ?: "?", *round = jpath_str(l, "round");
+			/* the other rounds in one count, a round at most named */
+			if (round) {
+				other += count;
+				if (nrounds++ < 3)
+					buf_printf(&rounds, "%s%s", rounds.len ? ", " : "", round);
+				continue;
+			}
+			_cleanup_free_ char *list = id_list(fleet, sel, jpath(l, "ids"), count);
+			buf_printf(&b, "%s%s (%s)", b.len > strlen("Left out: ") ? "; " : "", list, why);
+		}
+		if (other)
+			buf_printf(&b, "%s%" PRId64 " result%s of %" PRId64 " other round%s (%s%s)",
+				   b.len > strlen("Left out: ") ? "; " : "", other, other == 1 ? "" : "s", nrounds,
+				   nrounds == 1 ? "" : "s", rounds.s, nrounds > 3 ? ", ..." : "");
+		buf_puts(&b, ".");
+		hanging(out, 0, b.s);
+		buf_free(&b);
+		buf_free(&rounds);
+	}
+}
+
+/* Names in a list, at most this many (--json has them all). */
+#define SHOWN_NAMES 20
+
+/* "h1, h2 and h3", or "25 hosts" */
+static char *names_text(const struct strv *names)
+{
+	if (names->n > SHOWN_NAMES)
+		return xasprintf("%zu hosts (--json lists them)", names->n);
+	return strv_join(names, ", ");
+}
+
+/* fleet --since: the sentences of what moved, and who did not move. */
+static void since(json_object *s, FILE *out)
+{
+	json_object *moved = jpath(s, "moved"), *hosts = jpath(s, "hosts");
+	const char *round = jpath_str(s, "round") ?: "?";
+	/* a host is listed per copy count: it moved when it did at any */
+	struct strv all = {0}, went = {0}, still = {0};
+	for (size_t i = 0; i < jarr_len(hosts); i++) {
+		json_object *h = at(hosts, i);
+		const char *name = jpath_str(h, "host") ?: "?";
+		bool m = false;
+		if (!strv_contains(&all, name))
+			strv_push(&all, name);
+		if (jpath_bool(h, "moved", &m) && m && !strv_contains(&went, name))
+			strv_push(&went, name);
+	}
+	for (size_t i = 0; i < all.n; i++)
+		if (!strv_contains(&went, all.v[i]))
+			strv_push(&still, all.v[i]);
+	_cleanup_free_ char *head = xasprintf("Since round %s: %zu of %zu host%s moved beyond their runs' spread "
+					      "and %g %%.",
+					      round, went.n, all.n, all.n == 1 ? "" : "s", FLEET_MIN_PCT);
+	fputc('\n', out);
+	hanging(out, 0, head);
+	for (size_t i = 0; i < jarr_len(moved); i++)
+		hanging(out, 2, json_object_get_string(at(moved, i)));
+	if (still.n) {
+		_cleanup_free_ char *list = names_text(&still), *text = xasprintf("Nothing moved: %s.", list);
+		hanging(out, 2, text);
+	}
+	static const char *const lists[][2] = { { "new", "New since then" }, { "gone", "Gone since then" } };
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		json_object *a = jpath(s, lists[l][0]);
+		struct strv names = {0};
+		for (size_t i = 0; i < jarr_len(a); i++)
+			strv_push(&names, json_object_get_string(at(a, i)));
+		if (names.n) {
+			_cleanup_free_ char *list = names_text(&names), *text = xasprintf("%s: %s.", lists[l][1], list);
+			hanging(out, 2, text);
+		}
+		strv_free(&names);
+	}
+	strv_free(&all);
+	strv_free(&went);
+	strv_free(&still);
+}
+
 void fleet_render(json_object *fleet, FILE *out)
 {
-	json_object *sections = jpath(fleet, "sections");
+	json_object *sections = jpath(fleet, "sections"), *sel = jpath(fleet, "selection");
 	size_t n = jarr_len(jpath(fleet, "results"));
-	_cleanup_free_ char *head = xasprintf("Fleet of %zu result%s. A host is an outlier in a test %g robust standard "
-					      "deviations (%g x MAD of the logarithms) and %g %% or more from the "
-					      "fleet's median.",
-					      n, n == 1 ? "" : "s", FLEET_K, FLEET_MAD_SCALE, FLEET_MIN_PCT);
+	_cleanup_free_ char *count = sel ? heading(fleet, sel) : xasprintf("Fleet of %zu result%s.", n, n == 1 ? "" : "s");
+	_cleanup_free_ char *head = xasprintf("%s A host is an outlier in a test %g robust standard deviations (%g x MAD "
+					      "of the logarithms) and %g %% or more from the fleet's median.",
+					      count, FLEET_K, FLEET_MAD_SCALE, FLEET_MIN_PCT);
 	term_print_wrapped(out, head, 0, term_width(out));
+	if (sel)
+		selection(fleet, sel, out);
 	for (size_t s = 0; s < jarr_len(sections); s++) {
 		fputc('\n', out);
 		section(fleet, at(sections, s), out);
 	}
+	if (jpath(fleet, "since"))
+		since(jpath(fleet, "since"), out);
 	json_object *notes = jpath(fleet, "notes");
 	for (size_t i = 0; i < jarr_len(notes); i++) {
 		fputs(i ? "" : "\n", out);

@@ -70,91 +70,77 @@ int fleet_outlier(const struct fleet_stats *s, double v)
 	return v < s->low ? -1 : v > s->high ? 1 : 0;
 }
 
-/* ---- which results ---- */
-
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-void fleet_latest(json_object *list, bool by_copies, int64_t **ids, size_t *n)
-{
-	size_t len = jarr_len(list), keys_n = 0;
-	/* one key per host (and copy count), with the highest id seen */
-	struct strv keys = {0};
-	int64_t *best = xcalloc(len * 16 + 1, sizeof(*best));
-	for (size_t i = 0; i < len; i++) {
-		json_object *e = json_object_array_get_idx(list, i);
-		int64_t id;
-		if (!jpath_int(e, "id", &id))
-			continue;
-		const char *host = jpath_str(e, "host") ?: "";
-		json_object *copies = jpath(e, "copies");
-		size_t nc = by_copies ? jarr_len(copies) : 1;
-		for (size_t c = 0; c < nc && c < 16; c++) {
-			_cleanup_free_ char *key = by_copies ? xasprintf("%s\n%" PRId64, host,
-									 json_object_get_int64(json_object_array_get_idx(copies, c)))
-							     : xstrdup(host);
-			size_t k = 0;
-			while (k < keys.n && !streq(keys.v[k], key))
-				k++;
-			if (k == keys.n) {
-				strv_push(&keys, key);
-				best[keys_n++] = id;
-			} else if (id > best[k]) {
-				best[k] = id;
-			}
-		}
-	}
-	strv_free(&keys);
-	qsort(best, keys_n, sizeof(*best), cmp_id);
-	size_t u = 0;
-	for (size_t i = 0; i < keys_n; i++)
-		if (!u || best[u - 1] != best[i])
-			best[u++] = best[i];
-	*ids = best;
-	*n = u;
-}
-
 /* ---- the view ---- */
 
 struct fleet {
 	const struct fleet_input *in;
-	struct result_env *res;   /* the inputs decoded */
 	size_t n;
-	char **labels;            /* host names, made unique */
+	const struct fleet_opts *o;
+	char **labels;            /* made unique where a host gives two results of one copy count */
 	struct diag_refs *refs;
 	json_object **diagnosis;  /* per input, made when first needed */
 	size_t nsections;
 	json_object *outliers;    /* the flat list */
 };
 
-static unsigned run_copies(const struct result_run *run)
+const struct fleet_test *fleet_run_test(const struct fleet_run *run, const char *id)
 {
-	int64_t c = int_or(run->copies, 0);
-	return c > 0 && c <= 1 << 20 ? (unsigned)c : 0;
-}
-
-static const struct result_run *run_with_copies(const struct result_record *r, unsigned copies)
-{
-	for (size_t k = 0; k < r->runs.n; k++)
-		if (run_copies(&r->runs.v[k]) == copies)
-			return &r->runs.v[k];
+	for (size_t k = 0; run && id && k < run->ntests; k++)
+		if (streq_ptr(run->tests[k].id, id))
+			return &run->tests[k];
 	return NULL;
 }
 
-/* "b7", or "b7 (result 12)" when the host gives several results. */
+static const struct fleet_run *run_with_copies(const struct fleet_digest *d, unsigned copies)
+{
+	for (size_t k = 0; k < d->nruns; k++)
+		if (d->runs[k].copies == copies)
+			return &d->runs[k];
+	return NULL;
+}
+
+static const char *label_of(const struct fleet_input *in)
+{
+	return in->label ?: in->d.host ?: "unnamed host";
+}
+
+static int by_label(const void *a, const void *b, void *arg)
+{
+	const struct fleet_input *in = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(label_of(&in[x]), label_of(&in[y]));
+	return c ? c : (x > y) - (x < y);
+}
+
+/* Whether inputs i and j have a run of the same copy count. */
+static bool same_copies(const struct fleet_digest *a, const struct fleet_digest *b)
+{
+	for (size_t k = 0; k < a->nruns; k++)
+		if (a->runs[k].copies && run_with_copies(b, a->runs[k].copies))
+			return true;
+	return false;
+}
+
+/* The host's label, or "b7 (result 12)" where two results of a host meet
+ * in one section (results named on the command line). */
 static void make_labels(struct fleet *f)
 {
-	f->labels = xcalloc(f->n, sizeof(*f->labels));
-	for (size_t i = 0; i < f->n; i++) {
-		const char *host = f->res[i].r.host ?: "unknown host";
-		size_t same = 0;
-		for (size_t j = 0; j < f->n; j++)
-			same += streq(f->res[j].r.host ?: "unknown host", host);
-		f->labels[i] = same > 1 ? xasprintf("%s (%s)", host, f->in[i].source) : xstrdup(host);
+	size_t *order = xcalloc(f->n + 1, sizeof(*order));
+	f->labels = xcalloc(f->n + 1, sizeof(*f->labels));
+	for (size_t i = 0; i < f->n; i++)
+		order[i] = i;
+	qsort_r(order, f->n, sizeof(*order), by_label, (void *)f->in);
+	for (size_t k = 0; k < f->n; k++) {
+		size_t i = order[k];
+		const char *label = label_of(&f->in[i]);
+		bool clash = false;
+		for (size_t j = k; !clash && j-- > 0 && streq(label_of(&f->in[order[j]]), label);)
+			clash = same_copies(&f->in[i].d, &f->in[order[j]].d);
+		for (size_t j = k + 1; !clash && j < f->n && streq(label_of(&f->in[order[j]]), label); j++)
+			clash = same_copies(&f->in[i].d, &f->in[order[j]].d);
+		f->labels[i] = clash ? xasprintf("%s (%s)", label, f->in[i].source) : xstrdup(label);
 	}
+	free(order);
 }
 
 static int cmp_unsigned(const void *a, const void *b)
@@ -168,9 +154,9 @@ static size_t all_copies(const struct fleet *f, unsigned *out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < f->n; i++) {
-		const struct result_record *r = &f->res[i].r;
-		for (size_t k = 0; k < r->runs.n; k++) {
-			unsigned c = run_copies(&r->runs.v[k]);
+		const struct fleet_digest *d = &f->in[i].d;
+		for (size_t k = 0; k < d->nruns; k++) {
+			unsigned c = d->runs[k].copies;
 			bool seen = !c;
 			for (size_t j = 0; j < n && !seen; j++)
 				seen = out[j] == c;
@@ -183,33 +169,72 @@ static size_t all_copies(const struct fleet *f, unsigned *out, size_t max)
 }
 
 /* Test ids of the runs: the index tests in UnixBench's order, then others. */
-static void section_tests(const struct result_run *const *runs, size_t n, struct strv *ids)
+static void section_tests(const struct fleet_run *const *runs, size_t n, struct strv *ids)
 {
-	for (int t = 0; t < DIAG_NTESTS; t++)
-		for (size_t i = 0; i < n; i++)
-			if (result_run_test(runs[i], ub_tests[t].id) && !strv_contains(ids, ub_tests[t].id))
-				strv_push(ids, ub_tests[t].id);
+	bool seen[DIAG_NTESTS] = {0};
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < runs[i]->tests.n; k++) {
-			const char *id = runs[i]->tests.v[k].id;
+		for (size_t k = 0; k < runs[i]->ntests; k++) {
+			int t = diag_test_lookup(runs[i]->tests[k].id ?: "");
+			if (t >= 0 && streq_ptr(runs[i]->tests[k].id, ub_tests[t].id))
+				seen[t] = true;
+		}
+	for (int t = 0; t < DIAG_NTESTS; t++)
+		if (seen[t])
+			strv_push(ids, ub_tests[t].id);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < runs[i]->ntests; k++) {
+			const char *id = runs[i]->tests[k].id;
 			if (id && !strv_contains(ids, id))
 				strv_push(ids, id);
 		}
 }
 
 /* Diagnose's report of input i, compared with the published runs and the
- * other hosts of the fleet. */
+ * other hosts of the fleet; its record read only now, and let go after. */
 static json_object *diagnosis_of(struct fleet *f, size_t i)
 {
 	if (f->diagnosis[i])
 		return f->diagnosis[i];
+	json_object *rec = f->o->record ? f->o->record(f->o->ctx, i) : NULL;
+	if (!rec)
+		return NULL;
 	struct diag_case c;
 	_cleanup_free_ char *error = NULL, *group = xasprintf("fleet %s", f->labels[i]);
-	if (diag_case_init(&c, f->in[i].rec, f->refs, group, &error) < 0)
-		return NULL;
-	f->diagnosis[i] = diagnose(&c);
-	diag_case_free(&c);
+	if (diag_case_init(&c, rec, f->refs, group, &error) == 0) {
+		f->diagnosis[i] = diagnose(&c);
+		diag_case_free(&c);
+	}
+	json_object_put(rec);
 	return f->diagnosis[i];
+}
+
+/* The fleet's results as diagnose's history, each of its own group. */
+static void add_refs(struct fleet *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		const struct fleet_digest *d = &f->in[i].d;
+		for (size_t k = 0; k < d->nruns; k++) {
+			const struct diag_run *run = &d->runs[k].diag;
+			if (!run->copies || !run->ntests)
+				continue;
+			struct diag_ref *r = diag_refs_append(f->refs);
+			r->id = xasprintf("fleet %s-c%u", f->labels[i], run->copies);
+			r->group = xasprintf("fleet %s", f->labels[i]);
+			r->description = xasprintf("your fleet %s%s%s", f->labels[i], d->started_at ? " of " : "",
+						   d->started_at ?: "");
+			r->cpu = xstrdup_or_null(d->cpu);
+			r->arch = xstrdup_or_null(d->arch);
+			r->kernel = xstrdup_or_null(d->kernel);
+			r->host = xstrdup_or_null(d->host);
+			r->cpus = d->cpus;
+			r->virt = d->virt;
+			r->vmm = xstrdup_or_null(d->vmm);
+			r->workdir_memory = d->workdir_memory;
+			r->undervoltage = d->undervoltage;
+			r->history = true;
+			r->run = *run;
+		}
+	}
 }
 
 /* The causes diagnose gives for test id (NULL: the index score). */
@@ -246,20 +271,49 @@ struct row {
 	bool several_sections;
 };
 
+void fleet_off_text(double value, double median, char *b, size_t n)
+{
+	double ratio = value / median;
+	/* a factor of ten or more is said as one: "100 % below" would round
+	 * away what 0.9 against 697 is */
+	if (ratio > 0 && ratio <= 0.1)
+		snprintf(b, n, "%.0f times below", 1 / ratio);
+	else if (ratio >= 10)
+		snprintf(b, n, "%.0f times above", ratio);
+	else if (ratio <= 0)
+		snprintf(b, n, "100 %% below");
+	else
+		snprintf(b, n, "%.0f %% %s", fabs(ratio - 1) * 100, ratio < 1 ? "below" : "above");
+}
+
+/* The first difference that moves the test: the one a sentence names. */
+static json_object *first_relevant(json_object *diffs)
+{
+	for (size_t i = 0; i < jarr_len(diffs); i++) {
+		json_object *d = json_object_array_get_idx(diffs, i);
+		bool relevant = false;
+		if (jpath_bool(d, "relevant", &relevant) && relevant)
+			return d;
+	}
+	return NULL;
+}
+
 /* "host b7 scores 22 % below its 19 peers in File Copy 1024: its workdir
  * is on ext4 on a rotating disk, theirs on tmpfs" */
-static char *sentence(const char *host, double pct, size_t npeers, const struct row *r, json_object *diffs)
+static char *sentence(const char *host, double value, double median, size_t npeers, const struct row *r,
+		      json_object *diffs)
 {
 	struct buf b = {0};
-	buf_printf(&b, "host %s scores %.0f %% %s its %zu peer%s in %s", host, fabs(pct), pct < 0 ? "below" : "above",
-		   npeers, npeers == 1 ? "" : "s", r->label);
+	char off[64];
+	fleet_off_text(value, median, off, sizeof(off));
+	buf_printf(&b, "host %s scores %s its %zu peer%s in %s", host, off, npeers, npeers == 1 ? "" : "s", r->label);
 	if (r->several_sections)
 		buf_printf(&b, " (%u cop%s)", r->copies, r->copies == 1 ? "y" : "ies");
-	json_object *top = json_object_array_get_idx(diffs, 0);
+	json_object *top = first_relevant(diffs);
 	if (top)
 		buf_printf(&b, ": %s, %s", jpath_str(top, "own"), jpath_str(top, "theirs"));
 	else
-		buf_puts(&b, "; no recorded fact sets it apart");
+		buf_puts(&b, "; no recorded fact that moves this test sets it apart");
 	return buf_steal(&b);
 }
 
@@ -267,12 +321,12 @@ static json_object *outlier_json(struct fleet *f, const struct row *r, const str
 				 int dir)
 {
 	size_t i = r->hosts[k], npeers = 0;
-	const struct result_env **peers = xcalloc(r->n, sizeof(*peers));
+	const struct fleet_digest **peers = xcalloc(r->n, sizeof(*peers));
 	double *pv = xcalloc(r->n, sizeof(*pv));
 	for (size_t j = 0; j < r->n; j++)
 		if (j != k && isfinite(r->v[j]) && !fleet_outlier(st, r->v[j])) {
 			pv[npeers] = r->v[j];
-			peers[npeers++] = &f->res[r->hosts[j]];
+			peers[npeers++] = &f->in[r->hosts[j]].d;
 		}
 	double peers_median = fleet_median(pv, npeers), pct = (r->v[k] / peers_median - 1) * 100;
 	int t = r->id ? diag_test_lookup(r->id) : -1;
@@ -287,8 +341,8 @@ static json_object *outlier_json(struct fleet *f, const struct row *r, const str
 				    : NULL);
 	jset_int(o, "peers", (int64_t)npeers);
 	jset_round(o, "peers_median", peers_median, 2);
-	json_object *diffs = fleet_differences(&f->res[i], peers, npeers, t);
-	_cleanup_free_ char *s = sentence(f->labels[i], pct, npeers, r, diffs);
+	json_object *diffs = fleet_differences(&f->in[i].d, peers, npeers, t);
+	_cleanup_free_ char *s = sentence(f->labels[i], r->v[k], peers_median, npeers, r, diffs);
 	jset(o, "differences", diffs);
 	jset(o, "causes", causes_for(f, i, r->id));
 	jset_str(o, "sentence", s);
@@ -352,22 +406,21 @@ static json_object *row_json(struct fleet *f, const struct row *r, const char *u
 }
 
 /* A test's value of each host: the index when every host has one, else the result. */
-static json_object *test_row(struct fleet *f, const struct result_run *const *runs, const size_t *hosts, size_t n,
+static json_object *test_row(struct fleet *f, const struct fleet_run *const *runs, const size_t *hosts, size_t n,
 			     unsigned copies, const char *id)
 {
-	double *v = xcalloc(n, sizeof(*v));
+	double *v = xcalloc(n + 1, sizeof(*v));
 	bool all_index = true;
-	const struct result_test *any = NULL;
+	const struct fleet_test *any = NULL;
 	for (size_t k = 0; k < n; k++) {
-		const struct result_test *t = result_run_test(runs[k], id);
+		const struct fleet_test *t = fleet_run_test(runs[k], id);
 		any = any ? any : t;
-		if (t && t->result.known && !t->index.known)
+		if (t && isfinite(t->result) && !isfinite(t->index))
 			all_index = false;
 	}
 	for (size_t k = 0; k < n; k++) {
-		const struct result_test *t = result_run_test(runs[k], id);
-		struct opt_num x = !t ? (struct opt_num){0} : all_index ? t->index : t->result;
-		v[k] = x.known ? x.v : NAN;
+		const struct fleet_test *t = fleet_run_test(runs[k], id);
+		v[k] = !t ? NAN : all_index ? t->index : t->result;
 	}
 	int dt = diag_test_lookup(id);
 	const char *name = any ? any->name : NULL;
@@ -379,12 +432,12 @@ static json_object *test_row(struct fleet *f, const struct result_run *const *ru
 }
 
 /* "dhry2reg,fstime": the indexed tests of a run, to tell whether scores compare. */
-static char *indexed_set(const struct result_run *run)
+static char *indexed_set(const struct fleet_run *run)
 {
 	struct strv ids = {0};
-	for (size_t k = 0; k < run->tests.n; k++) {
-		const struct result_test *t = &run->tests.v[k];
-		if (t->index.known && t->id)
+	for (size_t k = 0; k < run->ntests; k++) {
+		const struct fleet_test *t = &run->tests[k];
+		if (isfinite(t->index) && t->id)
 			strv_push(&ids, t->id);
 	}
 	strv_sort(&ids);
@@ -395,16 +448,16 @@ static char *indexed_set(const struct result_run *run)
 
 /* The index score of each host, when all of them indexed the same tests
  * (a score over other tests is another number). */
-static json_object *score_row(struct fleet *f, const struct result_run *const *runs, const size_t *hosts, size_t n,
+static json_object *score_row(struct fleet *f, const struct fleet_run *const *runs, const size_t *hosts, size_t n,
 			      unsigned copies, json_object *notes)
 {
-	double *v = xcalloc(n, sizeof(*v));
+	double *v = xcalloc(n + 1, sizeof(*v));
 	_cleanup_free_ char *first = n ? indexed_set(runs[0]) : NULL;
 	bool same = true;
 	for (size_t k = 0; k < n; k++) {
 		_cleanup_free_ char *set = indexed_set(runs[k]);
 		same = same && streq(set, first);
-		v[k] = num_or(runs[k]->index.score, NAN);
+		v[k] = runs[k]->score;
 	}
 	if (!same) {
 		_cleanup_free_ char *note = xasprintf("%u cop%s: the hosts' index scores are over different tests, so "
@@ -423,10 +476,10 @@ static json_object *score_row(struct fleet *f, const struct result_run *const *r
 
 static json_object *section_json(struct fleet *f, unsigned copies, json_object *notes)
 {
-	const struct result_run **runs = xcalloc(f->n, sizeof(*runs));
-	size_t *hosts = xcalloc(f->n, sizeof(*hosts)), n = 0;
+	const struct fleet_run **runs = xcalloc(f->n + 1, sizeof(*runs));
+	size_t *hosts = xcalloc(f->n + 1, sizeof(*hosts)), n = 0;
 	for (size_t i = 0; i < f->n; i++) {
-		const struct result_run *run = run_with_copies(&f->res[i].r, copies);
+		const struct fleet_run *run = run_with_copies(&f->in[i].d, copies);
 		if (run) {
 			runs[n] = run;
 			hosts[n++] = i;
@@ -458,16 +511,20 @@ static json_object *results_json(const struct fleet *f)
 {
 	json_object *a = json_object_new_array();
 	for (size_t i = 0; i < f->n; i++) {
-		const struct result_record *r = &f->res[i].r;
+		const struct fleet_digest *d = &f->in[i].d;
 		json_object *o = json_object_new_object();
 		jset_str(o, "label", f->labels[i]);
-		jset_str(o, "host", r->host);
+		jset_str(o, "host", d->host);
+		jset_str(o, "machine_id", d->machine_id);
 		jset(o, "id", f->in[i].id ? json_object_new_int64(f->in[i].id) : NULL);
 		jset_str(o, "source", f->in[i].source);
-		jset_str(o, "run_id", r->run_id);
-		jset_str(o, "started_at", r->started_at);
-		jset_str(o, "suite", r->suite.name);
-		jset_bool(o, "quick", is_true(r->quick));
+		jset_str(o, "run_id", d->run_id);
+		jset_str(o, "round", d->round);
+		jset_str(o, "started_at", d->started_at);
+		jset_str(o, "suite", d->suite);
+		jset_bool(o, "quick", d->quick);
+		jset_bool(o, "incomplete", d->incomplete);
+		jset_str(o, "interrupted_by", d->interrupted_by);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -485,13 +542,25 @@ static json_object *rule_json(void)
 }
 
 /* Quick and full runs, or ubtune's workloads and a UnixBench tree, do not
- * give the same numbers: say so when the fleet mixes them. */
+ * give the same numbers: say so when the fleet mixes them. A result cut
+ * short is said too: its missing tests are no fault of the host. */
 static void mixed_notes(const struct fleet *f, json_object *notes)
 {
 	size_t quick = 0, native = 0;
 	for (size_t i = 0; i < f->n; i++) {
-		quick += is_true(f->res[i].r.quick);
-		native += streq_ptr(f->res[i].r.suite.name, "native");
+		const struct fleet_digest *d = &f->in[i].d;
+		quick += d->quick;
+		native += streq_ptr(d->suite, "native");
+		if (d->incomplete) {
+			size_t tests = 0;
+			for (size_t k = 0; k < d->nruns; k++)
+				for (size_t t = 0; t < d->runs[k].ntests; t++)
+					tests += isfinite(d->runs[k].tests[t].index) || isfinite(d->runs[k].tests[t].result);
+			_cleanup_free_ char *note = xasprintf("%s's result is incomplete: stopped%s%s after %zu test%s", f->labels[i],
+							      d->interrupted_by ? " by " : "", d->interrupted_by ?: "",
+							      tests, tests == 1 ? "" : "s");
+			jarr_add_str(notes, note);
+		}
 	}
 	if (quick && quick < f->n)
 		jarr_add_str(notes, "quick and full runs are mixed: their numbers are not comparable");
@@ -519,44 +588,40 @@ void fleet_value_text(json_object *v, char *b, size_t n)
 		snprintf(b, n, fabs(x) >= 100000 ? "%.0f" : "%.1f", x);
 }
 
-json_object *fleet_build(const struct fleet_input *in, size_t n, struct diag_refs *refs)
+json_object *fleet_build(const struct fleet_input *in, size_t n, const struct fleet_opts *o)
 {
+	static const struct fleet_opts none_opts = {0};
 	struct diag_refs none = {0};
-	struct fleet f = { .in = in, .n = n, .refs = refs ? refs : &none, .outliers = json_object_new_array() };
-	f.res = xcalloc(n ? n : 1, sizeof(*f.res));
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *error = NULL;
-		/* the results were checked when they were read */
-		(void)result_env_decode(in[i].rec, &f.res[i], &error);
-	}
+	o = o ? o : &none_opts;
+	struct fleet f = { .in = in, .n = n, .o = o, .refs = o->refs ? o->refs : &none,
+			   .outliers = json_object_new_array() };
 	make_labels(&f);
-	f.diagnosis = xcalloc(n ? n : 1, sizeof(*f.diagnosis));
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *group = xasprintf("fleet %s", f.labels[i]);
-		diag_refs_add_result(f.refs, in[i].rec, group);
-	}
+	f.diagnosis = xcalloc(n + 1, sizeof(*f.diagnosis));
+	add_refs(&f);
 	unsigned copies[64];
 	f.nsections = all_copies(&f, copies, ARRAY_SIZE(copies));
 
-	json_object *o = json_object_new_object(), *sections = json_object_new_array();
+	json_object *rec = json_object_new_object(), *sections = json_object_new_array();
 	json_object *notes = json_object_new_array();
-	jset_str(o, "schema", FLEET_SCHEMA);
-	jset(o, "rule", rule_json());
-	jset(o, "results", results_json(&f));
+	jset_str(rec, "schema", FLEET_SCHEMA);
+	jset(rec, "rule", rule_json());
+	jset_str(rec, "round", o->round);
+	jset(rec, "selection", json_object_get(o->selection));
+	jset(rec, "results", results_json(&f));
 	for (size_t s = 0; s < f.nsections; s++)
 		json_object_array_add(sections, section_json(&f, copies[s], notes));
 	mixed_notes(&f, notes);
-	jset(o, "sections", sections);
-	jset(o, "outliers", f.outliers);
-	jset(o, "notes", notes);
+	jset(rec, "sections", sections);
+	jset(rec, "outliers", f.outliers);
+	if (o->since)
+		jset(rec, "since", fleet_since(in, n, f.labels, o->then, o->nthen, o->since));
+	jset(rec, "notes", notes);
 	for (size_t i = 0; i < n; i++) {
 		free(f.labels[i]);
 		json_object_put(f.diagnosis[i]);
-		result_env_free(&f.res[i]);
 	}
-	free(f.res);
 	free(f.labels);
 	free(f.diagnosis);
 	diag_refs_free(&none);
-	return o;
+	return rec;
 }

@@ -79,7 +79,7 @@ static bool store_ref(const char *arg)
 static int load_stored(const char *ref, struct loaded_list *list, char **error)
 {
 	_cleanup_store_ struct store *s = NULL;
-	int r = store_open_state(&s, error);
+	int r = store_open_state(&s, false, error);
 	if (r < 0)
 		return r;
 	int64_t id;

@@ -18,23 +18,26 @@
 EMBED_FILE(ubtune_embedded_workloads, UBTUNE_EMBED_BIN "/ubtune-workloads");
 EMBED_FILE(ubtune_embedded_execl, UBTUNE_EMBED_BIN "/ubtune-execl");
 EMBED_FILE(ubtune_embedded_whetstone, UBTUNE_EMBED_BIN "/ubtune-whetstone");
+EMBED_FILE(ubtune_embedded_spawn, UBTUNE_EMBED_BIN "/ubtune-spawn");
 EMBED_FILE(ubtune_embedded_multi, UBTUNE_EMBED_SCRIPTS "/multi.sh");
 EMBED_FILE(ubtune_embedded_tst, UBTUNE_EMBED_SCRIPTS "/tst.sh");
 EMBEDDED_SYMBOLS(ubtune_embedded_workloads);
 EMBEDDED_SYMBOLS(ubtune_embedded_execl);
 EMBEDDED_SYMBOLS(ubtune_embedded_whetstone);
+EMBEDDED_SYMBOLS(ubtune_embedded_spawn);
 EMBEDDED_SYMBOLS(ubtune_embedded_multi);
 EMBEDDED_SYMBOLS(ubtune_embedded_tst);
 #define FILE_OF(name, sym) { name, sym, EMBEDDED_SIZE(sym) }
 
 const struct embedded_file *embedded_workloads(size_t *n)
 {
-	static struct embedded_file files[5];
+	static struct embedded_file files[6];
 	if (!files[0].name) {
 		const struct embedded_file all[] = {
 			FILE_OF("ubtune-workloads", ubtune_embedded_workloads),
 			FILE_OF("ubtune-execl", ubtune_embedded_execl),
 			FILE_OF("ubtune-whetstone", ubtune_embedded_whetstone),
+			FILE_OF("ubtune-spawn", ubtune_embedded_spawn),
 			FILE_OF("multi.sh", ubtune_embedded_multi),
 			FILE_OF("tst.sh", ubtune_embedded_tst),
 		};

@@ -12,6 +12,7 @@
 #include "bench/runner.h"
 #include "bench/stability.h"
 #include "bench/ubrun.h"
+#include "analysis/fleet.h"
 #include "command.h"
 #include "lib/cgroup.h"
 #include "lib/paths.h"
@@ -26,7 +27,7 @@
 #define MAX_DMA_LATENCY_US 2000000000
 
 struct args {
-	const char *tests, *copies, *workdir, *unixbench, *engine;
+	const char *tests, *copies, *workdir, *unixbench, *engine, *round;
 	unsigned iterations;
 	double wait_s;
 	bool quick, json, force, no_store, strict, dry_run;
@@ -75,6 +76,10 @@ static const struct cmd_option options[] = {
 	{ .name = "wait", .type = OPT_NUMBER, .arg = "SECONDS", OPT_AT(wait_s), .min = 0, .max = MAX_WAIT_S,
 	  .help = "when the machine is busy, wait this long for it to calm down" },
 	{ .name = "force", .type = OPT_FLAG, OPT_AT(force), .help = "run even when the machine is busy" },
+	{ .name = "round", .type = OPT_STRING, .arg = "ROUND", OPT_AT(round), .complete = COMPLETE_ROUND,
+	  .help = "the round of a fleet this run belongs to (letters, digits and . _ : + -; the playbook gives "
+		  "one to all its hosts): `ubtune fleet` shows a round's hosts side by side, names those missing "
+		  "from it and, with --since, what moved since an earlier one" },
 	{ .name = "dry-run", .type = OPT_FLAG, OPT_AT(dry_run),
 	  .help = "print the plan (tests, copy counts, passes, the duration of each pass, engine, workdir, build "
 		  "flags, the applied profile) and the expected time; run, build and write nothing" },
@@ -257,10 +262,10 @@ static int store_result(json_object *rec)
 	_cleanup_free_ char *path = store_path(dir);
 	_cleanup_store_ struct store *s = NULL;
 	int64_t id;
-	int r = cli_store_open(&s);
+	int r = cli_store_open(&s, true);
 	if (r < 0)
 		return r;
-	r = store_add(s, rec, &id);
+	r = fleet_store_add(s, rec, &id);
 	if (r < 0)
 		return log_error_errno(r, "Failed to store the result in %s: %m", path);
 	log_info("result %" PRId64 " stored in %s (ubtune show %" PRId64 ")", id, path, id);
@@ -293,6 +298,8 @@ static int run_bench(const struct args *a, struct bench_opts *o)
 	_cleanup_free_ char *error = NULL;
 	int r = bench_run(o, &rec, &error);
 	end_line(&ui);
+	if (rec && a->round)
+		jset_str(rec, "round", a->round);
 	if (!rec || !bench_has_results(rec)) {
 		log_error("%s%s", error ? error : "no test finished",
 			  r == -EINTR ? " before any test finished; nothing is stored" : "");
@@ -379,6 +386,9 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	a.run_script = streq_ptr(a.engine, "run");
 	int code = EXIT_OK;
 	uint64_t us;
+	if (a.round && !round_valid(a.round))
+		return command_usage_error(&cmd_bench, "'%s' is not a round id (1 to %d letters, digits and . _ : + -)",
+					   a.round, ROUND_MAX);
 	if (a.dma_latency && !streq(a.dma_latency, "off") &&
 	    (parse_u64(a.dma_latency, &us) < 0 || us > MAX_DMA_LATENCY_US))
 		return command_usage_error(&cmd_bench, "--dma-latency takes microseconds from 0 to %d or off, not '%s'",

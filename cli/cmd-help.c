@@ -65,6 +65,25 @@ static void print_result_ids(void)
 	}
 }
 
+/* The rounds of this user's store, the latest first. */
+static int add_round(int64_t id, json_object *summary, void *rounds)
+{
+	const char *round = jpath_str(summary, "round");
+	if (round && !strv_contains(rounds, round))
+		strv_push(rounds, round);
+	return 0;
+}
+
+static void print_rounds(void)
+{
+	_cleanup_store_ struct store *s = cli_store_if_any();
+	struct strv rounds = {0};
+	if (s && store_each(s, add_round, &rounds) == 0)
+		for (size_t i = rounds.n; i-- > 0;)
+			printf("%s\n", rounds.v[i]);
+	strv_free(&rounds);
+}
+
 /* "@file" and "@dir" ask the shell to add file or directory names. */
 static void print_candidates(enum opt_complete what, const char *const *choices)
 {
@@ -98,6 +117,9 @@ static void print_candidates(enum opt_complete what, const char *const *choices)
 	case COMPLETE_RESULT:
 		print_result_ids();
 		printf("@file\n");
+		break;
+	case COMPLETE_ROUND:
+		print_rounds();
 		break;
 	case COMPLETE_COMMAND:
 		for (size_t i = 0; commands[i]; i++)

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "analysis/fleet.h"
 #include "analysis/load.h"
 #include "bench/ubimport.h"
 #include "unixbench/catalogue.h"
@@ -15,7 +16,7 @@
 #define PROBLEMS_SHOWN 10
 
 struct args {
-	const char *copies_list;
+	const char *copies_list, *round;
 	unsigned copies[UB_RUNS_MAX];
 	unsigned ncopies;
 	bool json, no_store;
@@ -25,6 +26,9 @@ static const struct cmd_option options[] = {
 	{ .name = "copies", .type = OPT_STRING, .arg = "LIST", OPT_AT(copies_list),
 	  .help = "copy counts for tables that do not say how many copies ran (nor the text around them), in "
 		  "the order of the tables (1, or 1,8); without it such runs are stored with copies unknown" },
+	{ .name = "round", .type = OPT_STRING, .arg = "ROUND", OPT_AT(round), .complete = COMPLETE_ROUND,
+	  .help = "the round of a fleet these results belong to (`ubtune fleet --round`), for those that do not "
+		  "carry one already" },
 	OPT_JSON("print the result records (a JSON list)"),
 	OPT_NO_STORE("do not add them to the results store; say what was read"),
 	OPT_END,
@@ -80,12 +84,38 @@ static char *describe(const struct result_record *r)
 	return buf_steal(&b);
 }
 
+/* Adds between two commits: one sync for a fleet's results, and a crash
+ * loses at most these. */
+#define BATCH 256
+
 /* The store, opened on first use. */
 struct sink {
 	const struct args *a;
 	struct store *store;
+	size_t pending; /* adds since the last commit */
 	json_object *out; /* --json: every record */
 };
+
+static int open_store(struct sink *k)
+{
+	if (k->store)
+		return 0;
+	if (cli_store_open(&k->store, true) < 0)
+		return -EIO;
+	int r = store_begin(k->store);
+	return r < 0 ? log_error_errno(r, "Failed to write to the results store: %m") : 0;
+}
+
+static int commit(struct sink *k, bool last)
+{
+	if (!k->store || (!last && k->pending < BATCH))
+		return 0;
+	k->pending = 0;
+	int r = store_commit(k->store);
+	if (r < 0)
+		return log_error_errno(r, "Failed to write to the results store: %m");
+	return last ? 0 : store_begin(k->store);
+}
 
 /* What was stored: the output, or with --json (where the records are the
  * output) a message on stderr. */
@@ -102,34 +132,39 @@ static void tell(const struct sink *k, const char *fmt, ...)
 		printf("%s\n", msg);
 }
 
-static int store_record(struct sink *k, const char *name, json_object *rec)
+/* what: the UnixBench run in a few words, or NULL (a result file) */
+static int store_record(struct sink *k, const char *name, json_object *rec, bool describe_it)
 {
 	_cleanup_free_ char *why = NULL, *what = NULL;
 	struct result_record r;
+	if (k->a->round && !jpath(rec, "round"))
+		jset_str(rec, "round", k->a->round);
 	if (result_check(rec, &why) < 0 || result_decode(rec, &r, &why) < 0) {
 		log_error("%s: cannot keep this run: %s", name, why);
 		return -EIO;
 	}
-	what = describe(&r);
+	what = describe_it ? describe(&r) : NULL;
 	result_record_free(&r);
 	(void)result_verdict_set(rec);
 	if (k->a->json)
 		json_object_array_add(k->out, json_object_get(rec));
 	if (k->a->no_store) {
-		tell(k, "%s: read %s (not stored)", name, what);
+		tell(k, "%s: read %s (not stored)", name, what ?: "a result");
 		return 0;
 	}
-	if (!k->store && cli_store_open(&k->store) < 0)
+	if (open_store(k) < 0)
 		return -EIO;
 	int64_t id;
-	int ret = store_add(k->store, rec, &id);
+	int ret = fleet_store_add(k->store, rec, &id);
 	if (ret == -EEXIST)
-		tell(k, "%s: already stored as result %" PRId64 " (%s)", name, id, what);
+		tell(k, "%s: already stored as result %" PRId64 "%s%s%s", name, id, what ? " (" : "", what ?: "",
+		     what ? ")" : "");
 	else if (ret < 0)
 		return log_error_errno(ret, "Failed to store %s: %m", name);
 	else
-		tell(k, "%s: stored as result %" PRId64 " (%s)", name, id, what);
-	return 0;
+		tell(k, "%s: stored as result %" PRId64 "%s%s%s", name, id, what ? " (" : "", what ?: "", what ? ")" : "");
+	k->pending += ret == 0;
+	return commit(k, false);
 }
 
 /* The input in messages. */
@@ -158,7 +193,7 @@ static int import_unixbench(struct sink *k, const char *path)
 				    "no './Run -c N' or 'N copies' near it): stored with copies unknown; --copies N "
 				    "(or --copies 1,8 for several tables) gives them",
 				    name);
-		if (store_record(k, name, rec) < 0)
+		if (store_record(k, name, rec, true) < 0)
 			r = -EIO;
 	}
 	json_object_put(recs);
@@ -169,32 +204,15 @@ static int import_unixbench(struct sink *k, const char *path)
 /* A result file written by `ubtune export` or `bench --json`. */
 static int import_result_file(struct sink *k, const char *path)
 {
-	if (k->a->json || k->a->no_store) {
-		struct loaded_list list = {0};
-		_cleanup_free_ char *error = NULL;
-		int r = load_results(path, NULL, &list, &error);
-		if (r < 0)
-			log_error("%s", error);
-		for (size_t i = 0; r == 0 && i < list.n; i++)
-			r = store_record(k, input_name(path), list.v[i].rec);
-		loaded_list_free(&list);
-		return r;
-	}
-	if (!k->store && cli_store_open(&k->store) < 0)
-		return -EIO;
-	int64_t id;
-	_cleanup_free_ char *why = NULL;
-	int r = store_import_json(k->store, path, &id, &why);
-	if (r == -EEXIST) {
-		tell(k, "%s", why);
-		return 0;
-	}
-	if (r < 0) {
-		log_error("%s", why);
-		return r;
-	}
-	tell(k, "%s: stored as result %" PRId64, input_name(path), id);
-	return 0;
+	struct loaded_list list = {0};
+	_cleanup_free_ char *error = NULL;
+	int r = load_results(path, NULL, &list, &error);
+	if (r < 0)
+		log_error("%s", error);
+	for (size_t i = 0; r == 0 && i < list.n; i++)
+		r = store_record(k, input_name(path), list.v[i].rec, k->a->json || k->a->no_store);
+	loaded_list_free(&list);
+	return r;
 }
 
 static int run(struct cmd_ctx *ctx, void *opts)
@@ -205,6 +223,9 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	int code = parse_copies(a);
 	if (code != EXIT_OK)
 		return code;
+	if (a->round && !round_valid(a->round))
+		return command_usage_error(&cmd_import, "'%s' is not a round id (1 to %d letters, digits and . _ : + -)",
+					   a->round, ROUND_MAX);
 	struct sink k = { .a = a, .out = a->json ? json_object_new_array() : NULL };
 	for (size_t i = 0; i < ctx->nargs; i++) {
 		const char *path;
@@ -220,6 +241,8 @@ static int run(struct cmd_ctx *ctx, void *opts)
 	if (a->json)
 		printf("%s\n", jdump(k.out, true));
 	json_object_put(k.out);
+	if (commit(&k, true) < 0)
+		code = EXIT_FAIL;
 	if (k.store)
 		store_close(k.store);
 	return command_flush("the output") < 0 ? EXIT_FAIL : code;

@@ -29,7 +29,7 @@ struct cmd_ctx {
 };
 
 enum {
-	CMD_STORE = 1 << 0,  /* opens the results store before run() */
+	CMD_STORE = 1 << 0,  /* opens the results store before run(), for reading (none: empty) */
 	CMD_HIDDEN = 1 << 1, /* not listed, not completed: __complete, __man */
 	CMD_OPTIONS_FIRST = 1 << 2, /* options only before the first operand (ubtune's own) */
 };

@@ -36,6 +36,7 @@ enum opt_complete {
 	COMPLETE_TESTS,     /* a comma-separated list of test ids */
 	COMPLETE_RESULT_ID, /* ids of the results store and 'last' */
 	COMPLETE_RESULT,    /* ids, 'last', and files */
+	COMPLETE_ROUND,     /* the rounds of the results store */
 	COMPLETE_COMMAND,   /* command names */
 };
 

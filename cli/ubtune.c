@@ -199,7 +199,7 @@ static int run_command(const struct command *c, int argc, char **argv)
 	_cleanup_free_ void *opts = xcalloc(1, c->opts_size ? c->opts_size : 1);
 	int code = options_parse(c, argc, argv, &ctx, opts);
 	apply_globals(&ctx);
-	if (code < 0 && (c->flags & CMD_STORE) && !ctx.no_store && cli_store_open(&ctx.store) < 0)
+	if (code < 0 && (c->flags & CMD_STORE) && !ctx.no_store && cli_store_open(&ctx.store, false) < 0)
 		code = EXIT_FAIL;
 	if (code < 0)
 		code = c->run(&ctx, opts);

@@ -20,7 +20,7 @@ static const struct schema audit_schema = SCHEMA(T, S(seccomp), I(seccomp_filter
 #undef T
 
 #define T struct env_host
-static const struct schema host_schema = SCHEMA(T, S(hostname), S(kernel_release), S(kernel_version), S(arch), S(os),
+static const struct schema host_schema = SCHEMA(T, S(hostname), S(machine_id), S(kernel_release), S(kernel_version), S(arch), S(os),
 						S(locale), S(init), I(uptime_s),
 						FIELD_NUM_ARRAY(T, load_avg, OPTIONAL), O(limits, limits_schema),
 						O(audit, audit_schema));

@@ -32,7 +32,7 @@ struct env_audit {
 };
 
 struct env_host {
-	const char *hostname, *kernel_release, *kernel_version, *arch, *os, *locale, *init;
+	const char *hostname, *machine_id, *kernel_release, *kernel_version, *arch, *os, *locale, *init;
 	struct opt_int uptime_s;
 	ARRAY_OF(struct opt_num) load_avg;
 	struct env_limits limits;

@@ -2,6 +2,7 @@
 /* The result record's schema tables (docs/result-json.md) and its check. */
 #include "result-record.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -142,7 +143,7 @@ static const struct schema environment_schema = SCHEMA(T, J(before), J(after));
 
 #define T struct result_record
 const struct schema result_record_schema =
-	SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED), FIELD_STR(T, run_id, REQUIRED), S(host),
+	SCHEMA(T, FIELD_SELF(T, json), FIELD_STR(T, schema, REQUIRED), FIELD_STR(T, run_id, REQUIRED), S(host), S(round),
 	       FIELD_STR(T, started_at, REQUIRED), S(ended_at), S(interrupted_by), O(tool, tool_schema),
 	       FIELD_OBJ(T, suite, REQUIRED, suite_schema), O(engine, engine_schema), O(build, build_schema),
 	       B(quick), B(incomplete), B(imported), B(profile_stale), O(profile, profile_schema),
@@ -222,6 +223,17 @@ const struct result_test *result_run_test(const struct result_run *run, const ch
 	return NULL;
 }
 
+bool round_valid(const char *round)
+{
+	size_t n = strlen(round);
+	if (n == 0 || n > ROUND_MAX)
+		return false;
+	for (const char *c = round; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._:+-", *c))
+			return false;
+	return true;
+}
+
 int result_check(json_object *rec, char **error)
 {
 	*error = NULL;
@@ -241,6 +253,11 @@ int result_check(json_object *rec, char **error)
 		return ret;
 	if (strlen(r.run_id) > 64) {
 		*error = xstrdup("run_id is longer than 64 characters");
+		ret = -EBADMSG;
+	}
+	if (ret == 0 && r.round && !round_valid(r.round)) {
+		*error = xasprintf("round '%s' is not a round id (1 to %d letters, digits and . _ : + -)", r.round,
+				   ROUND_MAX);
 		ret = -EBADMSG;
 	}
 	for (size_t i = 0; ret == 0 && i < r.runs.n; i++) {

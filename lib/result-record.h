@@ -122,7 +122,7 @@ struct result_options {
 
 struct result_record {
 	json_object *json;
-	const char *schema, *run_id, *host, *started_at, *ended_at, *interrupted_by;
+	const char *schema, *run_id, *host, *round, *started_at, *ended_at, *interrupted_by;
 	struct {
 		const char *name, *version;
 	} tool;
@@ -196,6 +196,11 @@ struct result_env {
  * unknown, as a fact of the wrong type is. */
 int result_env_decode(json_object *rec, struct result_env *re, char **error);
 void result_env_free(struct result_env *re);
+
+/* A round id (`bench --round`): 1 to ROUND_MAX letters, digits and "._:+-",
+ * so that it names a round in a file name, a label or a command line as it is. */
+#define ROUND_MAX 64
+bool round_valid(const char *round);
 
 /* The test of a run with this id; NULL when the run has none. */
 const struct result_test *result_run_test(const struct result_run *run, const char *id);

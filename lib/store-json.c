@@ -8,7 +8,8 @@
  * ids and run ids stay unique between concurrent runs.
  *
  * DIR/results/index keeps the listing's summary of each file, one JSON
- * line per file: {"name", "size", "mtime_ns", "summary"}. Adds append to
+ * line per file: {"name", "size", "mtime_ns", "summary", "digest"} (the
+ * digest when one was made, store_set_digest()). Adds append to
  * it; a listing reads it and parses only the files it does not cover (or
  * whose size or time changed: edited by hand), then appends those. A line
  * cut short by a crash is skipped, a later line for the same file wins,
@@ -38,7 +39,8 @@ struct entry {
 	int64_t id;
 	char *name; /* "12-0123abcd.json" */
 	char *run;  /* "0123abcd" */
-	json_object *summary; /* store_list(): from the index or the file */
+	json_object *summary; /* store_each(): from the index or the file */
+	char *digest;         /* from the index, NULL when it has none */
 };
 
 struct store {
@@ -48,6 +50,7 @@ struct store {
 	struct entry *v;
 	size_t n;
 	bool scanned;
+	bool indexed; /* v has the index's summaries and digests */
 };
 
 char *store_path(const char *dir)
@@ -74,12 +77,21 @@ int store_open(const char *dir, struct store **out)
 	return 0;
 }
 
+/* dfd -1: nothing on disk */
+int store_open_empty(struct store **out)
+{
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->dfd = -1;
+	return 0;
+}
+
 static void entries_free(struct entry *v, size_t n);
 
 void store_close(struct store *s)
 {
 	entries_free(s->v, s->n);
-	close(s->dfd);
+	if (s->dfd >= 0)
+		close(s->dfd);
 	free(s->dir);
 	free(s);
 }
@@ -125,6 +137,7 @@ static void entries_free(struct entry *v, size_t n)
 		free(v[i].name);
 		free(v[i].run);
 		json_object_put(v[i].summary);
+		free(v[i].digest);
 	}
 	free(v);
 }
@@ -138,6 +151,11 @@ static int by_id(const void *a, const void *b)
 /* The results of the directory, by id. */
 static int scan(struct store *s, struct entry **out, size_t *n)
 {
+	if (s->dfd < 0) {
+		*out = xcalloc(1, sizeof(**out));
+		*n = 0;
+		return 0;
+	}
 	int fd = openat(s->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -200,7 +218,7 @@ static void remove_stale_temps(struct store *s)
 /* ---- the index ---- */
 
 /* The index line of a file of the directory; NULL when it cannot be stat'ed. */
-static char *index_line(struct store *s, const char *name, json_object *summary)
+static char *index_line(struct store *s, const char *name, json_object *summary, const char *digest)
 {
 	struct stat st;
 	if (fstatat(s->dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -210,6 +228,8 @@ static char *index_line(struct store *s, const char *name, json_object *summary)
 	jset_int(o, "size", (int64_t)st.st_size);
 	jset_int(o, "mtime_ns", (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec);
 	jset(o, "summary", json_object_get(summary));
+	if (digest)
+		jset_str(o, "digest", digest);
 	return xasprintf("%s\n", jdump(o, false));
 }
 
@@ -266,6 +286,8 @@ static void index_take(struct store *s, struct entry *v, size_t n, const char *l
 		return;
 	json_object_put(e->summary);
 	e->summary = json_object_get(summary);
+	free(e->digest);
+	e->digest = xstrdup_or_null(jpath_str(o, "digest"));
 }
 
 /* Summaries from the index for the entries it describes; the number of
@@ -301,7 +323,7 @@ static void index_update(struct store *s, struct entry *v, size_t n, size_t line
 		if (v[i].summary)
 			continue;
 		v[i].summary = file_summary(s, &v[i]);
-		_cleanup_free_ char *line = index_line(s, v[i].name, v[i].summary);
+		_cleanup_free_ char *line = index_line(s, v[i].name, v[i].summary, NULL);
 		if (line)
 			buf_puts(&add, line);
 	}
@@ -313,7 +335,7 @@ static void index_update(struct store *s, struct entry *v, size_t n, size_t line
 	if (rewrite) {
 		buf_free(&add);
 		for (size_t i = 0; i < n; i++) {
-			_cleanup_free_ char *line = index_line(s, v[i].name, v[i].summary);
+			_cleanup_free_ char *line = index_line(s, v[i].name, v[i].summary, v[i].digest);
 			if (line)
 				buf_puts(&add, line);
 		}
@@ -328,7 +350,7 @@ static void index_update(struct store *s, struct entry *v, size_t n, size_t line
 	buf_free(&add);
 }
 
-static int add_locked(struct store *s, json_object *result, int64_t *id)
+static int add_locked(struct store *s, json_object *result, const char *digest, int64_t *id)
 {
 	struct entry *v;
 	size_t n;
@@ -362,21 +384,23 @@ static int add_locked(struct store *s, json_object *result, int64_t *id)
 		return -errno;
 	*id = next;
 	/* the file is stored; an index line lost here is made again by a listing */
-	_cleanup_free_ char *line = index_line(s, name, summary);
+	_cleanup_free_ char *line = index_line(s, name, summary, digest);
 	if (line)
 		index_append(s, line, strlen(line));
-	s->scanned = false;
+	s->scanned = s->indexed = false;
 	return 0;
 }
 
-int store_add(struct store *s, json_object *result, int64_t *id)
+int store_add_with_digest(struct store *s, json_object *result, const char *digest, int64_t *id)
 {
 	_cleanup_free_ char *why = NULL;
 	if (result_check(result, &why) < 0)
 		return -EBADMSG;
+	if (s->dfd < 0)
+		return -EROFS;
 	if (flock(s->dfd, LOCK_EX) < 0)
 		return -errno;
-	int r = add_locked(s, result, id);
+	int r = add_locked(s, result, digest, id);
 	flock(s->dfd, LOCK_UN);
 	return r;
 }
@@ -413,6 +437,7 @@ static int rescan(struct store *s)
 	s->v = v;
 	s->n = n;
 	s->scanned = true;
+	s->indexed = false;
 	return 0;
 }
 
@@ -427,23 +452,63 @@ int store_get(struct store *s, int64_t id, json_object **out)
 	return e ? read_entry(s, e, out) : -ENOENT;
 }
 
-int store_list(struct store *s, json_object **out)
+/* The entries with their summaries and digests, the index brought up to date. */
+static int reindex(struct store *s)
 {
-	struct entry *v;
-	size_t n;
-	int r = scan(s, &v, &n);
+	int r = rescan(s);
 	if (r < 0)
 		return r;
-	index_update(s, v, n, index_read(s, v, n));
-	json_object *list = json_object_new_array();
-	for (size_t i = 0; i < n; i++) {
-		json_object *row = json_object_new_object();
-		jset_int(row, "id", v[i].id);
-		result_summary_copy(row, v[i].summary);
-		json_object_array_add(list, row);
-	}
-	entries_free(v, n);
-	*out = list;
+	index_update(s, s->v, s->n, index_read(s, s->v, s->n));
+	s->indexed = true;
+	return 0;
+}
+
+int store_each(struct store *s, store_each_fn fn, void *arg)
+{
+	int r = reindex(s);
+	for (size_t i = 0; r >= 0 && i < s->n; i++)
+		r = fn(s->v[i].id, s->v[i].summary, arg);
+	return r < 0 ? r : 0;
+}
+
+int store_get_digest(struct store *s, int64_t id, char **text)
+{
+	int r = s->indexed ? 0 : reindex(s);
+	if (r < 0)
+		return r;
+	struct entry *e = entry_by_id(s->v, s->n, id);
+	if (!e || !e->digest)
+		return -ENOENT;
+	*text = xstrdup(e->digest);
+	return 0;
+}
+
+int store_set_digest(struct store *s, int64_t id, const char *text)
+{
+	int r = s->indexed ? 0 : reindex(s);
+	if (r < 0)
+		return r;
+	struct entry *e = entry_by_id(s->v, s->n, id);
+	if (!e)
+		return -ENOENT;
+	_cleanup_free_ char *line = index_line(s, e->name, e->summary, text);
+	if (!line || flock(s->dfd, LOCK_EX) < 0)
+		return -errno ?: -EIO;
+	index_append(s, line, strlen(line));
+	flock(s->dfd, LOCK_UN);
+	free(e->digest);
+	e->digest = xstrdup(text);
+	return 0;
+}
+
+/* Each add is synced on its own: nothing to gather. */
+int store_begin(struct store *s)
+{
+	return 0;
+}
+
+int store_commit(struct store *s)
+{
 	return 0;
 }
 #endif

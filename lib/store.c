@@ -9,6 +9,32 @@
 #include "lib/paths.h"
 #include "lib/util.h"
 
+int store_add(struct store *s, json_object *result, int64_t *id)
+{
+	return store_add_with_digest(s, result, NULL, id);
+}
+
+static int list_row(int64_t id, json_object *summary, void *list)
+{
+	json_object *row = json_object_new_object();
+	jset_int(row, "id", id);
+	result_summary_copy(row, summary);
+	json_object_array_add(list, row);
+	return 0;
+}
+
+int store_list(struct store *s, json_object **out)
+{
+	json_object *list = json_object_new_array();
+	int r = store_each(s, list_row, list);
+	if (r < 0) {
+		json_object_put(list);
+		return r;
+	}
+	*out = list;
+	return 0;
+}
+
 int store_resolve(struct store *s, const char *ref, int64_t *id)
 {
 	uint64_t back = 0;
@@ -93,10 +119,19 @@ static char *open_error(const char *dir, int r)
 	return xasprintf("cannot open the results store %s: %s", path, strerror(-r));
 }
 
-int store_open_state(struct store **out, char **error)
+int store_open_read(const char *dir, struct store **out)
+{
+	_cleanup_free_ char *path = store_path(dir);
+	struct stat st;
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return store_open_empty(out);
+	return store_open(dir, out);
+}
+
+int store_open_state(struct store **out, bool create, char **error)
 {
 	_cleanup_free_ char *dir = state_dir();
-	int r = store_open(dir, out);
+	int r = create ? store_open(dir, out) : store_open_read(dir, out);
 	if (r < 0)
 		*error = open_error(dir, r);
 	return r;

@@ -88,11 +88,19 @@ static void add_listing(struct candidates *c, struct rootfs *view, const char *d
 	strv_free(&names);
 }
 
+/* Files the probe reads that a dump must not carry: the machine id, which
+ * machine-id(5) asks to keep on the machine (GATHER_META has the id derived
+ * from it). */
+static const char *const kept_back[] = { "/etc/machine-id", "/var/lib/dbus/machine-id" };
+
 /* Returns false when a file's bytes cannot be had. */
 static bool add_traced(struct candidates *c, struct rootfs *view, const struct rootfs_trace_entry *e)
 {
 	_cleanup_free_ char *text = NULL, *target = NULL;
 	size_t len = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(kept_back); i++)
+		if (streq(e->path, kept_back[i]))
+			return true;
 	switch (e->kind) {
 	case TRACE_FILE:
 		if (e->data) {
@@ -161,6 +169,8 @@ char *gather_meta_text(const struct env_record *env, time_t now)
 	kv_line(&b, "version", UBTUNE_VERSION);
 	kv_line(&b, "created", created);
 	kv_line(&b, "hostname", env->host.hostname);
+	/* the derived id: the machine id itself stays on the machine */
+	kv_line(&b, "machine-id", env->host.machine_id);
 	kv_line(&b, "arch", env->host.arch);
 	kv_line(&b, "workdir", env->storage.workdir);
 	/* the kernel log has no file on a live machine: keep why it was missing */

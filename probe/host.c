@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 
 #include "cpu.h"
+#include "lib/machine-id.h"
 
 /* Value of KEY=value (optionally quoted) in an os-release/locale style file. */
 static char *env_file_value(struct rootfs *rf, const char *path, const char *key)
@@ -125,6 +126,34 @@ static char *read_hostname(struct probe_ctx *ctx)
 	return NULL;
 }
 
+/*
+ * The machine's own id, derived from its machine id (lib/machine-id.h): a
+ * dump keeps the derived one (GATHER_META machine-id=), never the machine
+ * id itself. Fleets tell their hosts apart by it, not by their names.
+ */
+static char *read_machine_id(struct probe_ctx *ctx)
+{
+	static const char *const files[] = { "/etc/machine-id", "/var/lib/dbus/machine-id" };
+	char *kept = probe_gather_meta(ctx, "machine-id");
+	if (kept && machine_id_valid(kept))
+		return kept;
+	free(kept);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		_cleanup_free_ char *raw = NULL;
+		if (rootfs_read_line(ctx->rf, files[i], &raw) < 0)
+			continue;
+		if (!machine_id_valid(raw)) {
+			probe_unavailable(ctx, "host", "machine id: %s is not a machine id (32 hex digits)", files[i]);
+			return NULL;
+		}
+		char *id = xmalloc(MACHINE_ID_LEN + 1);
+		machine_id_derive(raw, id);
+		return id;
+	}
+	probe_unavailable(ctx, "host", "machine id: /etc/machine-id and /var/lib/dbus/machine-id are missing");
+	return NULL;
+}
+
 int host_collect(struct probe_ctx *ctx)
 {
 	json_object *host = jchild(ctx->rec, "host");
@@ -133,6 +162,8 @@ int host_collect(struct probe_ctx *ctx)
 
 	hostname = read_hostname(ctx);
 	jset_str(host, "hostname", hostname);
+	_cleanup_free_ char *machine_id = read_machine_id(ctx);
+	jset_str(host, "machine_id", machine_id);
 
 	collect_kernel(ctx, host);
 	collect_arch(ctx, host);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fills a results store for `make bench-store`: N results of HOSTS hosts
- * (one result of each host in turn, a minute apart), made from a template
- * result record with a new run id, host name and start time, and each
+ * Fills a results store for `make bench-store` and `make bench-fleet`: N
+ * results of HOSTS hosts (one result of each host in turn, a minute apart;
+ * each turn a round of the fleet, "r1", "r2", ...), made from a template
+ * result record with a new run id, host name, machine id, round and start
+ * time, and each
  * host's scores moved by a steady factor of its own (within ±3 %; host 7
  * scores 25 % lower in the File Copy tests). SAMPLES sampler readings of a
  * 4-CPU board are added to each record, as a run of that length carries.
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/fleet.h"
 #include "lib/json.h"
 #include "lib/store.h"
 #include "lib/util.h"
@@ -121,6 +124,8 @@ int main(int argc, char **argv)
 	jset(tmpl, "samples", samples((unsigned)nsamples));
 	const char *text = jdump(tmpl, false);
 	double t0 = now_s();
+	/* a fleet's import: many adds to one transaction */
+	r = store_begin(s);
 	for (uint64_t i = 0; i < n && r >= 0; i++) {
 		json_object *rec = NULL;
 		jload_string(text, &rec);
@@ -131,17 +136,25 @@ int main(int argc, char **argv)
 		_cleanup_free_ char *started = iso8601_local(when);
 		jset_str(rec, "run_id", run_id);
 		jset_str(rec, "host", name);
+		_cleanup_free_ char *machine = xasprintf("%016" PRIx64 "%016" PRIx64, mix(host + 1000000007), mix(host));
+		_cleanup_free_ char *round = xasprintf("r%" PRIu64, i / hosts + 1);
 		jset_str(rec, "started_at", started);
+		jset_str(rec, "round", round);
 		jset_str(jpath(rec, "environment.before.host"), "hostname", name);
+		jset_str(jpath(rec, "environment.before.host"), "machine_id", machine);
 		vary(rec, host);
 		int64_t id;
-		r = store_add(s, rec, &id);
+		r = fleet_store_add(s, rec, &id);
 		json_object_put(rec);
+		if (r >= 0 && i % 1000 == 999 && (r = store_commit(s)) >= 0)
+			r = store_begin(s);
 	}
+	if (r >= 0)
+		r = store_commit(s);
 	double secs = now_s() - t0;
 	store_close(s);
 	if (r < 0) {
-		fprintf(stderr, "bench-store-fill: store_add: %s\n", strerror(-r));
+		fprintf(stderr, "bench-store-fill: adding a result: %s\n", strerror(-r));
 		return 1;
 	}
 	printf("%.3f\n", secs);

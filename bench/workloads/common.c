@@ -87,7 +87,13 @@ static void on_alarm(int sig)
 
 void wl_start_timer(double seconds)
 {
-	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	wl_stop = 0;
+	wl_arm_timer(seconds, on_alarm);
+}
+
+void wl_arm_timer(double seconds, void (*on_expiry)(int))
+{
+	struct sigaction sa = { .sa_handler = on_expiry, .sa_flags = SA_RESTART };
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGALRM, &sa, NULL) < 0)
 		wl_fail_errno("cannot install the SIGALRM handler");
@@ -95,9 +101,63 @@ void wl_start_timer(double seconds)
 	struct itimerval it = {
 		.it_value = { .tv_sec = usec / 1000000, .tv_usec = usec % 1000000 },
 	};
-	wl_stop = 0;
 	if (setitimer(ITIMER_REAL, &it, NULL) < 0)
 		wl_fail_errno("cannot start a timer of %g s", seconds);
+}
+
+/* What the timer's handler of a loop that never ends reports. */
+static const unsigned long *at_timer_count;
+static int at_timer_timebase;
+static const char *at_timer_unit;
+
+/* Appends the decimal digits of V at P; returns the end. */
+static char *put_ulong(char *p, unsigned long v)
+{
+	char digits[24];
+	size_t n = 0;
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* Only async-signal-safe calls: the loop it ends may be anywhere. */
+static void report_and_exit(int sig)
+{
+	char line[128], *p = line;
+	(void)sig;
+	p = stpcpy(p, "COUNT|");
+	p = put_ulong(p, *at_timer_count);
+	*p++ = '|';
+	p = put_ulong(p, (unsigned long)at_timer_timebase);
+	*p++ = '|';
+	p = stpcpy(p, at_timer_unit);
+	*p++ = '\n';
+	for (char *q = line; q < p;) {
+		ssize_t n = write(STDERR_FILENO, q, (size_t)(p - q));
+		if (n <= 0)
+			_exit(1);
+		q += n;
+	}
+	_exit(0);
+}
+
+void wl_report_at_timer(double seconds, const unsigned long *count, int timebase, const char *unit)
+{
+	at_timer_count = count;
+	at_timer_timebase = timebase;
+	at_timer_unit = unit;
+	wl_arm_timer(seconds, report_and_exit);
+}
+
+int wl_image_main(int argc, char **argv, const char *name, const char *args, int (*run)(int argc, char **argv))
+{
+	wl_program = argv[0];
+	wl_name = name;
+	wl_args = args;
+	return run(argc, argv);
 }
 
 double wl_now(void)

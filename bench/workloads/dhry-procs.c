@@ -30,6 +30,11 @@ void dhry_proc_6(enum dhry_ident enum_val, enum dhry_ident *enum_ref)
 	}
 }
 
+/* Declared and defined without a prototype, as in the definition's source:
+ * dhry.c calls it with its arguments promoted to int, and this definition
+ * converts them back to char. */
+enum dhry_ident dhry_func_1();
+
 /* Called three times per run: (2, 3) -> 7, (10, 5) -> 17, (6, 10) -> 18. */
 void dhry_proc_7(int int_1_val, int int_2_val, int *int_ref)
 {
@@ -54,7 +59,9 @@ void dhry_proc_8(dhry_arr1 arr_1_ref, dhry_arr2 arr_2_ref, int int_1_val, int in
 }
 
 /* Called three times per run: ('H', 'R'), ('A', 'C'), ('B', 'C'). */
-enum dhry_ident dhry_func_1(char ch_1_val, char ch_2_val)
+enum dhry_ident dhry_func_1(ch_1_val, ch_2_val)
+char ch_1_val;
+char ch_2_val;
 {
 	char ch_1_loc = ch_1_val;
 	char ch_2_loc = ch_1_loc;

@@ -40,11 +40,12 @@ struct dhry_record {
 extern int dhry_int_glob;
 extern char dhry_ch_1_glob;
 
-/* The second translation unit, dhry-procs.c. */
+/* The second translation unit, dhry-procs.c. Func_1 is declared by each
+ * unit itself: the first calls it without a prototype, as the definition's
+ * source does. */
 void dhry_proc_6(enum dhry_ident enum_val, enum dhry_ident *enum_ref);
 void dhry_proc_7(int int_1_val, int int_2_val, int *int_ref);
 void dhry_proc_8(dhry_arr1 arr_1_ref, dhry_arr2 arr_2_ref, int int_1_val, int int_2_val);
-enum dhry_ident dhry_func_1(char ch_1_val, char ch_2_val);
 int dhry_func_2(dhry_str30 str_1_ref, dhry_str30 str_2_ref);
 int dhry_func_3(enum dhry_ident enum_val);
 

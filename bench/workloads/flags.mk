@@ -15,12 +15,14 @@ WORKLOAD_CFLAGS ?= -O3 -ffast-math $(WORKLOAD_MARCH)
 WORKLOAD_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra
 
 # ubtune-workloads: every workload; ubtune-execl: the image Execl
-# Throughput re-executes; ubtune-whetstone: Whetstone, which
-# ubtune-workloads runs. Only Whetstone links libm, whose mappings every
-# fork of the others would copy.
+# Throughput re-executes; ubtune-whetstone and ubtune-spawn, which
+# ubtune-workloads runs: Whetstone, the only one that links libm, whose
+# mappings every fork of the others would copy, and Process Creation, so
+# that it forks from a program as small as UnixBench's spawn.
 WORKLOAD_SRC := main.c common.c dhry.c dhry-procs.c execl.c fstime.c pipe.c \
-	context1.c spawn.c syscall.c looper.c shell-input.c
+	context1.c syscall.c looper.c shell-input.c
 EXECL_IMAGE_SRC := execl-image.c execl.c common.c
+SPAWN_IMAGE_SRC := spawn-image.c spawn.c common.c
 WHETSTONE_SRC := whetstone-image.c whetstone.c common.c
 WHETSTONE_LIBS := -lm
 WORKLOAD_HDR := workloads.h dhry.h

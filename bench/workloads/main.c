@@ -28,17 +28,16 @@ static int build_info_main(int argc, char **argv)
 }
 
 /*
- * Whetstone is a program of its own, ubtune-whetstone beside this one, as
- * it is in UnixBench: the only workload that needs libm. Linked in here,
- * libm's mappings would be copied by every fork of Process Creation and of
- * the Shell Scripts' looper (29 mappings against 23 for UnixBench's spawn,
- * about 13 % fewer forks per CPU second).
+ * Workloads that are programs of their own beside this one, as in
+ * UnixBench: Whetstone (ubtune-whetstone), the only one that needs libm,
+ * whose mappings every fork of the others would otherwise copy; Process
+ * Creation (ubtune-spawn), whose children run glibc's fork and exit code
+ * from a program as small as UnixBench's spawn.
  */
-static int whetstone_exec(int argc, char **argv)
+static int exec_image(const char *image, char **argv)
 {
 	char path[PATH_MAX];
-	(void)argc;
-	wl_sibling("ubtune-whetstone", path, sizeof(path));
+	wl_sibling(image, path, sizeof(path));
 	argv[0] = path;
 	execv(path, argv);
 	wl_fail_errno("cannot run %s", path);
@@ -48,18 +47,19 @@ static const struct workload {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *args;
+	const char *image; /* the program that runs it, else this one */
 } workloads[] = {
-	{ "dhry2reg", dhry2reg_main, "SECONDS" },
-	{ "whetstone-double", whetstone_exec, "[-t TARGET_SECONDS]" },
-	{ "execl", execl_main, "SECONDS" },
-	{ "fstime", fstime_main, "[-c|-r|-w] -t SECONDS -d DIR -b BUFSIZE -m MAXBLOCKS" },
-	{ "pipe", pipe_main, "SECONDS" },
-	{ "context1", context1_main, "SECONDS" },
-	{ "spawn", spawn_main, "SECONDS" },
-	{ "syscall", syscall_main, "SECONDS [mix|close|getpid|exec]" },
-	{ "looper", looper_main, "SECONDS COMMAND [ARGS...]" },
-	{ "shell-input", shell_input_main, "[FILE]" },
-	{ "build-info", build_info_main, "" },
+	{ .name = "dhry2reg", .args = "SECONDS", .run = dhry2reg_main },
+	{ .name = "whetstone-double", .args = "[-t TARGET_SECONDS]", .image = "ubtune-whetstone" },
+	{ .name = "execl", .args = "SECONDS", .run = execl_main },
+	{ .name = "fstime", .args = "[-c|-r|-w] -t SECONDS -d DIR -b BUFSIZE -m MAXBLOCKS", .run = fstime_main },
+	{ .name = "pipe", .args = "SECONDS", .run = pipe_main },
+	{ .name = "context1", .args = "SECONDS", .run = context1_main },
+	{ .name = "spawn", .args = "SECONDS", .image = "ubtune-spawn" },
+	{ .name = "syscall", .args = "SECONDS [mix|close|getpid|exec]", .run = syscall_main },
+	{ .name = "looper", .args = "SECONDS COMMAND [ARGS...]", .run = looper_main },
+	{ .name = "shell-input", .args = "[FILE]", .run = shell_input_main },
+	{ .name = "build-info", .args = "", .run = build_info_main },
 };
 
 static noreturn void usage_all(void)
@@ -80,6 +80,8 @@ int main(int argc, char **argv)
 			continue;
 		wl_name = workloads[i].name;
 		wl_args = workloads[i].args;
+		if (workloads[i].image)
+			return exec_image(workloads[i].image, argv + 1);
 		return workloads[i].run(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "ubtune-workloads: unknown workload '%s'\n", argv[1]);

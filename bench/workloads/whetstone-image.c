@@ -9,8 +9,5 @@
 
 int main(int argc, char **argv)
 {
-	wl_program = argv[0];
-	wl_name = "whetstone-double";
-	wl_args = "[-t TARGET_SECONDS]";
-	return whetstone_main(argc, argv);
+	return wl_image_main(argc, argv, "whetstone-double", "[-t TARGET_SECONDS]", whetstone_main);
 }

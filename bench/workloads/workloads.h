@@ -43,6 +43,16 @@ long wl_parse_long(const char *what, const char *arg, long min, long max);
  * sets wl_stop and is installed with SA_RESTART, so an interrupted read,
  * write or wait restarts (the semantics of UnixBench 6.0's signal()). */
 void wl_start_timer(double seconds);
+/* Arms the same one-shot timer with another handler (SA_RESTART). */
+void wl_arm_timer(double seconds, void (*on_expiry)(int));
+/* Arms the timer for a loop that never ends, as UnixBench's programs do:
+ * when it expires, the handler writes "COUNT|*COUNT|TIMEBASE|UNIT" on
+ * stderr and exits 0. For loops whose checks are all inside the loop; the
+ * loop keeps *COUNT in memory, as UnixBench's keep theirs. */
+void wl_report_at_timer(double seconds, const unsigned long *count, int timebase, const char *unit);
+/* main() of a program of one workload (ubtune-execl, ubtune-spawn,
+ * ubtune-whetstone): names it for messages and runs RUN. */
+int wl_image_main(int argc, char **argv, const char *name, const char *args, int (*run)(int argc, char **argv));
 /* Wall-clock seconds (gettimeofday), the clock UnixBench reports with. */
 double wl_now(void);
 
@@ -67,6 +77,11 @@ void wl_report_count(unsigned long count, int timebase, const char *unit);
 int dhry2reg_main(int argc, char **argv);
 int whetstone_main(int argc, char **argv);
 int execl_main(int argc, char **argv);
+/* Execl Throughput's image COUNT + 1 (execl.c): reports the count when
+ * SECONDS have passed since START (CLOCK_MONOTONIC, ns), else replaces the
+ * process with PATH and the next state. */
+int execl_next(const char *path, const char *seconds_arg, unsigned long count, long long start);
+long long execl_monotonic_ns(void);
 int fstime_main(int argc, char **argv);
 int pipe_main(int argc, char **argv);
 int context1_main(int argc, char **argv);

@@ -46,6 +46,23 @@ assert -51 < o["pct"] < -49, o["pct"]
 assert all(c["id"].startswith("diag.") for c in o["causes"]), o["causes"]
 PY
 
+# a digest damaged or of an older kind is made again from its record, and kept
+if built_with sqlite; then
+	cp "$T/stdout" "$T/fleet.json"
+	$PY - "$UBTUNE_STATE_DIR/results.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE digests SET digest = '{garbage' WHERE id = 2")
+db.execute("UPDATE digests SET digest = '{\"version\": 0}' WHERE id = 3")
+db.execute("DELETE FROM digests WHERE id = 4")
+db.commit()
+PY
+	expect_exit 0 "$UBTUNE" fleet --json
+	cmp -s "$T/stdout" "$T/fleet.json" || fail "the view changed with the digests made again"
+	$PY -c 'import json, sqlite3, sys; print(sorted({json.loads(d)["version"] for (d,) in sqlite3.connect(sys.argv[1]).execute("SELECT digest FROM digests")}))' \
+		"$UBTUNE_STATE_DIR/results.db" | grep -qx '\[2\]' || fail "the digests were not made again"
+fi
+
 # exactly the results given
 expect_exit 0 "$UBTUNE" fleet --json 1 3 4
 json_get "$T/stdout" '([r["label"] for r in d["results"]], d["outliers"])' | grep -qx "(\['p1', 'p2', 'b7'\], \[\])" ||
@@ -62,6 +79,37 @@ xmllint --noout "$T/fleet.html" || fail "the page is not well-formed XML"
 grep -q '<svg' "$T/fleet.html" && grep -q 'font-weight="bold">b7</text>' "$T/fleet.html" ||
 	fail "the strip chart does not name b7"
 grep -qF "$want" "$T/fleet.html" || fail "the page lacks the sentence"
+
+# rounds of the issue's hosts, twice: n1, n2 and n3 as they should be, b7
+# with its workdir on a rotating disk (File Copy at half), q5 capped at a
+# quarter of a CPU, x9 there in w1 and unreachable in w2. Each round names
+# b7 and q5 with their reasons; w2 names x9 as missing.
+export UBTUNE_STATE_DIR=$T/rounds
+for r in w1 w2; do
+	i=0
+	for h in n1 n2 n3 b7 q5 x9; do
+		i=$((i + 1))
+		[ $r = w2 ] && [ $h = x9 ] && continue
+		fleet_result $h "$r$(printf '%030x' $i)" "$([ $h = b7 ] && echo 0.5 || echo 1)" \
+			"$([ $h = b7 ] && echo hdd || echo sd)" $r "$([ $h = q5 ] && echo 0.25 || echo none)"
+		expect_exit 0 "$UBTUNE" import "$T/$h-$r$(printf '%030x' $i).json"
+	done
+	expect_exit 0 "$UBTUNE" fleet
+	cp "$T/stdout" "$T/round-$r.txt"
+	grep -Eq "host q5 scores 75 % below its [45] peers in Dhrystone 2 \(1 copy\): its cgroup's CPU quota is 25 % of a CPU, theirs none" \
+		"$T/stdout" || fail "round $r does not name q5 with its quota: $(cat "$T/stdout")"
+	grep -Eq "host b7 scores (49|50) % below its [34] peers in File Copy 1024 \(1 copy\): its workdir is on ext4 on a rotating disk, theirs on ext4 on an SD card" \
+		"$T/stdout" || fail "round $r does not name b7 with its workdir: $(cat "$T/stdout")"
+done
+grep -q "^Round w1: 6 hosts, from 6 of 6 stored results" "$T/round-w1.txt" || fail "round w1: $(cat "$T/round-w1.txt")"
+grep -q "^Round w2: 5 hosts, from 5 of 11 stored results" "$T/round-w2.txt" || fail "round w2: $(cat "$T/round-w2.txt")"
+grep -q "^Missing from round w2 (1 host): x9 (its latest result, 6, is of round w1, started 20[0-9-]* [0-9:]*)\.$" "$T/round-w2.txt" ||
+	fail "x9 is not missing from w2: $(cat "$T/round-w2.txt")"
+grep -q "^Left out: 6 results of 1 other round (w1)." "$T/round-w2.txt" || fail "what w2 left out: $(cat "$T/round-w2.txt")"
+expect_exit 0 "$UBTUNE" fleet --since w1 --json
+json_get "$T/stdout" '(sorted({h["host"] for h in d["since"]["hosts"]}), d["since"]["moved"], d["since"]["gone"])' |
+	grep -qxF "(['b7', 'n1', 'n2', 'n3', 'q5'], [], ['x9'])" || fail "--since w1: $(json_get "$T/stdout" 'd["since"]')"
+export UBTUNE_STATE_DIR=$T/state
 
 # bad input and an empty store
 expect_exit 2 "$UBTUNE" fleet --bogus

@@ -66,6 +66,13 @@ grep -q "^workdir=$T/work$" "$T/live.x/.ubtune/gather" || fail "gather metadata 
 [ -d "$T/live.x$T/work" ] || fail "the workdir is not in the dump"
 [ -L "$T/live.x/proc/self" ] || fail "/proc/self is not kept as a symlink"
 grep -q '"root": "/"' "$T/live.x/.ubtune/record.json" || fail "the gathered record is not of the live root"
+# the machine id stays on the machine: the dump has the id derived from it
+if [ -s /etc/machine-id ]; then
+	[ ! -e "$T/live.x/etc/machine-id" ] || fail "the dump carries /etc/machine-id"
+	id=$(json_get "$T/live.json" 'd["host"]["machine_id"]')
+	[ ${#id} = 32 ] && [ "$id" != "$(cat /etc/machine-id)" ] || fail "machine id of the dump: $id"
+	grep -qx "machine-id=$id" "$T/live.x/.ubtune/gather" || fail "gather metadata lacks the machine's id"
+fi
 # probe of the unpacked directory agrees too
 "$UBTUNE" probe --json --root "$T/live.x" >"$T/live-dir.json" || fail "probe of the unpacked archive failed"
 same_record "$T/live.x/.ubtune/record.json" "$T/live-dir.json"

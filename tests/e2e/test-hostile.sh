@@ -204,6 +204,18 @@ done
 row1 1 "^ubtune: no file '1;DROP TABLE' \(and not a result id" compare 1 '1;DROP TABLE'
 row1 2 "^ubtune: '0' is not a result id" report 0
 
+# ---- round ids -----------------------------------------------------------------
+for id in 'a b' '../x' '' "r1'; DROP TABLE results; --" "$(printf 'r%.0s' {1..65})"; do
+	# usage errors: the error and the --help hint
+	row 2 "^ubtune[a-z ]*: '$id' is not a round id" fleet --round "$id"
+	row 2 "^ubtune[a-z ]*: '$id' is not a round id" export --format samples --round "$id"
+	row 2 "^ubtune[a-z ]*: '$id' is not a round id" bench --dry-run --round "$id"
+	row 2 "^ubtune[a-z ]*: '$id' is not a round id" import --round "$id" "$LOG"
+done
+row1 2 "^ubtune: no result of round 'r9' is stored \(the rounds: none\)" fleet --round r9
+row1 2 "^ubtune: no result of round 'r9' is stored" export --format openmetrics --round r9
+row 2 '^ubtune fleet: --since chooses among the stored results' fleet --since r9 1
+
 # ---- profiles ----------------------------------------------------------------
 profile() { # NAME TEXT
 	printf '%b' "$2" >"$IN/$1.profile"

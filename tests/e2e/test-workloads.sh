@@ -70,10 +70,19 @@ mkdir "$T/alone" && cp "$W" "$T/alone/"
 "$T/alone/ubtune-workloads" whetstone-double -t 0.1 >/dev/null 2>"$T/err" && fail "whetstone-double ran without ubtune-whetstone"
 grep -q "^ubtune-workloads whetstone-double: cannot run $T/alone/ubtune-whetstone: " "$T/err" ||
 	fail "no clear error without ubtune-whetstone: $(cat "$T/err")"
+# Process Creation is ubtune-spawn beside it, a program as small as
+# UnixBench's spawn
+"$T/alone/ubtune-workloads" spawn 0.1 >/dev/null 2>"$T/err" && fail "spawn ran without ubtune-spawn"
+grep -q "^ubtune-workloads spawn: cannot run $T/alone/ubtune-spawn: " "$T/err" ||
+	fail "no clear error without ubtune-spawn: $(cat "$T/err")"
 
 # --- processes and pipes ---
 expect_result 1 lps execl 0.3
 [ "$COUNT" -ge 2 ] || fail "execl ran only $COUNT image"
+# an image handed a damaged state says so
+"$(dirname "$W")/ubtune-execl" 0 1 12x 0 $$ 2>"$T/err" && fail "ubtune-execl took a bad count"
+grep -q "^ubtune-workloads execl: re-executed image got a bad count '12x'" "$T/err" ||
+	fail "no clear error for a bad count: $(cat "$T/err")"
 expect_result 1 lps pipe 0.2
 damaged 'came out of the pipe changed' pipe 0.1
 expect_result 1 lps context1 0.2

@@ -35,8 +35,12 @@ static void fleet_axis(void **state)
 				 /* an x86 server among boards: 25 times their File Copy */
 				 host("x86", 1500, 11250) };
 	struct fleet_input in[6];
-	for (int i = 0; i < 6; i++)
-		in[i] = (struct fleet_input){ recs[i], "test", i + 1 };
+	for (int i = 0; i < 6; i++) {
+		_cleanup_free_ char *error = NULL;
+		in[i] = (struct fleet_input){ .source = "test", .id = i + 1 };
+		if (fleet_digest_make(recs[i], &in[i].d, &error) < 0)
+			fail_msg("%s", error);
+	}
 	_cleanup_json_ json_object *f = fleet_build(in, 6, NULL);
 	char *svg = NULL;
 	size_t len = 0;
@@ -59,8 +63,10 @@ static void fleet_axis(void **state)
 	assert_non_null(strstr(svg, "normal range: 3 robust standard deviations"));
 	assert_int_equal(count(svg, "class=\"host-dot\""), 11);
 	free(svg);
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 6; i++) {
+		fleet_digest_free(&in[i].d);
 		json_object_put(recs[i]);
+	}
 }
 
 static void timeline_names(void **state)

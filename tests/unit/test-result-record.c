@@ -99,11 +99,16 @@ static void check(void **state)
 		    "runs[0].tests[0].index is NaN, expected a finite number");
 	check_fails(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", \"index\": -Infinity}]}]}",
 		    "runs[0].tests[0].index is -Infinity, expected a finite number");
+	/* a round names a round in a file name, a label, a command line as it is */
+	check_fails(HEAD "\"round\": \"week 2\", \"runs\": []}",
+		    "round 'week 2' is not a round id (1 to 64 letters, digits and . _ : + -)");
+	check_fails(HEAD "\"round\": \"\", \"runs\": []}",
+		    "round '' is not a round id (1 to 64 letters, digits and . _ : + -)");
 
 	/* unknown values are fine */
 	_cleanup_json_ json_object *ok = json_lit(HEAD "\"runs\": [{\"copies\": 1, \"tests\": [{\"id\": \"pipe\", "
 						  "\"result\": null, \"index\": null}], \"index\": {\"score\": null}}], "
-						  "\"build\": null, \"profile\": null}");
+						  "\"build\": null, \"profile\": null, \"round\": \"2026-01-07T10:00Z\"}");
 	_cleanup_free_ char *error = NULL;
 	assert_int_equal(result_check(ok, &error), 0);
 }
@@ -216,14 +221,16 @@ static void held_options(void **state)
 static void summary(void **state)
 {
 	_cleanup_json_ json_object *rec =
-		json_lit(HEAD "\"host\": \"pi\", \"quick\": true, \"imported\": false, \"profile\": {\"profiles\": "
+		json_lit(HEAD "\"host\": \"pi\", \"round\": \"w2\", \"environment\": {\"before\": {\"host\": "
+			 "{\"machine_id\": \"3f2a\"}}}, \"quick\": true, \"imported\": false, \"profile\": {\"profiles\": "
 			 "[\"base\", \"unixbench\"]}, \"runs\": [{\"copies\": 1, \"tests\": [], \"index\": {\"score\": "
 			 "812.5}}, {\"copies\": 4, \"tests\": [], \"index\": {\"score\": null, \"partial\": true}}]}");
 	_cleanup_json_ json_object *s = result_summary(rec);
 	assert_string_equal(json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN),
-			    "{\"run_id\":\"x\",\"started_at\":\"t\",\"host\":\"pi\",\"suite\":\"n\",\"copies\":[1,4],"
+			    "{\"run_id\":\"x\",\"started_at\":\"t\",\"host\":\"pi\",\"machine_id\":\"3f2a\","
+			    "\"round\":\"w2\",\"suite\":\"n\",\"copies\":[1,4],"
 			    "\"scores\":[812.5,null],\"flags\":[\"quick\",\"partial\",\"profile:base\","
-			    "\"profile:unixbench\",\"unjudged\"],\"summary_version\":2}");
+			    "\"profile:unixbench\",\"unjudged\"],\"summary_version\":3}");
 }
 
 int main(void)

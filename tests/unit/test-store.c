@@ -35,6 +35,38 @@ static json_object *record(const char *run_id)
 	return json_lit(text);
 }
 
+/* A store opened for reading where there is none: empty, and nothing is
+ * created; an add is refused. */
+static void read_missing(void **s)
+{
+	_cleanup_free_ char *dir = xasprintf("%s/not/there", state);
+	struct store *st;
+	assert_int_equal(store_open_read(dir, &st), 0);
+	_cleanup_json_ json_object *list = NULL;
+	assert_int_equal(store_list(st, &list), 0);
+	assert_int_equal(jarr_len(list), 0);
+	int64_t id;
+	json_object *rec = NULL;
+	assert_int_equal(store_resolve(st, "last", &id), -ENOENT);
+	assert_int_equal(store_get(st, 1, &rec), -ENOENT);
+	rec = record("0123");
+	assert_int_equal(store_add(st, rec, &id), -EROFS);
+	json_object_put(rec);
+	store_close(st);
+	_cleanup_free_ char *parent = xasprintf("%s/not", state);
+	assert_int_equal(access(parent, F_OK), -1);
+	/* a store that is there is read as it is */
+	assert_int_equal(store_open(state, &st), 0);
+	rec = record("4567");
+	assert_int_equal(store_add(st, rec, &id), 0);
+	json_object_put(rec);
+	store_close(st);
+	assert_int_equal(store_open_read(state, &st), 0);
+	assert_int_equal(store_resolve(st, "last", &id), 0);
+	assert_int_equal(id, 1);
+	store_close(st);
+}
+
 #define WRITERS 4
 #define EACH 5
 
@@ -267,10 +299,98 @@ static void json_index(void **s)
 }
 #endif
 
+/* A digest is kept beside its record: given at the add, replaced later,
+ * none for a record added without one; a walk of the summaries stops where
+ * its callback says. */
+static int count_until_two(int64_t id, json_object *summary, void *n)
+{
+	++*(int *)n;
+	return id == 2 ? -ECANCELED : 0;
+}
+
+static void digests(void **s)
+{
+	struct store *st;
+	assert_int_equal(store_open(state, &st), 0);
+	_cleanup_json_ json_object *a = record("0123456789abcdef0123456789abcdef");
+	_cleanup_json_ json_object *b = record("fedcba9876543210fedcba9876543210");
+	_cleanup_json_ json_object *c = record("00112233445566778899aabbccddeeff");
+	int64_t ida, idb, idc;
+	assert_int_equal(store_add_with_digest(st, a, "{\"version\": 1}", &ida), 0);
+	assert_int_equal(store_add(st, b, &idb), 0);
+	assert_int_equal(store_add(st, c, &idc), 0);
+	_cleanup_free_ char *text = NULL;
+	assert_int_equal(store_get_digest(st, ida, &text), 0);
+	assert_string_equal(text, "{\"version\": 1}");
+	free(text);
+	text = NULL;
+	assert_int_equal(store_get_digest(st, idb, &text), -ENOENT);
+	assert_int_equal(store_set_digest(st, idb, "{\"version\": 2}"), 0);
+	assert_int_equal(store_set_digest(st, 99, "{}"), -ENOENT);
+	store_close(st);
+	/* kept: another opening reads them */
+	assert_int_equal(store_open(state, &st), 0);
+	assert_int_equal(store_get_digest(st, idb, &text), 0);
+	assert_string_equal(text, "{\"version\": 2}");
+	int n = 0;
+	assert_int_equal(store_each(st, count_until_two, &n), -ECANCELED);
+	assert_int_equal(n, 2);
+	store_close(st);
+}
+
+#if HAVE_SQLITE
+#include <sqlite3.h>
+
+/* A store made before digests were kept (version 1) gains their table when
+ * opened; one that cannot be written is read without it. */
+static void sqlite_upgrade(void **s)
+{
+	_cleanup_free_ char *path = store_path(state);
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE results (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT "
+					  "UNIQUE NOT NULL, started_at TEXT NOT NULL, summary TEXT NOT NULL, record TEXT "
+					  "NOT NULL); PRAGMA user_version = 1;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(chmod(path, 0400), 0);
+	struct store *st;
+	if (geteuid() != 0) {
+		/* root writes a file whatever its mode */
+		assert_int_equal(store_open(state, &st), 0);
+		_cleanup_free_ char *text = NULL;
+		assert_int_equal(store_get_digest(st, 1, &text), -ENOENT);
+		assert_int_equal(store_set_digest(st, 1, "{}"), -EROFS);
+		store_close(st);
+	}
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(store_open(state, &st), 0);
+	_cleanup_json_ json_object *a = record("0123456789abcdef0123456789abcdef");
+	int64_t id;
+	assert_int_equal(store_add_with_digest(st, a, "{}", &id), 0);
+	_cleanup_free_ char *text = NULL;
+	assert_int_equal(store_get_digest(st, id, &text), 0);
+	store_close(st);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *q;
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(q, 0), 2);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(read_missing, make_state, remove_state),
 		cmocka_unit_test_setup_teardown(concurrent_adds, make_state, remove_state),
+		cmocka_unit_test_setup_teardown(digests, make_state, remove_state),
+#if HAVE_SQLITE
+		cmocka_unit_test_setup_teardown(sqlite_upgrade, make_state, remove_state),
+#endif
 #if !HAVE_SQLITE
 		cmocka_unit_test_setup_teardown(json_files, make_state, remove_state),
 		cmocka_unit_test_setup_teardown(json_index, make_state, remove_state),
