@@ -92,6 +92,8 @@ static const char *const build_words[] = { "gcc", "clang", "llvm", "icc", "-o2",
 static const char *const storage_words[] = { "tmpfs", "/dev/shm", "ramdisk", "ram disk", "disk", "ssd", "hdd",
 					     "nvme", "emmc", "sd card", "sdcard", "usb", "nfs", "xfs", "ext4", "btrfs",
 					     "zfs", "f2fs", "overlayfs", NULL };
+static const char *const host_words[] = { "laptop", "notebook", "desktop", "workstation", "server", "nas", "mini pc",
+					  "笔记本", "台式机", "工作站", "服务器", NULL };
 static const char *const baseline_words[] = { "before", "without", "w/o", "base", "baseline", "stock", "vanilla",
 					      "default", "original", "orig", "unpatched", "old", "upstream", "mainline",
 					      "master", "reference", "bare metal", "bare-metal", "baremetal", "native",
@@ -163,6 +165,7 @@ static const char *label_change(const struct diag_pair *p, const char **what)
 		{ virt_words, "diag.hypervisor-change", "the host or hypervisor" },
 		{ build_words, "diag.build-flags", "the build of the programs" },
 		{ storage_words, "diag.storage-bound-workdir", "the benchmark directory's medium" },
+		{ host_words, "diag.host-change", "the machine" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		uint64_t wa = words_in(a, kinds[i].words), wb = words_in(b, kinds[i].words);

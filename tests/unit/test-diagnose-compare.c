@@ -135,6 +135,8 @@ static void kernel(void **state)
 	expect_change(sys, "before patch", "after patch", "diff.labels:high");
 	expect_change(sys, "5.4", "6.1", "diff.labels:high");
 	expect_change(sys, "a", "b", "diff.kernel:medium");
+	/* two machines the labels name */
+	expect_change(sys, "First, the laptop", "And now the workstation", "diff.labels:high");
 	/* a baseline against a label in its own words: that label is the change */
 	expect_change(sys, "基线", "sysboost优化后", "diff.label-words:high");
 	static const double still[DIAG_NGROUPS] = { 1.0, 1.01, 0.99, 1.0, 1.0 };
