@@ -51,6 +51,22 @@ static bool cell_change(const char *c)
 	return streq(v, "%") || streq(v, "x") || streq(v, "X");
 }
 
+/* The test a row of runs starts with: its name, or in a script's table
+ * the id Run knows it by ("dhry2reg  lps  397470665.9  431779110.2"). */
+static const struct ub_test_info *row_test(const char *s, const char **rest, char **name)
+{
+	const struct ub_test_info *t = known_name(s, rest, name);
+	if (t)
+		return t;
+	size_t n = strcspn(s, " \t");
+	_cleanup_free_ char *id = xstrndup(s, n);
+	if (!(t = ub_index_test(id)))
+		return NULL;
+	*rest = s + n;
+	*name = xstrdup(t->name);
+	return t;
+}
+
 /* The copies a run column's title gives ("160P", "8 copies"), 0: none. */
 static unsigned title_copies(const char *t)
 {
@@ -229,7 +245,7 @@ void columns_row(struct parser *p, const char *name, char **cells, size_t n)
 	_cleanup_free_ char *known = NULL;
 	bool score = after_category(name) && strstr(name, "Index Score");
 	int kind = score ? 0 : score_row(name);
-	if (!score && !kind && !(known_name(name, &rest, &known) && !*skip_spaces(rest)))
+	if (!score && !kind && !(row_test(name, &rest, &known) && !*skip_spaces(rest)))
 		return;
 	size_t changes = 0, values = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -273,6 +289,12 @@ void columns_row(struct parser *p, const char *name, char **cells, size_t n)
 	}
 }
 
+/* A unit column ("lps  1430147.1  1452805.5"): it belongs to the test. */
+static bool unit_cell(const char *c)
+{
+	return !cell_change(c) && isalpha((unsigned char)c[0]) && !startswith(c, "fail");
+}
+
 /* The cells of a plain-text row: split where two spaces or more are
  * (tabs arrive as two spaces), in place; at most max. */
 static size_t plain_cells(char *s, char **cells, size_t max)
@@ -306,15 +328,13 @@ static bool plain_row(struct parser *p, const char *s)
 		const char *v = strstr(s, "Index Score") + strlen("Index Score");
 		name = xstrndup(s, (size_t)(v - s));
 		rest = v;
-	} else if (!known_name(s, &rest, &name)) {
+	} else if (!row_test(s, &rest, &name)) {
 		return false;
 	}
 	_cleanup_free_ char *copy = xstrdup(rest);
 	char *cells[UB_COLUMNS_MAX + 1];
 	size_t n = plain_cells(copy, cells, ARRAY_SIZE(cells));
-	/* a unit column ("lps  1430147.1  1452805.5") belongs to the test */
-	size_t first = n && !cell_change(cells[0]) && isalpha((unsigned char)cells[0][0]) &&
-				       !startswith(cells[0], "fail") ? 1 : 0;
+	size_t first = n && unit_cell(cells[0]) ? 1 : 0;
 	if (n - first != p->ncols && !(n - first + 1 == p->ncols && !p->cols_open))
 		return false;
 	columns_row(p, name, cells + first, n - first);
@@ -331,6 +351,9 @@ bool columns_line(struct parser *p, const char *s)
 {
 	if (p->cols_plain) {
 		if (plain_row(p, s))
+			return true;
+		/* the rule under the titles */
+		if (!p->cols_open && (s[0] == '-' || s[0] == '=') && strspn(s, "-= ") == strlen(s))
 			return true;
 		columns_reset(p);
 		return false;
@@ -349,14 +372,19 @@ bool columns_line(struct parser *p, const char *s)
 	for (size_t i = 0; i < n; i++)
 		if (strlen(titles[i]) > LABEL_MAX)
 			return false;
-	/* the row below: its values, as many as the runs */
-	const char *next = p->lines->v[p->i + 1].s;
+	/* the row below (past a rule of '-' or '='): its values, as many as the runs */
+	size_t k = p->i + 1;
+	const char *next = p->lines->v[k].s;
+	if ((next[0] == '-' || next[0] == '=') && strspn(next, "-= ") == strlen(next) && k + 1 < p->lines->n)
+		next = p->lines->v[++k].s;
 	_cleanup_free_ char *nname = NULL;
-	if (!known_name(next, &rest, &nname))
+	if (!row_test(next, &rest, &nname))
 		return false;
 	_cleanup_free_ char *ncopy = xstrdup(rest);
-	char *cells[UB_COLUMNS_MAX + 1];
-	size_t m = plain_cells(ncopy, cells, ARRAY_SIZE(cells));
+	char *all[UB_COLUMNS_MAX + 1], **cells = all;
+	size_t m = plain_cells(ncopy, all, ARRAY_SIZE(all));
+	if (m && unit_cell(cells[0]))
+		cells++, m--;
 	size_t values = 0;
 	for (size_t i = 0; i < m; i++) {
 		double v;

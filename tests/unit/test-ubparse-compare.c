@@ -519,6 +519,29 @@ static void repeats_in_columns(void **state)
 	ub_doc_free(&d);
 }
 
+/* A script's table of runs: Run's program ids for names, a unit column,
+ * a rule under the titles, a ratio and an overhead column (no runs), an
+ * "N/A" cell (no value). */
+static void program_ids_in_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("======================================================\n"
+				    "Benchmark            Unit           Native      LiteBox    Ratio   Overhead\n"
+				    "------------------------------------------------------\n"
+				    "dhry2reg             lps       397470665.9  431779110.2   1.0863     -8.63%\n"
+				    "execl                lps           53721.7       8399.0   0.1563     84.37%\n"
+				    "fsdisk               KBps        5628540.3    7100348.3   1.2615    -26.15%\n"
+				    "context1             lps           89310.6          N/A      N/A        N/A\n",
+				    &d),
+			 0);
+	static const char *const labels[] = { "Native", "LiteBox" };
+	expect_runs(&d, 2, labels, "execl", (const double[]){ 53721.7, 8399.0 }, true);
+	expect_runs(&d, 2, labels, "fsdisk", (const double[]){ 5628540.3, 7100348.3 }, true);
+	expect_runs(&d, 2, labels, "context1", (const double[]){ 89310.6, NAN }, true);
+	ub_doc_free(&d);
+}
+
 /* A machine's table of facts: with one core its run is one copy; its
  * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
@@ -567,6 +590,7 @@ int main(void)
 		cmocka_unit_test(same_titles_twice),
 		cmocka_unit_test(tables_in_pre_blocks),
 		cmocka_unit_test(repeats_in_columns),
+		cmocka_unit_test(program_ids_in_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
