@@ -295,6 +295,47 @@ static bool unit_cell(const char *c)
 	return !cell_change(c) && isalpha((unsigned char)c[0]) && !startswith(c, "fail");
 }
 
+bool columns_tests_title(struct parser *p, char **titles, size_t n)
+{
+	const char *rest;
+	if (n < 2)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *name = NULL;
+		if (!row_test(titles[i], &rest, &name) || *skip_spaces(rest))
+			return false;
+	}
+	columns_reset(p);
+	for (size_t i = 0; i < n && p->ncols < UB_COLUMNS_MAX; i++) {
+		_cleanup_free_ char *name = NULL;
+		row_test(titles[i], &rest, &name);
+		columns_title(p, name);
+	}
+	return true;
+}
+
+void columns_run_row(struct parser *p, char **cells, size_t n)
+{
+	double v;
+	/* "Linux/Asterinas": a row of ratios, of no run */
+	if (n < 2 || title_change(cells[0]) || !cell_number(cells[1], &v) || !result_new(p))
+		return;
+	struct ub_block *b = block_new(p, PH_INDEX);
+	if (!b)
+		return;
+	block_title(b, cells[0]);
+	mark_format(p, UB_FMT_TABLE);
+	for (size_t i = 1; i < n && i - 1 < p->ncols; i++) {
+		if (!cell_number(cells[i], &v))
+			continue;
+		struct ub_test *t = test_add(p, b, p->cols[i - 1].title);
+		if (!t)
+			return;
+		t->index = v, t->has_index = true;
+		b->result_votes += vote_result(t->info, v);
+	}
+}
+
 /* The cells of a plain-text row: split where two spaces or more are
  * (tabs arrive as two spaces), in place; at most max. */
 static size_t plain_cells(char *s, char **cells, size_t max)

@@ -99,7 +99,7 @@ struct parser {
 	const struct ub_test_info *command_test;
 	bool arrow_list;
 	/* a Markdown table: the .html's columns, Run's index table, or one column per run */
-	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS } pipe;
+	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS, PIPE_TESTS } pipe;
 	/* a table with one column per run (Markdown or plain text) */
 	struct run_column cols[UB_COLUMNS_MAX];
 	size_t ncols;
@@ -213,6 +213,11 @@ void columns_reset(struct parser *p);
 void columns_title(struct parser *p, const char *title);
 bool cell_number(const char *c, double *v);
 void columns_row(struct parser *p, const char *name, char **cells, size_t n);
+/* A table of runs as rows, tests as columns ("| | pipe | spawn |" above
+ * "| Linux | 28419638 | 116831 |"): whether the titles are tests (then
+ * they are the columns), and a run's row. */
+bool columns_tests_title(struct parser *p, char **titles, size_t n);
+void columns_run_row(struct parser *p, char **cells, size_t n);
 bool columns_line(struct parser *p, const char *s);
 bool glued_line(struct parser *p, const char *s);
 void glued_free(struct parser *p);

@@ -146,6 +146,11 @@ static bool pipe_header(struct parser *p, char **cells, int n)
 	}
 	if (numbers && (known_name(name, &rest, &known) || after_category(name)))
 		return false;
+	/* "| | pipe | spawn | context1 |": the tests are the columns, the runs the rows */
+	if (columns_tests_title(p, cells + 1, (size_t)n - 1)) {
+		p->pipe = PIPE_TESTS;
+		return true;
+	}
 	pipe_reset(p);
 	p->pipe = PIPE_RUNS;
 	/* all cells: whether the first titles the test column shows in the rows */
@@ -216,6 +221,8 @@ bool pipe_line(struct parser *p, const char *s)
 		_cleanup_free_ char *line = pipe_join(cells, n);
 		if (!score_line(p, line))
 			test_line(p, line, true);
+	} else if (p->pipe == PIPE_TESTS) {
+		columns_run_row(p, (char **)cells, (size_t)n);
 	} else
 		pipe_run_row(p, cells, n);
 	return true;

@@ -542,6 +542,24 @@ static void program_ids_in_columns(void **state)
 	ub_doc_free(&d);
 }
 
+/* Tests as columns (Run's ids), runs as rows, in bold, and a row of
+ * ratios that is no run. */
+static void tests_as_columns(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("| |pipe|spawn|context1|syscall|\n|-|-|-|-|-|\n"
+				    "|**Asterinas**|4931483|66197|1102244|4328029|\n"
+				    "|**Linux**|28419638|116831|3403803|29433054|\n"
+				    "|**Linux/Asterinas**| 5.76| 1.76| 3.09| 6.8|\n",
+				    &d),
+			 0);
+	static const char *const labels[] = { "Asterinas", "Linux" };
+	expect_runs(&d, 2, labels, "spawn", (const double[]){ 66197, 116831 }, true);
+	expect_runs(&d, 2, labels, "syscall", (const double[]){ 4328029, 29433054 }, true);
+	ub_doc_free(&d);
+}
+
 /* A machine's table of facts: with one core its run is one copy; its
  * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
@@ -591,6 +609,7 @@ int main(void)
 		cmocka_unit_test(tables_in_pre_blocks),
 		cmocka_unit_test(repeats_in_columns),
 		cmocka_unit_test(program_ids_in_columns),
+		cmocka_unit_test(tests_as_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
