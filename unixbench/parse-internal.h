@@ -99,7 +99,14 @@ struct parser {
 	const struct ub_test_info *command_test;
 	bool arrow_list;
 	/* a Markdown table: the .html's columns, Run's index table, or one column per run */
-	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS, PIPE_TESTS } pipe;
+	enum { PIPE_NONE, PIPE_HTML, PIPE_TEXT, PIPE_RUNS, PIPE_TESTS, PIPE_PARALLEL } pipe;
+	/* the run of each copy count of tables with a "Parallel" column (one
+	 * table per test, a row per copy count) */
+	struct {
+		unsigned copies;
+		size_t result;
+	} parallel[4];
+	size_t nparallel;
 	/* a table with one column per run (Markdown or plain text) */
 	struct run_column cols[UB_COLUMNS_MAX];
 	size_t ncols;

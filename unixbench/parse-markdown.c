@@ -124,6 +124,43 @@ static bool pipe_index_header(struct parser *p, char **cells, int n)
 	return true;
 }
 
+/* "| Dhrystone 2 using register variables | 4 | 116700.00 | 5838492.50 | 500.30 |"
+ * under "| 指标名称 | Parallel | Baseline | Result | Index |": a test at one
+ * copy count, in the run of that count (every table of a report adds to
+ * the same runs); a baseline of "---" leaves a result without index. */
+static void pipe_parallel_row(struct parser *p, char **cells, int n)
+{
+	_cleanup_free_ char *name = cell_name(cells[0]), *known = NULL;
+	const char *rest;
+	unsigned copies;
+	if (n < 4 || !known_name(name, &rest, &known) || *skip_spaces(rest) ||
+	    !parse_uint(cells[1], UB_COPIES_MAX, &copies) || !copies)
+		return;
+	size_t k = 0;
+	while (k < p->nparallel && p->parallel[k].copies != copies)
+		k++;
+	if (k == p->nparallel) {
+		if (k == ARRAY_SIZE(p->parallel) || !result_new(p))
+			return;
+		struct ub_block *b = block_new(p, PH_INDEX);
+		if (!b)
+			return;
+		/* the heading above is the first test's, not the run's */
+		free(b->label);
+		b->label = NULL;
+		b->copies = copies, b->copies_from_text = true;
+		mark_format(p, UB_FMT_TABLE);
+		p->parallel[p->nparallel++] = (typeof(p->parallel[0])){ copies, p->doc->nresults - 1 };
+	}
+	struct ub_block *b = &p->doc->results[p->parallel[k].result].blocks[0];
+	struct ub_test *t = test_find(b, known) ?: test_add(p, b, known);
+	if (!t)
+		return;
+	t->has_baseline = cell_number(cells[2], &t->baseline);
+	t->has_result = n > 3 && cell_number(cells[3], &t->result);
+	t->has_index = t->has_baseline && n > 4 && cell_number(cells[4], &t->index);
+}
+
 /* "|Test|Score|Unit|Time|Iters.|Baseline|Index|" or "| Test | after | before |". */
 static bool pipe_header(struct parser *p, char **cells, int n)
 {
@@ -134,6 +171,13 @@ static bool pipe_header(struct parser *p, char **cells, int n)
 	}
 	if (pipe_index_header(p, cells, n))
 		return true;
+	if (n == 5 && (strcasecmp(cells[1], "Parallel") == 0 || strcasecmp(cells[1], "Copies") == 0) &&
+	    strcasecmp(cells[2], "Baseline") == 0 && strcasecmp(cells[3], "Result") == 0 &&
+	    strcasecmp(cells[4], "Index") == 0) {
+		pipe_reset(p);
+		p->pipe = PIPE_PARALLEL;
+		return true;
+	}
 	/* titles, not values: a first row that names no test ("| Test | 5.10 | 6.1 |") */
 	const char *rest;
 	_cleanup_free_ char *name = cell_name(cells[0]), *known = NULL;
@@ -221,6 +265,8 @@ bool pipe_line(struct parser *p, const char *s)
 		_cleanup_free_ char *line = pipe_join(cells, n);
 		if (!score_line(p, line))
 			test_line(p, line, true);
+	} else if (p->pipe == PIPE_PARALLEL) {
+		pipe_parallel_row(p, cells, n);
 	} else if (p->pipe == PIPE_TESTS) {
 		columns_run_row(p, (char **)cells, (size_t)n);
 	} else

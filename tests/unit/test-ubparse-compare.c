@@ -560,6 +560,42 @@ static void tests_as_columns(void **state)
 	ub_doc_free(&d);
 }
 
+/* A CI report: a table per test, a row per copy count ("Parallel"): one
+ * run per copy count across the tables; no baseline, no index. */
+static void a_table_per_test(void **state)
+{
+	(void)state;
+	struct ub_doc d;
+	assert_int_equal(parse_text("### unixbench-dhry2reg-test\n\n"
+				    "  | 指标名称 | Parallel | Baseline | Result | Index |\n  | --- | --- | --- | --- | --- |\n"
+				    "  | Dhrystone 2 using register variables | 1 | 116700.00 | 2424068.50 | 207.70 |\n"
+				    "  | Dhrystone 2 using register variables | 4 | 116700.00 | 5838492.50 | 500.30 |\n\n"
+				    "### unixbench-fstime-test\n\n"
+				    "  | 指标名称 | Parallel | Baseline | Result | Index |\n  | --- | --- | --- | --- | --- |\n"
+				    "  | File Copy 1024 bufsize 2000 maxblocks | 1 | 3960.00 | 2283.00 | 5.80 |\n"
+				    "  | File Read 1024 bufsize 2000 maxblocks | 1 | --- | 9015.90 | --- |\n"
+				    "  | File Copy 1024 bufsize 2000 maxblocks | 4 | 3960.00 | 4109.10 | 10.40 |\n",
+				    &d),
+			 0);
+	assert_int_equal(d.nresults, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct ub_block *b = &d.results[i].blocks[0];
+		assert_int_equal(d.results[i].nblocks, 1);
+		assert_int_equal(b->copies, i ? 4 : 1);
+		assert_null(b->label);
+		assert_near(test_of(b, "dhry2reg")->index, i ? 500.3 : 207.7);
+		assert_near(test_of(b, "fstime")->result, i ? 4109.1 : 2283.0);
+	}
+	const struct ub_block *one = &d.results[0].blocks[0];
+	assert_int_equal(one->ntests, 3);
+	for (size_t k = 0; k < one->ntests; k++)
+		if (strstr(one->tests[k].name, "File Read")) {
+			assert_true(one->tests[k].has_result);
+			assert_false(one->tests[k].has_index);
+		}
+	ub_doc_free(&d);
+}
+
 /* A machine's table of facts: with one core its run is one copy; its
  * multi-core run ("多核心") is one copy per core. */
 static void one_cpu_is_one_copy(void **state)
@@ -610,6 +646,7 @@ int main(void)
 		cmocka_unit_test(repeats_in_columns),
 		cmocka_unit_test(program_ids_in_columns),
 		cmocka_unit_test(tests_as_columns),
+		cmocka_unit_test(a_table_per_test),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
