@@ -108,8 +108,30 @@ size_t term_columns(const char *s)
 	return term_columns_n(s, strlen(s));
 }
 
+/* A word longer than a whole line (a path) in pieces that fit, each but
+ * the last ended after a '/' where one is in its second half; returns the
+ * bytes of the last piece, left to the caller. */
+static size_t print_long_word(FILE *out, const char *p, size_t n, size_t indent, size_t width)
+{
+	size_t avail = width > indent + 10 ? width - indent : 10;
+	while (term_columns_n(p, n) > avail) {
+		size_t cut = term_fit(p, avail);
+		for (size_t i = cut; i > cut / 2; i--)
+			if (p[i - 1] == '/') {
+				cut = i;
+				break;
+			}
+		fwrite(p, 1, cut, out);
+		fprintf(out, "\n%*s", (int)indent, "");
+		p += cut;
+		n -= cut;
+	}
+	return n;
+}
+
 /* Writes n bytes of text from column col, broken at its spaces before
- * width; returns the column it ends at. */
+ * width, a word longer than a line cut as print_long_word() cuts it;
+ * returns the column it ends at. */
 static size_t put_words(FILE *out, const char *s, size_t n, size_t indent, size_t width, size_t col)
 {
 	size_t i = 0;
@@ -119,6 +141,17 @@ static size_t put_words(FILE *out, const char *s, size_t n, size_t indent, size_
 		while (j < n && s[j] != ' ')
 			j++;
 		size_t w = term_columns_n(s + i, j - i);
+		if (indent + w > width) {
+			if (col > indent)
+				fprintf(out, "\n%*s", (int)indent, "");
+			size_t last = print_long_word(out, s + i, j - i, indent, width);
+			fwrite(s + j - last, 1, last, out);
+			col = indent + term_columns_n(s + j - last, last);
+			first = false;
+			for (i = j; i < n && s[i] == ' '; i++)
+				;
+			continue;
+		}
 		if (!first && col + 1 + w > width) {
 			fprintf(out, "\n%*s", (int)indent, "");
 			col = indent;
@@ -154,26 +187,6 @@ void term_print_items(FILE *out, const char *text, const char *sep, size_t inden
 	fputc('\n', out);
 }
 
-/* A word longer than a whole line (a path) in pieces that fit, each but
- * the last ended after a '/' where one is in its second half; returns the
- * bytes of the last piece, left to the caller. */
-static size_t print_long_word(FILE *out, const char *p, size_t n, size_t indent, size_t width)
-{
-	size_t avail = width > indent + 10 ? width - indent : 10;
-	while (term_columns_n(p, n) > avail) {
-		size_t cut = term_fit(p, avail);
-		for (size_t i = cut; i > cut / 2; i--)
-			if (p[i - 1] == '/') {
-				cut = i;
-				break;
-			}
-		fwrite(p, 1, cut, out);
-		fprintf(out, "\n%*s", (int)indent, "");
-		p += cut;
-		n -= cut;
-	}
-	return n;
-}
 
 void term_print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
 {

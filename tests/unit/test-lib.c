@@ -492,6 +492,13 @@ static void wrapped_text(void **state)
 	assert_string_equal(text, "ev at\n   /sys/devices/system/cpu/\n   cpufreq/policy0/\n   energy_performance_preferen\n"
 				  "   ce = x\n");
 	free(text);
+	/* the same in a line of items: the probe's "Dump" line of a deep dump */
+	f = open_memstream(&text, &len);
+	fputs("Dump ", f);
+	term_print_items(f, "/tmp/tmp.5niCBVYpKo/c/tests/fixtures/roots/laptop-battery-powersave \xc2\xb7 x", " \xc2\xb7 ", 5, 50);
+	fclose(f);
+	assert_string_equal(text, "Dump /tmp/tmp.5niCBVYpKo/c/tests/fixtures/roots/\n     laptop-battery-powersave \xc2\xb7 x\n");
+	free(text);
 }
 
 static void rootfs_rejects_bad_roots(void **state)
