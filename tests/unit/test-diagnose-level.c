@@ -175,6 +175,16 @@ static void container_quota(void **state)
 	result_merge(free_rec, "{\"environment\": {\"before\": {\"cgroup\": {\"version\": 2, \"path\": \"/user.slice\"}}}}");
 	_cleanup_json_ json_object *rep2 = judged(free_rec);
 	assert_string_equal(confidence_of(rep2, "diag.cpu-quota"), "");
+	/* in a container whose quota is not recorded: medium, but only low
+	 * where other processes were seen taking CPU time (they explain it too) */
+	_cleanup_json_ json_object *unknown = board(0.45);
+	result_merge(unknown, "{\"environment\": {\"before\": {\"virt\": {\"role\": \"none\", \"container\": \"docker\"}}}}");
+	_cleanup_json_ json_object *rep3 = judged(unknown);
+	assert_string_equal(confidence_of(rep3, "diag.cpu-quota"), "medium");
+	jset(unknown, "sampler", json_lit("{\"count\": 10}"));
+	jset(unknown, "events", json_lit("[{\"kind\": \"others\", \"message\": \"other processes used 30 % of a CPU\"}]"));
+	_cleanup_json_ json_object *rep4 = judged(unknown);
+	assert_string_equal(confidence_of(rep4, "diag.cpu-quota"), "low");
 }
 
 static void capped_clock(void **state)
