@@ -426,20 +426,22 @@ install-workloads: $(WORKLOAD_BIN)
 # ratio per test and for the score, at 1 copy and at one copy per CPU:
 #   make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n]
 #        [MAX_PAIRS=n] [MAX_LONG_PAIRS=n] [TESTS=id,...] [SETTLE=s]
-#        [COPIES=n,...] [FIDELITY_JSON=file]
+#        [COPIES=n,...] [FIDELITY_JSON=file] [CONTINUE=file]
 # MAX_PAIRS and MAX_LONG_PAIRS allow a second stage: a test whose first pairs
 # spread too widely for its interval to fit the band gets as many more pairs
-# as that spread needs, up to these.
+# as that spread needs, up to these. CONTINUE=FILE adds to the pairs of an
+# earlier run's FIDELITY_JSON (the same programs), and rewrites FILE.
 # About 27 minutes per copies count with the defaults; it says how long
 # before it starts, and the load average at its start and end.
 bench-fidelity: $(WORKLOAD_BIN)
-	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n] [MAX_PAIRS=n] [MAX_LONG_PAIRS=n] [TESTS=id,...] [COPIES=n,...]" >&2; exit 2; }
+	@test -n "$(UNIXBENCH)" || { echo "usage: make bench-fidelity UNIXBENCH=DIR [DURATION=s] [PAIRS=n] [LONG_PAIRS=n] [MAX_PAIRS=n] [MAX_LONG_PAIRS=n] [TESTS=id,...] [COPIES=n,...] [FIDELITY_JSON=file] [CONTINUE=file]" >&2; exit 2; }
 	/usr/bin/python3 tools/bench-fidelity --unixbench "$(UNIXBENCH)" --build $(B) --sources $(WL) \
 		$(if $(DURATION),--duration $(DURATION)) $(if $(PAIRS),--pairs $(PAIRS)) \
 		$(if $(LONG_PAIRS),--long-pairs $(LONG_PAIRS)) $(if $(MAX_PAIRS),--max-pairs $(MAX_PAIRS)) \
 		$(if $(MAX_LONG_PAIRS),--max-long-pairs $(MAX_LONG_PAIRS)) \
 		$(if $(TESTS),--tests $(TESTS)) $(if $(SETTLE),--settle $(SETTLE)) \
-		$(if $(COPIES),--copies $(COPIES)) $(if $(FIDELITY_JSON),--json $(FIDELITY_JSON)) --workdir $(B)
+		$(if $(COPIES),--copies $(COPIES)) $(if $(FIDELITY_JSON),--json $(FIDELITY_JSON)) \
+		$(if $(CONTINUE),--continue $(CONTINUE)) --workdir $(B)
 
 # A static ubtune carries its prebuilt workloads (bench/embedded.c), which
 # are static too, so that one copied file runs bench: EMBED_WORKLOADS=0
