@@ -170,8 +170,8 @@ static void check_cpu_quota(const struct diag_case *c, struct diagnosis *d)
 	enum diag_confidence conf = in ? DC_MEDIUM : DC_LOW;
 	/* no quota known, while other processes are seen taking CPU time: they
 	 * lower the CPU tests as well, and with evidence */
-	size_t others = diag_events(c, "others", NULL);
-	if (!(quota > 0) && others)
+	size_t others = quota > 0 ? 0 : diag_events(c, "others", NULL);
+	if (others)
 		conf = DC_LOW;
 	/* the quota's share of the CPUs the copies would keep busy, against the level */
 	double share = quota > 0 ? fmin(1, quota / diag_parallel(c, l.run)) : NAN;
@@ -190,7 +190,7 @@ static void check_cpu_quota(const struct diag_case *c, struct diagnosis *d)
 	if (throttled > 0)
 		diag_evidence(d, "the cgroup was throttled %" PRId64 " times in %" PRId64 " periods (%s)", throttled,
 			      int_or(cg->throttling.nr_periods, 0), cg->throttling.source ?: "cpu.stat");
-	if (!(quota > 0) && others)
+	if (others)
 		diag_evidence(d, "other processes took CPU time during the run (%zu %s): they lower the CPU tests as "
 			      "a quota would", others, others == 1 ? "event" : "events");
 	if (in)

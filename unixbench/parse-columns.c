@@ -289,6 +289,12 @@ void columns_row(struct parser *p, const char *name, char **cells, size_t n)
 	}
 }
 
+/* A rule of '-' or '=' under a table's titles. */
+static bool rule_line(const char *s)
+{
+	return (s[0] == '-' || s[0] == '=') && strspn(s, "-= ") == strlen(s);
+}
+
 /* A unit column ("lps  1430147.1  1452805.5"): it belongs to the test. */
 static bool unit_cell(const char *c)
 {
@@ -394,7 +400,7 @@ bool columns_line(struct parser *p, const char *s)
 		if (plain_row(p, s))
 			return true;
 		/* the rule under the titles */
-		if (!p->cols_open && (s[0] == '-' || s[0] == '=') && strspn(s, "-= ") == strlen(s))
+		if (!p->cols_open && rule_line(s))
 			return true;
 		columns_reset(p);
 		return false;
@@ -416,7 +422,7 @@ bool columns_line(struct parser *p, const char *s)
 	/* the row below (past a rule of '-' or '='): its values, as many as the runs */
 	size_t k = p->i + 1;
 	const char *next = p->lines->v[k].s;
-	if ((next[0] == '-' || next[0] == '=') && strspn(next, "-= ") == strlen(next) && k + 1 < p->lines->n)
+	if (rule_line(next) && k + 1 < p->lines->n)
 		next = p->lines->v[++k].s;
 	_cleanup_free_ char *nname = NULL;
 	if (!row_test(next, &rest, &nname))

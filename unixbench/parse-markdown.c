@@ -157,7 +157,7 @@ static void pipe_parallel_row(struct parser *p, char **cells, int n)
 	if (!t)
 		return;
 	t->has_baseline = cell_number(cells[2], &t->baseline);
-	t->has_result = n > 3 && cell_number(cells[3], &t->result);
+	t->has_result = cell_number(cells[3], &t->result);
 	t->has_index = t->has_baseline && n > 4 && cell_number(cells[4], &t->index);
 }
 
